@@ -1,0 +1,30 @@
+/**
+ * The agent's activities, built from the worker's registries. Workflows import this module as a type
+ * only (`ReturnType<typeof createActivities>`), so no Node or vendor code reaches the sandbox.
+ */
+import { createCallModel } from './call-model';
+import { EntryCache } from './entry-cache';
+import { createExecuteTool } from './execute-tool';
+import type { ModelRouter } from './models/model-router';
+import type { ToolRegistry } from './tools/registry';
+
+export interface ActivityDeps {
+  models: ModelRouter;
+  tools: ToolRegistry;
+  workspaceRoot: string;
+}
+
+export function createActivities(deps: ActivityDeps) {
+  return {
+    callModel: createCallModel({ models: deps.models, tools: deps.tools, entries: new EntryCache() }),
+    executeTool: createExecuteTool({ tools: deps.tools, workspaceRoot: deps.workspaceRoot }),
+  };
+}
+
+export type { CallModelInput, ExecuteToolInput } from './types';
+export { ModelRouter, type ModelProvider } from './models/model-router';
+export { ScriptedModelProvider, type Script, type ScriptStep, type ScriptedRequest } from './models/scripted-model';
+export { offlineDemoProvider, OFFLINE_DEMO_MODEL } from './models/offline-demo-model';
+export { ToolRegistry } from './tools/registry';
+export { defineTool, type Tool, type ToolContext, type ToolOutput } from './tools/define-tool';
+export { workspaceTools, writeFileTool, readFileTool, listFilesTool } from './tools/workspace-tools';

@@ -1,0 +1,43 @@
+/**
+ * The provider router: a model is named `provider:model`; the provider part picks a registered
+ * ModelProvider, which builds a Model for the rest. API keys and base URLs belong to providers, which
+ * read them from the worker's environment, never from agent state.
+ */
+import { ApplicationFailure } from '@temporalio/common';
+import type { Model } from '../../agent';
+
+export interface ModelProvider {
+  /** The `provider` part of `provider:model`. */
+  id: string;
+  create(modelId: string): Model;
+}
+
+export class ModelRouter {
+  private readonly providers = new Map<string, ModelProvider>();
+
+  constructor(providers: readonly ModelProvider[] = []) {
+    for (const p of providers) this.providers.set(p.id, p);
+  }
+
+  register(provider: ModelProvider): void {
+    this.providers.set(provider.id, provider);
+  }
+
+  providerIds(): string[] {
+    return [...this.providers.keys()];
+  }
+
+  resolve(name: string): Model {
+    const colon = name.indexOf(':');
+    const providerId = colon > 0 ? name.slice(0, colon) : '';
+    const provider = this.providers.get(providerId);
+    if (!provider) {
+      throw ApplicationFailure.create({
+        type: 'UNKNOWN_PROVIDER',
+        message: `No provider "${providerId}" on this worker for model "${name}". Registered: ${this.providerIds().join(', ')}.`,
+        nonRetryable: true,
+      });
+    }
+    return provider.create(name.slice(colon + 1));
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * defineTool: one zod schema is both the JSON schema the model sees and the validation of what it sends.
+ */
+import { z } from 'zod';
+import type { JsonValue, ToolSpec } from '../../agent';
+
+export interface ToolContext {
+  /** The agent's workflow id. */
+  agentId: string;
+  toolCallId: string;
+  /** `workflowId/toolCallId`: the same on every retry of this call, even after a crash. */
+  idempotencyKey: string;
+  /** This agent's workspace folder; file tools stay inside it. */
+  workspaceRoot: string;
+  /** Aborted when the activity is cancelled or times out. */
+  signal: AbortSignal;
+  /** Record progress (and prove liveness) for long tools; the runtime also heartbeats for you. */
+  heartbeat(details?: unknown): void;
+}
+
+/** A tool may return plain text, or text plus small metadata (snake_case keys). */
+export type ToolOutput = string | { text: string; metadata?: Record<string, JsonValue> };
+
+export interface Tool<S extends z.ZodType = z.ZodType> {
+  name: string;
+  description: string;
+  parameters: S;
+  execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutput> | ToolOutput;
+}
+
+export function defineTool<S extends z.ZodType>(tool: Tool<S>): Tool<S> {
+  if (!/^[a-zA-Z0-9_-]{1,64}$/.test(tool.name)) {
+    throw new Error(`Tool name "${tool.name}" must match ^[a-zA-Z0-9_-]{1,64}$ (the providers' rule).`);
+  }
+  return tool;
+}
+
+export function toolSpec(tool: Tool): ToolSpec {
+  const schema = z.toJSONSchema(tool.parameters, { target: 'draft-2020-12' }) as Record<string, unknown>;
+  delete schema.$schema;
+  return { name: tool.name, description: tool.description, parameters: schema };
+}

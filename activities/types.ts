@@ -1,0 +1,18 @@
+/** Inputs of the agent's activities: plain JSON, references rather than transcripts. */
+import type { ModelCallRequest, ToolCallRequest } from '../agent';
+
+export interface CallModelInput extends ModelCallRequest {
+  /** The agent's workflow id and run id, used to query the entries this worker lacks. */
+  agentId: string;
+  runId: string;
+}
+
+export interface ExecuteToolInput {
+  agentId: string;
+  runId: string;
+  call: ToolCallRequest;
+  /** `workflowId/toolCallId`: stable across retries and crashes, so tools can deduplicate side effects. */
+  idempotencyKey: string;
+  /** The agent's tool allowance; absent = every registered tool. */
+  allowedTools?: string[];
+}

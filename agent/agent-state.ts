@@ -1,0 +1,189 @@
+/**
+ * AgentState (seed 000): the append-only history and its semantic append API. Every write goes through
+ * one of the `append*` methods, which validate, number the entry and stamp it with the injected clock.
+ */
+import {
+  ContentSection,
+  ContextualEntry,
+  HistoryEntry,
+  Metadata,
+  ModelInputEntry,
+  ModelInvocationDescriptor,
+  ModelOutputEntry,
+  SystemInstructionEntry,
+  TokenUsage,
+  ToolCallRequest,
+  ToolCallResult,
+  ToolResultsEntry,
+  isContextual,
+} from './entries';
+import { HistoryValidationError } from './errors';
+
+/** Seed 000: metadata stays light, at most 2 KB of JSON per entry. */
+export const METADATA_MAX_BYTES = 2048;
+
+/** Milliseconds since the epoch. In workflows this is Temporal's deterministic `Date.now()`. */
+export type Clock = () => number;
+
+type Draft<T extends HistoryEntry> = Omit<T, 'seq' | 'timestamp' | 'kind'>;
+
+export class AgentState {
+  private readonly history: HistoryEntry[];
+  private nextSeqValue: number;
+
+  constructor(
+    private readonly clock: Clock,
+    restored?: { entries: readonly HistoryEntry[]; nextSeq: number },
+  ) {
+    this.history = restored ? [...restored.entries] : [];
+    this.nextSeqValue = restored?.nextSeq ?? 1;
+  }
+
+  /** Read-only view of every entry, oldest first. */
+  get entries(): readonly HistoryEntry[] {
+    return this.history;
+  }
+
+  /** The sequence number the next entry will get. */
+  get nextSeq(): number {
+    return this.nextSeqValue;
+  }
+
+  /** Sequence number of the newest entry, 0 when empty. */
+  get lastSeq(): number {
+    return this.nextSeqValue - 1;
+  }
+
+  /** The newest entry that projects into the model context (system instruction entries are skipped). */
+  lastContextual(): ContextualEntry | undefined {
+    for (let i = this.history.length - 1; i >= 0; i--) {
+      const entry = this.history[i];
+      if (isContextual(entry)) return entry;
+    }
+    return undefined;
+  }
+
+  /** The system instruction currently in force ('' when none was ever set). */
+  get systemInstruction(): string {
+    for (let i = this.history.length - 1; i >= 0; i--) {
+      const entry = this.history[i];
+      if (entry.kind === 'system_instruction') return entry.instruction;
+    }
+    return '';
+  }
+
+  appendModelInput(draft: { sections: ContentSection[]; inputSeq?: number; sender?: string; metadata?: Metadata }) {
+    if (draft.sections.length === 0) {
+      throw new HistoryValidationError('EMPTY_INPUT', 'A model input needs at least one content section.');
+    }
+    if (draft.sections.every((s) => s.content.trim() === '')) {
+      throw new HistoryValidationError('EMPTY_INPUT', 'A model input must not be blank.');
+    }
+    return this.append<ModelInputEntry>('model_input', draft);
+  }
+
+  appendModelOutput(draft: {
+    contents: string[];
+    toolCalls: ToolCallRequest[];
+    invocation: ModelInvocationDescriptor;
+    thinking?: string;
+    usage?: TokenUsage;
+    metadata?: Metadata;
+  }) {
+    const hasText = draft.contents.some((c) => c.length > 0);
+    if (!hasText && draft.toolCalls.length === 0) {
+      throw new HistoryValidationError('EMPTY_OUTPUT', 'A model output must carry content or tool calls.');
+    }
+    const inv = draft.invocation;
+    if (!inv || !inv.providerId || !inv.specification || !inv.model) {
+      throw new HistoryValidationError('MISSING_INVOCATION', 'A model output must record its ModelInvocationDescriptor.');
+    }
+    const ids = new Set<string>();
+    for (const call of draft.toolCalls) {
+      if (ids.has(call.toolCallId)) {
+        throw new HistoryValidationError('DUPLICATE_TOOL_CALL_ID', `Tool call id ${call.toolCallId} appears twice.`);
+      }
+      ids.add(call.toolCallId);
+    }
+    return this.append<ModelOutputEntry>('model_output', draft);
+  }
+
+  /** Results must answer the calls of the preceding model output one-to-one, in order, by toolCallId. */
+  appendToolResults(draft: { results: ToolCallResult[]; executeError?: string; metadata?: Metadata }) {
+    const last = this.lastContextual();
+    if (!last || last.kind !== 'model_output' || last.toolCalls.length === 0) {
+      throw new HistoryValidationError('NO_PENDING_TOOL_CALLS', 'Tool results must follow a model output with tool calls.');
+    }
+    if (draft.results.length !== last.toolCalls.length) {
+      throw new HistoryValidationError(
+        'TOOL_RESULTS_MISALIGNED',
+        `Expected ${last.toolCalls.length} tool results, got ${draft.results.length}.`,
+      );
+    }
+    draft.results.forEach((result, i) => {
+      const call = last.toolCalls[i];
+      if (result.toolCallId !== call.toolCallId) {
+        throw new HistoryValidationError(
+          'TOOL_RESULTS_MISALIGNED',
+          `Result ${i} answers ${result.toolCallId}, but call ${i} is ${call.toolCallId}.`,
+        );
+      }
+    });
+    return this.append<ToolResultsEntry>('tool_results', draft);
+  }
+
+  setSystemInstruction(instruction: string) {
+    return this.append<SystemInstructionEntry>('system_instruction', { instruction });
+  }
+
+  private append<T extends HistoryEntry>(kind: T['kind'], draft: Draft<T>): T {
+    if (draft.metadata) checkMetadata(draft.metadata);
+    const entry = {
+      ...stripUndefined(draft),
+      seq: this.nextSeqValue,
+      timestamp: new Date(this.clock()).toISOString(),
+      kind,
+    } as unknown as T;
+    this.history.push(entry);
+    this.nextSeqValue += 1;
+    return entry;
+  }
+}
+
+/** Metadata keys are snake_case and the whole object fits in METADATA_MAX_BYTES of JSON. */
+export function checkMetadata(metadata: Metadata): void {
+  for (const key of Object.keys(metadata)) {
+    if (!/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/.test(key)) {
+      throw new HistoryValidationError('METADATA_KEY', `Metadata key "${key}" is not snake_case.`);
+    }
+  }
+  const bytes = utf8Length(JSON.stringify(metadata));
+  if (bytes > METADATA_MAX_BYTES) {
+    throw new HistoryValidationError(
+      'METADATA_TOO_LARGE',
+      `Entry metadata is ${bytes} bytes; the limit is ${METADATA_MAX_BYTES}. Put large data in the entry body.`,
+    );
+  }
+}
+
+/** UTF-8 byte length without TextEncoder/Buffer, which the workflow sandbox may not offer. */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** JSON payloads drop `undefined`; dropping it here keeps live state and replayed state identical. */
+function stripUndefined<T extends object>(value: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = v;
+  return out as T;
+}

@@ -1,0 +1,241 @@
+/**
+ * The agent as seed 004's state machine: history, pending tool results, the input inbox and config.
+ * `doStep()` does exactly one unit of work for the current run state. Pure: no I/O, no clock or
+ * randomness of its own; model calls and tool runs are injected through StepDeps.
+ */
+import { AgentState, type Clock } from './agent-state';
+import type { AgentConfig } from './agent-config';
+import type { HistoryEntry, ModelOutputEntry, ToolCallRequest, ToolCallResult } from './entries';
+import { SnapshotError } from './errors';
+import { isBlank, parseInput, type InboxItem } from './input';
+import { AgentRunState, determineState } from './run-state';
+import { AgentSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot';
+import type { AgentError, StepDeps, StepOutcome } from './step-io';
+
+/** What became of one accepted input, for clients waiting on it. */
+export type TurnOutcome =
+  | { inputSeq: number; status: 'answered'; answer: ModelOutputEntry; inputEntrySeq: number }
+  | { inputSeq: number; status: 'ignored'; reason: string }
+  | { inputSeq: number; status: 'error'; error: AgentError }
+  | { inputSeq: number; status: 'stopped' };
+
+export class Agent {
+  private pendingResults: ToolCallResult[];
+  private readonly inboxItems: InboxItem[];
+  private nextInputSeqValue: number;
+  private consumedInputSeqValue: number;
+  private lastErrorValue: AgentError | undefined;
+
+  private constructor(
+    readonly state: AgentState,
+    public config: AgentConfig,
+    private readonly clock: Clock,
+    rest: Pick<AgentSnapshot, 'pendingToolResults' | 'inbox' | 'nextInputSeq' | 'consumedInputSeq' | 'lastError'>,
+  ) {
+    this.pendingResults = [...rest.pendingToolResults];
+    this.inboxItems = [...rest.inbox];
+    this.nextInputSeqValue = rest.nextInputSeq;
+    this.consumedInputSeqValue = rest.consumedInputSeq;
+    this.lastErrorValue = rest.lastError;
+  }
+
+  static create(options: { config: AgentConfig; systemInstruction?: string; clock: Clock }): Agent {
+    const agent = new Agent(new AgentState(options.clock), options.config, options.clock, {
+      pendingToolResults: [],
+      inbox: [],
+      nextInputSeq: 1,
+      consumedInputSeq: 0,
+    });
+    if (options.systemInstruction) agent.state.setSystemInstruction(options.systemInstruction);
+    return agent;
+  }
+
+  /** Seed 004 `FromSnapshot`: the snapshot is validated; runtime dependencies come from the caller. */
+  static fromSnapshot(raw: unknown, clock: Clock): Agent {
+    const parsed = AgentSnapshot.safeParse(raw);
+    if (!parsed.success) {
+      const why = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+      throw new SnapshotError('BAD_SNAPSHOT', `Not a livecontext agent snapshot v${SNAPSHOT_VERSION} (${why}).`);
+    }
+    const snapshot = parsed.data;
+    const state = new AgentState(clock, { entries: snapshot.entries, nextSeq: snapshot.nextSeq });
+    return new Agent(state, snapshot.config, clock, snapshot);
+  }
+
+  /** The whole agent as versioned JSON: history, pending results, inbox, config, blocking error. */
+  toSnapshot(): AgentSnapshot {
+    return {
+      format: SNAPSHOT_FORMAT,
+      version: SNAPSHOT_VERSION,
+      config: this.config,
+      entries: [...this.state.entries],
+      nextSeq: this.state.nextSeq,
+      pendingToolResults: [...this.pendingResults],
+      inbox: [...this.inboxItems],
+      nextInputSeq: this.nextInputSeqValue,
+      consumedInputSeq: this.consumedInputSeqValue,
+      ...(this.lastErrorValue ? { lastError: this.lastErrorValue } : {}),
+    };
+  }
+
+  get runState(): AgentRunState {
+    return determineState(this.state.lastContextual(), this.pendingResults);
+  }
+
+  get inbox(): readonly InboxItem[] {
+    return this.inboxItems;
+  }
+
+  get pendingToolResults(): readonly ToolCallResult[] {
+    return this.pendingResults;
+  }
+
+  get lastError(): AgentError | undefined {
+    return this.lastErrorValue;
+  }
+
+  get consumedInputSeq(): number {
+    return this.consumedInputSeqValue;
+  }
+
+  /** Tool calls of the last output that have no result yet, in call order. */
+  pendingToolCalls(): ToolCallRequest[] {
+    const last = this.state.lastContextual();
+    if (!last || last.kind !== 'model_output') return [];
+    return last.toolCalls.filter((c) => !this.pendingResults.some((r) => r.toolCallId === c.toolCallId));
+  }
+
+  /**
+   * Accepts input into the inbox (validated; throws InputRejectedError). Blank input is accepted and
+   * dropped when pulled, as seed 004 says, so order and numbering stay exactly as sent.
+   */
+  enqueueInput(raw: unknown): { inputSeq: number } {
+    const { sections, sender } = parseInput(raw);
+    const inputSeq = this.nextInputSeqValue++;
+    const item: InboxItem = { inputSeq, sections, receivedAt: new Date(this.clock()).toISOString() };
+    if (sender !== undefined) item.sender = sender;
+    this.inboxItems.push(item);
+    return { inputSeq };
+  }
+
+  /** Forget a blocking error so the next doStep tries again (after a fix, or an explicit retry). */
+  clearError(): void {
+    this.lastErrorValue = undefined;
+  }
+
+  /** One unit of work for the current state (seed 004 `DoStep()`). */
+  async doStep(deps: StepDeps): Promise<StepOutcome> {
+    const before = this.runState;
+    const outcome = await this.step(before, deps);
+    const after = this.runState;
+    if (after !== before) deps.log?.('StateMachine', `[StateMachine] ${before}->${after}`);
+    return outcome;
+  }
+
+  private async step(runState: AgentRunState, deps: StepDeps): Promise<StepOutcome> {
+    switch (runState) {
+      case AgentRunState.WaitingInput: {
+        const item = this.inboxItems.shift();
+        if (!item) return 'BlockedOnInput';
+        this.consumedInputSeqValue = item.inputSeq;
+        if (isBlank(item.sections)) {
+          deps.log?.('History', `dropped blank input #${item.inputSeq}`);
+          return 'BlockedOnInput';
+        }
+        const entry = this.state.appendModelInput({
+          sections: item.sections,
+          inputSeq: item.inputSeq,
+          ...(item.sender !== undefined ? { sender: item.sender } : {}),
+        });
+        deps.log?.('History', `appended model_input #${entry.seq} (input #${item.inputSeq})`);
+        return 'ProgressMade';
+      }
+      case AgentRunState.PendingInput:
+      case AgentRunState.PendingToolResults: {
+        try {
+          const output = await deps.callModel({
+            uptoSeq: this.state.lastSeq,
+            model: this.config.model,
+            ...(this.config.tools ? { tools: this.config.tools } : {}),
+            phase: runState,
+          });
+          const entry = this.state.appendModelOutput(output);
+          this.lastErrorValue = undefined;
+          deps.log?.('History', `appended model_output #${entry.seq} with ${entry.toolCalls.length} tool call(s)`);
+          return 'ProgressMade';
+        } catch (err) {
+          this.lastErrorValue = this.toAgentError(err, runState);
+          deps.log?.('Provider', `model call failed: ${this.lastErrorValue.message}`);
+          return 'BlockedOnError';
+        }
+      }
+      case AgentRunState.WaitingToolResults: {
+        const call = this.pendingToolCalls()[0];
+        const result = await this.runTool(call, deps);
+        this.pendingResults.push(result);
+        deps.log?.('Tools', `tool ${call.toolName} (${call.toolCallId}) -> ${result.status}`);
+        return 'ProgressMade';
+      }
+      case AgentRunState.ToolResultsReady: {
+        const last = this.state.lastContextual() as ModelOutputEntry;
+        const ordered = last.toolCalls.map((c) => this.pendingResults.find((r) => r.toolCallId === c.toolCallId)!);
+        const entry = this.state.appendToolResults({ results: ordered });
+        this.pendingResults = [];
+        deps.log?.('History', `appended tool_results #${entry.seq}`);
+        return 'ProgressMade';
+      }
+    }
+  }
+
+  private async runTool(call: ToolCallRequest, deps: StepDeps): Promise<ToolCallResult> {
+    try {
+      const result = await deps.executeTool(call);
+      // The result must answer this call whatever the executor returned.
+      return { ...result, toolCallId: call.toolCallId, toolName: call.toolName };
+    } catch (err) {
+      return {
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        status: 'Failed',
+        result: `Tool ${call.toolName} could not be executed: ${errorMessage(err)}`,
+      };
+    }
+  }
+
+  private toAgentError(err: unknown, runState: AgentRunState): AgentError {
+    const code = typeof (err as { code?: unknown })?.code === 'string' ? (err as { code: string }).code : 'MODEL_CALL_FAILED';
+    return { code, message: errorMessage(err), runState, at: new Date(this.clock()).toISOString() };
+  }
+
+  /** What became of input `inputSeq`; undefined while it is still queued or being worked on. */
+  turnOutcome(inputSeq: number): TurnOutcome | undefined {
+    if (inputSeq > this.consumedInputSeqValue) return undefined;
+    const entries = this.state.entries;
+    const start = entries.findIndex((e) => e.kind === 'model_input' && e.inputSeq === inputSeq);
+    if (start < 0) return { inputSeq, status: 'ignored', reason: 'blank input is dropped' };
+    const answer = findAnswer(entries, start);
+    if (answer) return { inputSeq, status: 'answered', answer, inputEntrySeq: entries[start].seq };
+    if (this.lastErrorValue) return { inputSeq, status: 'error', error: this.lastErrorValue };
+    return undefined;
+  }
+}
+
+/** The first model output without tool calls after entry `start`: the answer to that turn. */
+function findAnswer(entries: readonly HistoryEntry[], start: number): ModelOutputEntry | undefined {
+  for (let i = start + 1; i < entries.length; i++) {
+    const e = entries[i];
+    if (e.kind === 'model_output' && e.toolCalls.length === 0) return e;
+    if (e.kind === 'model_input') return undefined;
+  }
+  return undefined;
+}
+
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error) {
+    const cause = (err as { cause?: unknown }).cause;
+    return cause instanceof Error && cause.message && cause.message !== err.message
+      ? `${err.message}: ${cause.message}`
+      : err.message;
+  }
+  return String(err);
+}

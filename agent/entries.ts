@@ -1,0 +1,127 @@
+/**
+ * History entries of seed 000, as zod schemas and types that share one name. Every entry carries a
+ * sequence number (monotonic per agent, never reused) and a timestamp injected by AgentState.
+ * All of it is plain JSON: entries cross the activity boundary and go into snapshots.
+ */
+import { z } from 'zod';
+
+export const JsonValue: z.ZodType<JsonValue> = z.lazy(() =>
+  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(JsonValue), z.record(z.string(), JsonValue)]),
+);
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** snake_case keys; at most METADATA_MAX_BYTES per entry (checked in AgentState). */
+export const Metadata = z.record(z.string(), JsonValue);
+export type Metadata = z.infer<typeof Metadata>;
+
+/** One titled part of a model input (seed 000 `ContentSections`). */
+export const ContentSection = z.object({ title: z.string(), content: z.string() });
+export type ContentSection = z.infer<typeof ContentSection>;
+
+/** Which provider/model produced an output (seed 000). Required on every ModelOutputEntry. */
+export const ModelInvocationDescriptor = z.object({
+  /** Provider id from the router, e.g. `openai`, `anthropic`, `scripted`. */
+  providerId: z.string().min(1),
+  /** Wire specification, e.g. `openai-chat-completions`, `anthropic-messages`. */
+  specification: z.string().min(1),
+  /** The provider's model name, e.g. `gpt-4.1-mini`. */
+  model: z.string().min(1),
+});
+export type ModelInvocationDescriptor = z.infer<typeof ModelInvocationDescriptor>;
+
+/** A tool call as the model declared it. `rawArguments` is always kept, even when it does not parse. */
+export const ToolCallRequest = z.object({
+  toolName: z.string(),
+  toolCallId: z.string().min(1),
+  rawArguments: z.string(),
+  /** Parsed arguments, present when `rawArguments` parsed as a JSON object. */
+  arguments: z.record(z.string(), JsonValue).optional(),
+  /** Why `rawArguments` did not parse. */
+  parseError: z.string().optional(),
+});
+export type ToolCallRequest = z.infer<typeof ToolCallRequest>;
+
+export const ToolExecutionStatus = z.enum(['Success', 'Failed', 'Skipped']);
+export type ToolExecutionStatus = z.infer<typeof ToolExecutionStatus>;
+
+/** The outcome of one tool call, matched to its request by `toolCallId`. */
+export const ToolCallResult = z.object({
+  toolName: z.string(),
+  toolCallId: z.string().min(1),
+  status: ToolExecutionStatus,
+  /** Text the model sees. For failures it says what to fix. */
+  result: z.string(),
+  /** Wall time of the execution in milliseconds, when it ran. */
+  elapsedMs: z.number().nonnegative().optional(),
+  metadata: Metadata.optional(),
+});
+export type ToolCallResult = z.infer<typeof ToolCallResult>;
+
+/** Token counts a provider reported for one call. */
+export const TokenUsage = z.object({
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  cachedInputTokens: z.number().int().nonnegative().optional(),
+});
+export type TokenUsage = z.infer<typeof TokenUsage>;
+
+const EntryBase = z.object({
+  /** 1-based, strictly increasing, never reused within an agent. */
+  seq: z.number().int().positive(),
+  /** ISO-8601, injected by AgentState from the (deterministic) clock it was given. */
+  timestamp: z.string(),
+  metadata: Metadata.optional(),
+});
+
+export const ModelInputEntry = EntryBase.extend({
+  kind: z.literal('model_input'),
+  sections: z.array(ContentSection).min(1),
+  /** The inbox sequence number of the input this entry came from. */
+  inputSeq: z.number().int().positive().optional(),
+  /** Who sent it (a person, a service name); free text. */
+  sender: z.string().optional(),
+});
+export type ModelInputEntry = z.infer<typeof ModelInputEntry>;
+
+export const ModelOutputEntry = EntryBase.extend({
+  kind: z.literal('model_output'),
+  contents: z.array(z.string()),
+  thinking: z.string().optional(),
+  toolCalls: z.array(ToolCallRequest),
+  invocation: ModelInvocationDescriptor,
+  usage: TokenUsage.optional(),
+});
+export type ModelOutputEntry = z.infer<typeof ModelOutputEntry>;
+
+export const ToolResultsEntry = EntryBase.extend({
+  kind: z.literal('tool_results'),
+  results: z.array(ToolCallResult),
+  /** A reason the batch as a whole failed, if any. */
+  executeError: z.string().optional(),
+});
+export type ToolResultsEntry = z.infer<typeof ToolResultsEntry>;
+
+/**
+ * Not a context message: the system instruction in force from this entry on. Recorded in history so
+ * rendering at any sequence bound (and replay) sees the instruction that applied then.
+ */
+export const SystemInstructionEntry = EntryBase.extend({
+  kind: z.literal('system_instruction'),
+  instruction: z.string(),
+});
+export type SystemInstructionEntry = z.infer<typeof SystemInstructionEntry>;
+
+export const HistoryEntry = z.discriminatedUnion('kind', [
+  ModelInputEntry,
+  ModelOutputEntry,
+  ToolResultsEntry,
+  SystemInstructionEntry,
+]);
+export type HistoryEntry = z.infer<typeof HistoryEntry>;
+
+/** Entries that project into the model's context (seed 000: only these implement IContextMessage). */
+export type ContextualEntry = ModelInputEntry | ModelOutputEntry | ToolResultsEntry;
+
+export function isContextual(entry: HistoryEntry): entry is ContextualEntry {
+  return entry.kind === 'model_input' || entry.kind === 'model_output' || entry.kind === 'tool_results';
+}

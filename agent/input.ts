@@ -1,0 +1,63 @@
+/**
+ * Input from people and services, and the inbox that seed 004's WaitingInput state pulls from.
+ * Inputs are numbered when accepted (`inputSeq`), so a sender can later ask for the answer to its input.
+ */
+import { z } from 'zod';
+import { ContentSection } from './entries';
+import { utf8Length } from './agent-state';
+import { InputRejectedError } from './errors';
+
+/** Largest accepted input, in UTF-8 bytes of its text. Far below Temporal's 2 MB payload limit. */
+export const INPUT_MAX_BYTES = 256 * 1024;
+
+/**
+ * What a sender sends: plain `text`, or titled `sections` (for services that hand over structured
+ * material). `sender` names who it came from.
+ */
+export const AgentInput = z
+  .object({
+    text: z.string().optional(),
+    sections: z.array(ContentSection).optional(),
+    sender: z.string().max(200).optional(),
+  })
+  .strict()
+  .refine((v) => v.text !== undefined || v.sections !== undefined, { message: 'input needs "text" or "sections"' });
+export type AgentInput = z.infer<typeof AgentInput>;
+
+/** An accepted input waiting in the inbox. */
+export const InboxItem = z.object({
+  inputSeq: z.number().int().positive(),
+  sections: z.array(ContentSection),
+  sender: z.string().optional(),
+  receivedAt: z.string(),
+});
+export type InboxItem = z.infer<typeof InboxItem>;
+
+/** The default section title for plain text input. */
+export const USER_SECTION_TITLE = 'Input';
+
+/**
+ * Validates raw input (from a signal or an update) and turns it into content sections.
+ * Blank input is NOT an error here: seed 004 drops it when it is pulled, so it keeps its place in order.
+ */
+export function parseInput(raw: unknown): { sections: ContentSection[]; sender?: string } {
+  const parsed = AgentInput.safeParse(raw);
+  if (!parsed.success) {
+    const why = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
+    throw new InputRejectedError('MALFORMED_INPUT', `Malformed input (${why}). Send {"text": "..."}.`);
+  }
+  const { text, sections, sender } = parsed.data;
+  const all = [...(text !== undefined ? [{ title: USER_SECTION_TITLE, content: text }] : []), ...(sections ?? [])];
+  const bytes = all.reduce((n, s) => n + utf8Length(s.title) + utf8Length(s.content), 0);
+  if (bytes > INPUT_MAX_BYTES) {
+    throw new InputRejectedError(
+      'INPUT_TOO_LARGE',
+      `Input is ${bytes} bytes; the limit is ${INPUT_MAX_BYTES} bytes. Put large material in a workspace file and refer to it.`,
+    );
+  }
+  return sender === undefined ? { sections: all } : { sections: all, sender };
+}
+
+export function isBlank(sections: readonly ContentSection[]): boolean {
+  return sections.every((s) => s.content.trim() === '');
+}

@@ -1,0 +1,57 @@
+/**
+ * RenderLiveContext (seed 000): a pure projection of the history into provider-neutral context
+ * messages. The workflow and the model activity call the same function, so both see the same context.
+ */
+import type { ContextualEntry, HistoryEntry } from './entries';
+import { isContextual } from './entries';
+
+/** The system instruction in force (seed 000 ISystemMessage). */
+export interface SystemMessage {
+  kind: 'system';
+  instruction: string;
+}
+
+/**
+ * A message carrying the LiveScreen. Consumers unwrap `inner` first, then match on its kind
+ * (seed 000 "LiveScreen 处理约定").
+ */
+export interface LiveScreenMessage {
+  kind: 'live_screen';
+  liveScreen: string;
+  inner: ContextualEntry;
+}
+
+export type ContextMessage = SystemMessage | ContextualEntry | LiveScreenMessage;
+
+export interface RenderOptions {
+  /** Render the history as it was at this sequence number (inclusive). Default: all of it. */
+  uptoSeq?: number;
+  /** LiveScreen text to attach to the newest model input or tool results message. */
+  liveScreen?: string;
+}
+
+export function renderLiveContext(entries: readonly HistoryEntry[], options: RenderOptions = {}): ContextMessage[] {
+  const bound = options.uptoSeq ?? Number.POSITIVE_INFINITY;
+  let instruction = '';
+  const messages: ContextMessage[] = [];
+  for (const entry of entries) {
+    if (entry.seq > bound) break;
+    if (entry.kind === 'system_instruction') instruction = entry.instruction;
+    else if (isContextual(entry)) messages.push(entry);
+  }
+  if (options.liveScreen) {
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const m = messages[i] as ContextualEntry;
+      if (m.kind === 'model_input' || m.kind === 'tool_results') {
+        messages[i] = { kind: 'live_screen', liveScreen: options.liveScreen, inner: m };
+        break;
+      }
+    }
+  }
+  return instruction ? [{ kind: 'system', instruction }, ...messages] : messages;
+}
+
+/** The message a LiveScreen decorates, or the message itself. */
+export function unwrap(message: ContextMessage): SystemMessage | ContextualEntry {
+  return message.kind === 'live_screen' ? message.inner : message;
+}

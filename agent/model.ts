@@ -1,0 +1,47 @@
+/**
+ * The Model contract (seed 002, strands-like): stream-only. Implementations live in activities/models;
+ * this file only holds the provider-neutral types so tests and the workflow can share them.
+ */
+import type { ContextMessage } from './live-context';
+import type { MessageDelta } from './message-delta';
+import type { ToolSpec } from './tool-spec';
+
+/** `auto`, `required`, `none`, or one named tool. */
+export type ToolChoice = 'auto' | 'required' | 'none' | { name: string };
+
+export interface ModelConfig {
+  modelId: string;
+  temperature?: number;
+  maxTokens?: number;
+  topP?: number;
+  stopSequences?: string[];
+  toolChoice?: ToolChoice;
+  /** Provider-specific extras, passed through. */
+  extra?: Record<string, unknown>;
+}
+
+export interface ModelInfo {
+  providerId: string;
+  /** Wire specification, e.g. `openai-chat-completions`. */
+  specification: string;
+  modelId: string;
+}
+
+export interface StreamOptions {
+  /** Aborted when the activity is cancelled or times out. */
+  signal?: AbortSignal;
+  requestMetadata?: { sessionId?: string; runId?: string };
+}
+
+export interface Model {
+  updateConfig(config: Partial<ModelConfig>): void;
+  getConfig(): ModelConfig;
+  modelInfo(): ModelInfo;
+  /** Must end with exactly one `done` or `error` delta. */
+  stream(
+    messages: readonly ContextMessage[],
+    toolSpecs: readonly ToolSpec[],
+    systemPrompt: string | undefined,
+    options: StreamOptions,
+  ): AsyncIterable<MessageDelta>;
+}

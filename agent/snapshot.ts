@@ -1,0 +1,36 @@
+/**
+ * AgentSnapshot (seed 004): the whole agent as versioned JSON. It is what continue-as-new carries,
+ * what export writes and import reads. No secrets: API keys live only in the worker's environment.
+ */
+import { z } from 'zod';
+import { AgentConfig } from './agent-config';
+import { HistoryEntry, ToolCallResult } from './entries';
+import { InboxItem } from './input';
+import { AgentRunState } from './run-state';
+
+export const SNAPSHOT_FORMAT = 'livecontext.agent-snapshot';
+export const SNAPSHOT_VERSION = 1;
+
+const AgentErrorSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  runState: z.enum(Object.values(AgentRunState) as [AgentRunState, ...AgentRunState[]]),
+  at: z.string(),
+});
+
+export const AgentSnapshot = z.object({
+  format: z.literal(SNAPSHOT_FORMAT),
+  version: z.literal(SNAPSHOT_VERSION),
+  config: AgentConfig,
+  entries: z.array(HistoryEntry),
+  /** The sequence number the next history entry gets. */
+  nextSeq: z.number().int().positive(),
+  /** Results of tool calls already run for the last model output, not yet appended. */
+  pendingToolResults: z.array(ToolCallResult),
+  /** Accepted inputs not yet pulled by the state machine, in order. */
+  inbox: z.array(InboxItem),
+  nextInputSeq: z.number().int().positive(),
+  consumedInputSeq: z.number().int().nonnegative(),
+  lastError: AgentErrorSchema.optional(),
+});
+export type AgentSnapshot = z.infer<typeof AgentSnapshot>;

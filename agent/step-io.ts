@@ -1,0 +1,49 @@
+/**
+ * What `doStep()` asks of the outside world, as plain JSON-safe data. In the workflow these become
+ * activity calls; in unit tests they are plain functions.
+ */
+import type { ModelInvocationDescriptor, TokenUsage, ToolCallRequest, ToolCallResult } from './entries';
+import type { AgentRunState } from './run-state';
+
+/**
+ * A model call by reference: the callee renders the context itself from the agent's entries up to
+ * `uptoSeq` (fetched by query and cached), so the transcript never enters an activity input.
+ */
+export interface ModelCallRequest {
+  /** The history bound: render entries with `seq <= uptoSeq`. */
+  uptoSeq: number;
+  /** `provider:model`. */
+  model: string;
+  /** Tool names offered to the model; absent = all registered. */
+  tools?: string[];
+  /** PendingInput or PendingToolResults: routers may pick a model per phase. */
+  phase: AgentRunState;
+}
+
+/** An assembled model message, ready for `AgentState.appendModelOutput`. */
+export interface ModelCallResult {
+  contents: string[];
+  thinking?: string;
+  toolCalls: ToolCallRequest[];
+  invocation: ModelInvocationDescriptor;
+  usage?: TokenUsage;
+}
+
+/** The agent's view of a failure it stays blocked on (seed 004: "on error stay in state"). */
+export interface AgentError {
+  code: string;
+  message: string;
+  /** The run state the agent was in when it failed. */
+  runState: AgentRunState;
+  at: string;
+}
+
+export interface StepDeps {
+  callModel(request: ModelCallRequest): Promise<ModelCallResult>;
+  /** Should never throw (failures are Failed results); if it does, doStep records a Failed result. */
+  executeTool(call: ToolCallRequest): Promise<ToolCallResult>;
+  /** Category-tagged debug log (History, StateMachine, Provider, Tools). */
+  log?(category: string, message: string, attributes?: Record<string, unknown>): void;
+}
+
+export type StepOutcome = 'ProgressMade' | 'BlockedOnInput' | 'BlockedOnError';

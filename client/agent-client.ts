@@ -1,0 +1,128 @@
+/**
+ * AgentClient: the typed way for programs to start agents, feed them and read them.
+ */
+import { Client, WorkflowIdReusePolicy, type WorkflowHandle } from '@temporalio/client';
+import type { AgentConfig, AgentInput, AgentSnapshot, ConfigChange, HistoryEntry, TurnOutcome } from '../agent';
+import type { agentWorkflow } from '../workflows';
+import {
+  type AgentStatus,
+  type AgentWorkflowInput,
+  type EntriesPage,
+  TASK_QUEUE,
+  configureUpdate,
+  entriesQuery,
+  inputSignal,
+  retrySignal,
+  sendInputUpdate,
+  snapshotQuery,
+  stateQuery,
+  stopSignal,
+  waitForAnswerUpdate,
+} from '../workflows/messages';
+
+export interface StartAgentOptions extends AgentConfig {
+  systemInstruction?: string;
+}
+
+export class AgentClient {
+  constructor(
+    readonly client: Client,
+    readonly taskQueue: string = TASK_QUEUE,
+  ) {}
+
+  handle(agentId: string): WorkflowHandle<typeof agentWorkflow> {
+    return this.client.workflow.getHandle<typeof agentWorkflow>(agentId);
+  }
+
+  /** Starts a new agent; fails with WorkflowExecutionAlreadyStartedError if one with this id is running. */
+  async start(agentId: string, options: StartAgentOptions): Promise<WorkflowHandle<typeof agentWorkflow>> {
+    const { systemInstruction, ...config } = options;
+    const input: AgentWorkflowInput = systemInstruction ? { config, systemInstruction } : { config };
+    return this.startWith(agentId, input);
+  }
+
+  /** Starts an agent from a snapshot (import). */
+  async restore(agentId: string, snapshot: AgentSnapshot): Promise<WorkflowHandle<typeof agentWorkflow>> {
+    return this.startWith(agentId, { snapshot });
+  }
+
+  private startWith(agentId: string, input: AgentWorkflowInput) {
+    return this.client.workflow.start<typeof agentWorkflow>('agentWorkflow', {
+      workflowId: agentId,
+      taskQueue: this.taskQueue,
+      args: [input],
+      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+    });
+  }
+
+  /** Input that returns once the agent accepted it, with its input sequence number. */
+  async send(agentId: string, input: AgentInput | string): Promise<{ inputSeq: number }> {
+    return this.handle(agentId).executeUpdate(sendInputUpdate, { args: [asInput(input)] });
+  }
+
+  /** Fire-and-forget input (what other services typically use). */
+  async signal(agentId: string, input: AgentInput | string): Promise<void> {
+    await this.handle(agentId).signal(inputSignal, asInput(input));
+  }
+
+  /** Waits (server-side, no polling) until the agent has finished its turn for `inputSeq`. */
+  async waitForAnswer(agentId: string, inputSeq: number): Promise<TurnOutcome> {
+    return this.handle(agentId).executeUpdate(waitForAnswerUpdate, { args: [{ inputSeq }] });
+  }
+
+  /** send + waitForAnswer. */
+  async ask(agentId: string, input: AgentInput | string): Promise<TurnOutcome> {
+    const { inputSeq } = await this.send(agentId, input);
+    return this.waitForAnswer(agentId, inputSeq);
+  }
+
+  state(agentId: string): Promise<AgentStatus> {
+    return this.handle(agentId).query(stateQuery);
+  }
+
+  /** All history entries after `afterSeq`, paging through the `entries` query. */
+  async history(agentId: string, afterSeq = 0): Promise<HistoryEntry[]> {
+    const out: HistoryEntry[] = [];
+    let cursor: number | null = afterSeq;
+    while (cursor !== null) {
+      const page: EntriesPage = await this.handle(agentId).query(entriesQuery, { afterSeq: cursor });
+      out.push(...page.entries);
+      cursor = page.nextAfterSeq;
+    }
+    return out;
+  }
+
+  configure(agentId: string, change: ConfigChange): Promise<AgentStatus> {
+    return this.handle(agentId).executeUpdate(configureUpdate, { args: [change] });
+  }
+
+  async retry(agentId: string): Promise<void> {
+    await this.handle(agentId).signal(retrySignal);
+  }
+
+  snapshot(agentId: string): Promise<AgentSnapshot> {
+    return this.handle(agentId).query(snapshotQuery);
+  }
+
+  async stop(agentId: string, reason?: string): Promise<void> {
+    await this.handle(agentId).signal(stopSignal, reason ? { reason } : {});
+  }
+}
+
+function asInput(input: AgentInput | string): AgentInput {
+  return typeof input === 'string' ? { text: input } : input;
+}
+
+/** The text of an answered turn, or a one-line description of what happened instead. */
+export function outcomeText(outcome: TurnOutcome): string {
+  switch (outcome.status) {
+    case 'answered':
+      return outcome.answer.contents.join('\n');
+    case 'ignored':
+      return `(input #${outcome.inputSeq} ignored: ${outcome.reason})`;
+    case 'error':
+      return `(the agent is blocked by an error: ${outcome.error.message})`;
+    case 'stopped':
+      return '(the agent stopped)';
+  }
+}

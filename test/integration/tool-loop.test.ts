@@ -1,0 +1,69 @@
+/**
+ * A turn with a multi-step tool loop on the real dev server produces exactly the history seed 004
+ * prescribes: input -> output with two calls -> one ToolResultsEntry in call order -> answer.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ScriptedModelProvider } from '../../activities';
+import { loopScript } from '../fixtures/scripts';
+import { recordTool } from '../fixtures/test-tools';
+import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+
+let t: TestContext;
+const taskQueue = uniqueId('tool-loop');
+beforeAll(async () => (t = await connectTest(taskQueue)));
+afterAll(async () => t?.close());
+
+test('model -> two tool calls -> results -> model -> answer, each entry once, in order', async () => {
+  const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-ws-'));
+  const scripted = new ScriptedModelProvider({ loop: loopScript });
+  const agentId = uniqueId('agent');
+  await withWorker({ taskQueue, workspaceRoot, tools: [recordTool], models: [scripted] }, async () => {
+    await t.agents.start(agentId, { model: 'scripted:loop', systemInstruction: 'You are a test agent.' });
+    const outcome = await t.agents.ask(agentId, 'please record');
+    expect(outcome).toMatchObject({ status: 'answered', inputSeq: 1 });
+    if (outcome.status === 'answered') expect(outcome.answer.contents).toEqual(['all done']);
+
+    const history = await t.agents.history(agentId);
+    expect(history.map((e) => e.kind)).toEqual([
+      'system_instruction',
+      'model_input',
+      'model_output',
+      'tool_results',
+      'model_output',
+    ]);
+    expect(history.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
+    const [, input, call, results, answer] = history;
+    expect(input).toMatchObject({ sections: [{ title: 'Input', content: 'please record' }], inputSeq: 1 });
+    expect(call).toMatchObject({
+      contents: ['Recording two things.'],
+      toolCalls: [
+        { toolName: 'record', toolCallId: 'call_0_0', arguments: { label: 'one' }, rawArguments: '{"label":"one"}' },
+        { toolName: 'record', toolCallId: 'call_0_1', arguments: { label: 'two' } },
+      ],
+      invocation: { providerId: 'scripted', specification: 'scripted', model: 'loop' },
+    });
+    expect(results).toMatchObject({
+      results: [
+        { toolCallId: 'call_0_0', status: 'Success', result: 'recorded one' },
+        { toolCallId: 'call_0_1', status: 'Success', result: 'recorded two' },
+      ],
+    });
+    expect(answer).toMatchObject({ contents: ['all done'], toolCalls: [], usage: { inputTokens: 10, outputTokens: 2 } });
+
+    // The model was sent the rendered context, by reference: it saw the system prompt and the results.
+    expect(scripted.requests.map((r) => r.systemPrompt)).toEqual(['You are a test agent.', 'You are a test agent.']);
+    expect(scripted.requests[1].messages.map((m) => m.kind)).toEqual(['model_input', 'model_output', 'tool_results']);
+    expect(scripted.requests[0].toolSpecs.map((s) => s.name)).toEqual(['write_file', 'read_file', 'list_files', 'record']);
+
+    const log = readFileSync(path.join(workspaceRoot, agentId, 'executions.log'), 'utf8');
+    expect(log.match(/^start /gm)).toHaveLength(2);
+
+    const state = await t.agents.state(agentId);
+    expect(state).toMatchObject({ runState: 'WaitingInput', blockedOn: 'input', lastSeq: 5, inboxLength: 0 });
+    expect(state.usage).toEqual({ inputTokens: 10, outputTokens: 2, cachedInputTokens: 0, modelCalls: 2 });
+    await t.agents.stop(agentId);
+    await expect(t.agents.handle(agentId).result()).resolves.toMatchObject({ stopped: true });
+  });
+});

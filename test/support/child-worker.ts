@@ -1,0 +1,42 @@
+/** Starts the test worker as a separate process, so a test can SIGKILL it like a crashed machine. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { eventually, testAddress } from './temporal';
+
+export interface ChildWorker {
+  proc: ChildProcess;
+  /** Everything the process printed so far (stdout and stderr). */
+  output(): string;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+const ROOT = path.resolve(__dirname, '../..');
+
+export async function startChildWorker(env: { taskQueue: string; workspaceRoot: string; controlDir: string }): Promise<ChildWorker> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/fixtures/test-worker.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      LIVECONTEXT_TEST_ADDRESS: testAddress(),
+      TASK_QUEUE: env.taskQueue,
+      WORKSPACE_ROOT: env.workspaceRoot,
+      CONTROL_DIR: env.controlDir,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  await eventually(() => out.includes('WORKER READY') || (proc.exitCode !== null && 'exited'), 60_000, 'the worker to start').then((v) => {
+    if (v === 'exited') throw new Error(`Worker exited early:\n${out}`);
+  });
+  return {
+    proc,
+    output: () => out,
+    async kill(signal = 'SIGKILL') {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
+      await exited;
+    },
+  };
+}

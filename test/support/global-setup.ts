@@ -1,0 +1,35 @@
+/**
+ * Starts one real Temporal dev server (the CLI binary found or built by scripts/temporal-cli.cjs,
+ * through @temporalio/testing's `existing-path`) and bundles the workflows once for all tests.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode } from '@temporalio/worker';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { ensureTemporalCli } = require('../../scripts/temporal-cli.cjs');
+
+export const SECOND_NAMESPACE = 'livecontext-second';
+
+export default async function globalSetup(): Promise<void> {
+  const exe: string | null = ensureTemporalCli();
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      ...(exe ? { executable: { type: 'existing-path', path: exe } } : {}),
+      extraArgs: ['--namespace', SECOND_NAMESPACE, '--log-level', 'error'],
+    },
+  });
+  (globalThis as Record<string, unknown>).__LIVECONTEXT_ENV__ = env;
+  process.env.LIVECONTEXT_TEST_ADDRESS = env.address;
+
+  const dir = path.resolve(__dirname, '../../.livecontext/test');
+  mkdirSync(dir, { recursive: true });
+  const bundle = await bundleWorkflowCode({
+    workflowsPath: require.resolve('../../workflows'),
+    logger: { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} } as never,
+  });
+  const codePath = path.join(dir, 'workflow-bundle.js');
+  writeFileSync(codePath, bundle.code);
+  process.env.LIVECONTEXT_TEST_BUNDLE = codePath;
+}

@@ -1,0 +1,58 @@
+/** Shared helpers for tests on the real dev server started in global-setup. */
+import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import { AgentClient } from '../../client/agent-client';
+import { createLivecontextWorker, type LivecontextWorkerOptions } from '../../worker/create-worker';
+
+export function testAddress(): string {
+  const address = process.env.LIVECONTEXT_TEST_ADDRESS;
+  if (!address) throw new Error('LIVECONTEXT_TEST_ADDRESS is not set: run tests through jest (global setup).');
+  return address;
+}
+
+export function workflowBundle() {
+  return { codePath: process.env.LIVECONTEXT_TEST_BUNDLE! };
+}
+
+export function uniqueId(prefix: string): string {
+  return `${prefix}-${randomUUID().slice(0, 8)}`;
+}
+
+export interface TestContext {
+  connection: Connection;
+  client: Client;
+  agents: AgentClient;
+  close(): Promise<void>;
+}
+
+export async function connectTest(taskQueue: string, namespace = 'default'): Promise<TestContext> {
+  const connection = await Connection.connect({ address: testAddress() });
+  const client = new Client({ connection, namespace });
+  return { connection, client, agents: new AgentClient(client, taskQueue), close: () => connection.close() };
+}
+
+/** Runs an in-process worker on `taskQueue` while `fn` runs. */
+export async function withWorker<T>(
+  options: Omit<LivecontextWorkerOptions, 'connection'> & { taskQueue: string },
+  fn: (worker: Worker) => Promise<T>,
+): Promise<T> {
+  const connection = await NativeConnection.connect({ address: testAddress() });
+  try {
+    const worker = await createLivecontextWorker({ workflowBundle: workflowBundle(), ...options, connection });
+    return await worker.runUntil(fn(worker));
+  } finally {
+    await connection.close();
+  }
+}
+
+/** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 60_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value as T;
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}.`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

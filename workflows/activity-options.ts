@@ -1,0 +1,33 @@
+/** Named timeouts and retry policies of the agent's activities. */
+import type { ActivityOptions } from '@temporalio/workflow';
+
+/**
+ * Model calls: streaming activities that heartbeat, so a dead worker is noticed within the heartbeat
+ * timeout rather than the long overall timeout. Temporal's retry is the only retry layer (SDK retries
+ * are off). After the attempts run out the agent stays in its state and waits for a retry.
+ */
+export const DEFAULT_MODEL_ACTIVITY_OPTIONS: ActivityOptions = {
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '10 seconds',
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '30 seconds',
+    maximumAttempts: 6,
+  },
+};
+
+/**
+ * Tool runs: a tool's own failures come back as Failed results, not activity failures; these retries
+ * cover infrastructure (a worker dying mid-run, a timeout). Tools get an idempotency key for that.
+ */
+export const DEFAULT_TOOL_ACTIVITY_OPTIONS: ActivityOptions = {
+  startToCloseTimeout: '15 minutes',
+  heartbeatTimeout: '10 seconds',
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '30 seconds',
+    maximumAttempts: 5,
+  },
+};

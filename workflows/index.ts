@@ -1,0 +1,2 @@
+/** The workflow bundle's entry: only workflow functions are exported from here. */
+export { agentWorkflow } from './agent-workflow';

@@ -1,0 +1,77 @@
+/**
+ * Every signal, query and update of the agent workflow, and the task queue name: the one module that
+ * the workflow and all clients import, so no message name is spelled anywhere else.
+ */
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type {
+  AgentConfig,
+  AgentError,
+  AgentInput,
+  AgentRunState,
+  AgentSnapshot,
+  ConfigChange,
+  HistoryEntry,
+  ToolCallRequest,
+  TurnOutcome,
+} from '../agent';
+
+export const TASK_QUEUE = 'livecontext-agents';
+export const WORKFLOW_TYPE = 'agentWorkflow';
+
+/** Start arguments: a fresh agent from a config, or one restored from a snapshot (import, continue-as-new). */
+export type AgentWorkflowInput =
+  | { config: AgentConfig; systemInstruction?: string }
+  | { snapshot: AgentSnapshot };
+
+/** A snapshot of the agent's status, as the `state` query returns it. */
+export interface AgentStatus {
+  runState: AgentRunState;
+  /** What the agent waits for: `input` (idle), `error` (a failed model call), or null (working). */
+  blockedOn: 'input' | 'error' | null;
+  config: AgentConfig;
+  systemInstruction: string;
+  entryCount: number;
+  lastSeq: number;
+  inboxLength: number;
+  nextInputSeq: number;
+  consumedInputSeq: number;
+  pendingToolCalls: ToolCallRequest[];
+  pendingToolResultCount: number;
+  lastError: AgentError | null;
+  usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number; modelCalls: number };
+  stopping: boolean;
+}
+
+export interface EntriesPage {
+  entries: HistoryEntry[];
+  /** Pass as `afterSeq` for the next page; null when there is no more (up to `uptoSeq`). */
+  nextAfterSeq: number | null;
+  lastSeq: number;
+}
+
+export interface EntriesRequest {
+  /** Entries with seq > afterSeq (default 0). */
+  afterSeq?: number;
+  /** Entries with seq <= uptoSeq (default: all). */
+  uptoSeq?: number;
+  /** At most this many entries (default and maximum 500; pages also stop near 1 MB). */
+  limit?: number;
+}
+
+/** Fire-and-forget input, for other services. Malformed payloads are logged and dropped. */
+export const inputSignal = defineSignal<[AgentInput]>('input');
+/** Input that returns once accepted, with its input sequence number; rejected (with a reason) if invalid. */
+export const sendInputUpdate = defineUpdate<{ inputSeq: number }, [AgentInput]>('sendInput');
+/** Completes when the agent has finished its turn for that input (answered, ignored, error or stopped). */
+export const waitForAnswerUpdate = defineUpdate<TurnOutcome, [{ inputSeq: number }]>('waitForAnswer');
+/** Change model, tools or system instruction; returns the new status. Clears a blocking error. */
+export const configureUpdate = defineUpdate<AgentStatus, [ConfigChange]>('configure');
+/** Try a failed model call again. */
+export const retrySignal = defineSignal('retry');
+/** End the agent after its current step. */
+export const stopSignal = defineSignal<[{ reason?: string }?]>('stop');
+
+export const stateQuery = defineQuery<AgentStatus>('state');
+export const entriesQuery = defineQuery<EntriesPage, [EntriesRequest?]>('entries');
+export const pendingToolCallsQuery = defineQuery<ToolCallRequest[]>('pendingToolCalls');
+export const snapshotQuery = defineQuery<AgentSnapshot>('snapshot');
