@@ -2,7 +2,7 @@
 module.exports = {
   testEnvironment: 'node',
   preset: 'ts-jest',
-  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }] },
+  transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   setupFiles: ['<rootDir>/test/support/quiet-runtime.ts'],

@@ -1,0 +1,110 @@
+/**
+ * Crash tolerance: the worker process is SIGKILLed while a tool runs and again while a model call runs.
+ * A new worker process finishes the turn; completed tool calls are not run again; inputs sent while no
+ * worker was running are all answered, in order, exactly once. The history then replays.
+ */
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { Worker } from '@temporalio/worker';
+import type { HistoryEntry } from '../../agent';
+import { type ChildWorker, startChildWorker } from '../support/child-worker';
+import { connectTest, eventually, type TestContext, uniqueId, workflowBundle } from '../support/temporal';
+
+let t: TestContext;
+const taskQueue = uniqueId('crash');
+let worker: ChildWorker | undefined;
+beforeAll(async () => (t = await connectTest(taskQueue)));
+afterAll(async () => {
+  await worker?.kill();
+  await t?.close();
+});
+
+const markerFrom = (dir: string, prefix: string, pid: number | undefined) =>
+  existsSync(dir) && readdirSync(dir).includes(`${prefix}-${pid}`);
+
+test('SIGKILL mid-tool and mid-model-call: the turn finishes, nothing is lost, repeated or reordered', async () => {
+  const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-ws-'));
+  const controlDir = mkdtempSync(path.join(tmpdir(), 'lc-ctl-'));
+  const agentId = uniqueId('crash-agent');
+  const env = { taskQueue, workspaceRoot, controlDir };
+  const log = () => readFileSync(path.join(workspaceRoot, agentId, 'executions.log'), 'utf8');
+
+  worker = await startChildWorker(env);
+  await t.agents.start(agentId, { model: 'scripted:crash' });
+  const { inputSeq: first } = await t.agents.send(agentId, 'go');
+
+  // Kill 1: while the slow tool (the 2nd of 3 calls) runs. record(a) has completed by then.
+  await eventually(() => markerFrom(controlDir, 'started-b', worker!.proc.pid), 60_000, 'slow tool to start');
+  expect(log()).toMatch(/^start a .*\ndone a\nstart b /);
+  await worker.kill('SIGKILL');
+  writeFileSync(path.join(controlDir, 'release-b'), '');
+
+  // Kill 2: while the model call that follows the tool results runs.
+  worker = await startChildWorker(env);
+  await eventually(() => markerFrom(controlDir, 'started-model-1', worker!.proc.pid), 90_000, 'model call to start');
+  await worker.kill('SIGKILL');
+
+  // No worker now: inputs from other services keep arriving by signal, plus one by update in flight.
+  await t.agents.signal(agentId, 'x1');
+  await t.agents.signal(agentId, { text: 'x2', sender: 'billing-service' });
+  await t.agents.signal(agentId, 'x3');
+  writeFileSync(path.join(controlDir, 'release-model-1'), '');
+
+  worker = await startChildWorker(env);
+  const firstOutcome = await t.agents.waitForAnswer(agentId, first);
+  expect(firstOutcome).toMatchObject({ status: 'answered' });
+  const last = await t.agents.waitForAnswer(agentId, 4);
+  expect(last).toMatchObject({ status: 'answered', answer: { contents: ['echo: x3'] } });
+
+  // Completed tool calls ran once; the one killed mid-run ran again (at-least-once, same idempotency key).
+  const starts = log().match(/^start \w+ \S+$/gm)!;
+  expect(starts.filter((l) => l.startsWith('start a '))).toHaveLength(1);
+  expect(starts.filter((l) => l.startsWith('start c '))).toHaveLength(1);
+  const bStarts = starts.filter((l) => l.startsWith('start b '));
+  expect(bStarts).toHaveLength(2);
+  expect(new Set(bStarts).size).toBe(1); // same idempotency key on the retry
+  expect(log().match(/^done b$/gm)).toHaveLength(1);
+
+  const history = await t.agents.history(agentId);
+  expect(summarize(history)).toEqual([
+    'input:go',
+    'output:[record,slow,record]',
+    'results:[Success,Success,Success]',
+    'output:turn 1 done',
+    'input:x1',
+    'output:echo: x1',
+    'input:x2',
+    'output:echo: x2',
+    'input:x3',
+    'output:echo: x3',
+  ]);
+  expect(history.map((e) => e.seq)).toEqual(history.map((_, i) => i + 1));
+  expect(history.find((e) => e.kind === 'model_input' && e.inputSeq === 3)).toMatchObject({ sender: 'billing-service' });
+
+  // The recorded history replays against the current workflow code.
+  const recorded = await t.agents.handle(agentId).fetchHistory();
+  await Worker.runReplayHistory({ workflowBundle: workflowBundle() }, recorded, agentId);
+  if (process.env.LIVECONTEXT_RECORD_HISTORIES) {
+    writeFileSync(
+      path.join(__dirname, '../replay/histories/crash-recovery_v1.json'),
+      historyToJSON(recorded),
+    );
+  }
+});
+
+function summarize(history: HistoryEntry[]): string[] {
+  return history.map((e) => {
+    switch (e.kind) {
+      case 'model_input':
+        return `input:${e.sections.map((s) => s.content).join()}`;
+      case 'model_output':
+        return e.toolCalls.length ? `output:[${e.toolCalls.map((c) => c.toolName)}]` : `output:${e.contents.join()}`;
+      case 'tool_results':
+        return `results:[${e.results.map((r) => r.status)}]`;
+      case 'system_instruction':
+        return `system:${e.instruction}`;
+    }
+  });
+}

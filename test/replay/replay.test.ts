@@ -1,0 +1,32 @@
+/**
+ * Recorded histories (test/replay/histories/<scenario>_<version>.json) replay against the current
+ * workflow bundle. A change to workflow behaviour that breaks one needs `patched()`.
+ * Re-record with LIVECONTEXT_RECORD_HISTORIES=1 (only for new scenarios; old files stay as they are).
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { DeterminismViolationError } from '@temporalio/workflow';
+import { Worker, bundleWorkflowCode } from '@temporalio/worker';
+import { workflowBundle } from '../support/temporal';
+
+const dir = path.join(__dirname, 'histories');
+const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+const load = (f: string) => JSON.parse(readFileSync(path.join(dir, f), 'utf8'));
+
+test('there are recorded histories', () => {
+  expect(files.length).toBeGreaterThan(0);
+});
+
+test.each(files)('%s replays against the current workflow code', async (file) => {
+  await Worker.runReplayHistory({ workflowBundle: workflowBundle() }, load(file), file);
+});
+
+test('a deliberately changed workflow fails replay with a determinism error', async () => {
+  const changed = await bundleWorkflowCode({
+    workflowsPath: require.resolve('./changed-workflow'),
+    logger: { info() {}, warn() {}, error() {}, debug() {}, trace() {}, log() {} } as never,
+  });
+  await expect(Worker.runReplayHistory({ workflowBundle: changed }, load(files[0]), files[0])).rejects.toThrow(
+    DeterminismViolationError,
+  );
+});
