@@ -28,11 +28,14 @@ export type MessageDelta = DeltaBase &
     | { kind: 'error'; code: string; message: string; retryable: boolean }
   );
 
+/** A delta before it is numbered (Omit distributed over the union). */
+export type UnnumberedDelta = MessageDelta extends infer D ? (D extends unknown ? Omit<D, 'seq'> : never) : never;
+
 /** Helper for models: numbers deltas as they are produced. */
 export class DeltaSequencer {
   private seq = 0;
-  next<D extends Omit<MessageDelta, 'seq'>>(delta: D): D & { seq: number } {
+  next(delta: UnnumberedDelta): MessageDelta {
     this.seq += 1;
-    return { ...delta, seq: this.seq };
+    return { ...delta, seq: this.seq } as MessageDelta;
   }
 }

@@ -1,6 +1,6 @@
-import { MessageAssembler, type MessageDelta, StreamProtocolError } from '../../agent';
+import { MessageAssembler, type MessageDelta, StreamProtocolError, type UnnumberedDelta } from '../../agent';
 
-const feed = (a: MessageAssembler, deltas: Omit<MessageDelta, 'seq'>[]) =>
+const feed = (a: MessageAssembler, deltas: UnnumberedDelta[]) =>
   deltas.forEach((d, i) => a.consume({ ...d, seq: i + 1 } as MessageDelta));
 
 describe('MessageAssembler (seed 002)', () => {

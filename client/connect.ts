@@ -1,0 +1,31 @@
+/** Client connections with errors a user can act on. */
+import { Client, Connection } from '@temporalio/client';
+import { connectSettings } from '../worker/connection';
+import { AgentClient } from './agent-client';
+
+export class UserError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export async function connectAgents(options: { address?: string; namespace?: string } = {}) {
+  const settings = connectSettings(options);
+  let connection: Connection;
+  try {
+    connection = await Connection.connect({ ...settings.connectionOptions, connectTimeout: '5 seconds' } as never);
+  } catch (err) {
+    throw new UserError(
+      `Cannot reach a Temporal server at ${settings.address} (${(err as Error).message.split('\n')[0]}). ` +
+        'Start one with `livecontext dev` (or `npm start`), or set TEMPORAL_ADDRESS to your cluster.',
+    );
+  }
+  const client = new Client({ connection, namespace: settings.namespace });
+  return { agents: new AgentClient(client), client, connection, settings };
+}
+
+/** The model a new agent gets when none is named: LIVECONTEXT_MODEL, else the offline demo. */
+export function defaultModel(): string {
+  return process.env.LIVECONTEXT_MODEL ?? 'demo:offline';
+}

@@ -1,0 +1,46 @@
+/**
+ * `livecontext up` (what `npm start` runs): the dev server unless TEMPORAL_ADDRESS points elsewhere,
+ * a worker in this process (logs to .livecontext/worker.log), and a console chat with one agent.
+ * When stdin is not a terminal it answers one message per line and exits at end of input; the agent
+ * stays alive in Temporal either way.
+ */
+import path from 'node:path';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { startDevServer } from '../worker/dev-server';
+import { logToFile } from '../worker/logging';
+import { startWorker } from '../worker/run-worker';
+import { runChat } from './chat';
+import { connectAgents } from './connect';
+
+export async function up(options: { agentId: string; model: string }): Promise<void> {
+  const interactive = !!process.stdin.isTTY;
+  const say = (m: string) => (interactive ? console.log(m) : console.error(m));
+  logToFile(path.resolve('.livecontext/worker.log'));
+
+  let address = process.env.TEMPORAL_ADDRESS;
+  let stopServer = async () => {};
+  if (!address) {
+    const server = await startDevServer({ log: (m) => console.error(m) });
+    address = server.address;
+    stopServer = server.stop;
+    say(`Temporal dev server ${server.address}${server.started ? '' : ' (already running)'} · Web UI ${server.uiUrl}`);
+  }
+  const worker = await startWorker({ address });
+  const { agents, connection } = await connectAgents({ address });
+  try {
+    try {
+      await agents.start(options.agentId, { model: options.model });
+      say(`Started agent "${options.agentId}" with model ${options.model}.`);
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    }
+    if (options.model === 'demo:offline') {
+      say('No API key configured: using the offline demo model (not an LLM). See the README to use OpenAI or Anthropic.');
+    }
+    await runChat({ agents, agentId: options.agentId, input: process.stdin, output: process.stdout, interactive });
+  } finally {
+    await connection.close();
+    await worker.stop();
+    await stopServer();
+  }
+}

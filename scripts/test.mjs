@@ -1,0 +1,27 @@
+// `npm test`: installs what is missing, finds or builds the Temporal CLI, then type-checks, lints and
+// runs every test (unit, integration on a real dev server, replay).
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+require('./ensure-deps.cjs').ensureDeps(root);
+const cli = require('./temporal-cli.cjs').ensureTemporalCli();
+const env = { ...process.env, ...(cli ? { TEMPORAL_CLI_PATH: cli } : {}) };
+
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const steps = [
+  ['type-check', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']],
+  ['lint', bin('eslint'), ['.']],
+  ['tests', bin('jest'), ['--ci', ...process.argv.slice(2)]],
+];
+for (const [name, cmd, args] of steps) {
+  console.error(`\n== ${name}`);
+  const r = spawnSync(cmd, args, { cwd: root, env, stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error(`npm test: ${name} failed.`);
+    process.exit(r.status ?? 1);
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The local Temporal dev server for `npm start` and `livecontext dev`: persistent (SQLite under
+ * .livecontext/), with its Web UI. Reuses a server already listening on the port. The CLI binary comes
+ * from scripts/temporal-cli.cjs; without one, @temporalio/testing downloads it (needs the internet).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, openSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { ensureTemporalCli } = require('../scripts/temporal-cli.cjs') as {
+  ensureTemporalCli(o?: { log?: (m: string) => void }): string | null;
+};
+
+export interface DevServer {
+  address: string;
+  uiUrl: string;
+  /** False when an already running server was reused. */
+  started: boolean;
+  stop(): Promise<void>;
+}
+
+export interface DevServerOptions {
+  port?: number;
+  uiPort?: number;
+  /** Folder for the SQLite file and the server log (default `.livecontext`). */
+  dataDir?: string;
+  log?: (message: string) => void;
+}
+
+export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
+  const port = options.port ?? 7233;
+  const uiPort = options.uiPort ?? 8233;
+  const address = `127.0.0.1:${port}`;
+  const uiUrl = `http://localhost:${uiPort}`;
+  if (await isListening(port)) return { address, uiUrl, started: false, stop: async () => {} };
+
+  const dataDir = path.resolve(options.dataDir ?? '.livecontext');
+  mkdirSync(dataDir, { recursive: true });
+  const dbFilename = path.join(dataDir, 'temporal.db');
+  const exe = ensureTemporalCli({ log: options.log });
+  if (!exe) {
+    const env = await TestWorkflowEnvironment.createLocal({ server: { dbFilename, ip: '127.0.0.1', port, ui: true, uiPort } });
+    return { address, uiUrl, started: true, stop: () => env.teardown() };
+  }
+  // Its output goes to a log file: stdout belongs to the chat.
+  const logFd = openSync(path.join(dataDir, 'temporal-server.log'), 'a');
+  const child = spawn(
+    exe,
+    ['server', 'start-dev', '--db-filename', dbFilename, '--ip', '127.0.0.1', '--port', String(port), '--ui-port', String(uiPort), '--log-level', 'warn'],
+    { stdio: ['ignore', logFd, logFd] },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await waitForPort(port, child, 60_000);
+  return {
+    address,
+    uiUrl,
+    started: true,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+async function waitForPort(port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await isListening(port))) {
+    if (child.exitCode !== null) throw new Error(`The Temporal dev server exited (code ${child.exitCode}); see .livecontext/temporal-server.log.`);
+    if (Date.now() > deadline) throw new Error(`The Temporal dev server did not listen on port ${port} within ${timeoutMs / 1000}s.`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function isListening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}

@@ -1,0 +1,46 @@
+/**
+ * Runs a livecontext worker against the configured Temporal server until it is asked to stop.
+ * Shared by `livecontext worker`, `livecontext dev` and `npm start`.
+ */
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import type { ModelProvider, Tool } from '../activities';
+import { type ConnectSettings, connectSettings } from './connection';
+import { createLivecontextWorker } from './create-worker';
+
+export interface RunningWorker {
+  worker: Worker;
+  settings: ConnectSettings;
+  /** Resolves when the worker has stopped. */
+  done: Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startWorker(options: {
+  address?: string;
+  namespace?: string;
+  taskQueue?: string;
+  tools?: Tool[];
+  models?: ModelProvider[];
+  workspaceRoot?: string;
+}): Promise<RunningWorker> {
+  const settings = connectSettings({ address: options.address, namespace: options.namespace });
+  const connection = await NativeConnection.connect(settings.connectionOptions);
+  const worker = await createLivecontextWorker({
+    connection,
+    namespace: settings.namespace,
+    ...(options.taskQueue ? { taskQueue: options.taskQueue } : {}),
+    ...(options.tools ? { tools: options.tools } : {}),
+    ...(options.models ? { models: options.models } : {}),
+    ...(options.workspaceRoot ? { workspaceRoot: options.workspaceRoot } : {}),
+  });
+  const done = worker.run().finally(() => connection.close());
+  return {
+    worker,
+    settings,
+    done,
+    async stop() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done;
+    },
+  };
+}
