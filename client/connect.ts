@@ -27,5 +27,5 @@ export async function connectAgents(options: { address?: string; namespace?: str
 
 /** The model a new agent gets when none is named: LIVECONTEXT_MODEL, else the offline demo. */
 export function defaultModel(): string {
-  return process.env.LIVECONTEXT_MODEL ?? 'demo:offline';
+  return process.env.LIVECONTEXT_MODEL || 'demo:offline';
 }
