@@ -1,14 +1,15 @@
 #!/usr/bin/env node
-// Runs the compiled CLI when built (dist/), else the TypeScript sources through tsx (a dev checkout).
+// In a checkout, runs the TypeScript sources through tsx (never a stale build); an installed package
+// ships only the compiled dist/.
 const fs = require('node:fs');
 const path = require('node:path');
 
-const dist = path.join(__dirname, '..', 'dist', 'client', 'cli.js');
+const source = path.join(__dirname, '..', 'client', 'cli.ts');
 let cli;
-if (fs.existsSync(dist)) {
-  cli = require(dist);
-} else {
+if (fs.existsSync(source)) {
   require('tsx/cjs');
-  cli = require('../client/cli.ts');
+  cli = require(source);
+} else {
+  cli = require(path.join(__dirname, '..', 'dist', 'client', 'cli.js'));
 }
 cli.main(process.argv.slice(2)).then((code) => process.exit(code));

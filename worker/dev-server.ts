@@ -9,8 +9,10 @@ import net from 'node:net';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 
+import { packageRoot } from './package-root';
+
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { ensureTemporalCli } = require('../scripts/temporal-cli.cjs') as {
+const { ensureTemporalCli } = require(path.join(packageRoot(), 'scripts', 'temporal-cli.cjs')) as {
   ensureTemporalCli(o?: { log?: (m: string) => void }): string | null;
 };
 

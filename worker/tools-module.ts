@@ -2,8 +2,18 @@
 import path from 'node:path';
 import type { Tool } from '../activities';
 
+type ToolsModule = { tools?: Tool[]; default?: { tools?: Tool[] } | Tool[] };
+
 export async function loadToolsModule(file: string): Promise<Tool[]> {
-  const mod = (await import(path.resolve(file))) as { tools?: Tool[]; default?: { tools?: Tool[] } | Tool[] };
+  const full = path.resolve(file);
+  let mod: ToolsModule;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    mod = require(full) as ToolsModule;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ERR_REQUIRE_ESM') throw err;
+    mod = (await import(full)) as ToolsModule; // an ES module (.mjs)
+  }
   const tools = mod.tools ?? (Array.isArray(mod.default) ? mod.default : mod.default?.tools);
   if (!Array.isArray(tools)) throw new Error(`${file} must export "tools": an array made with defineTool().`);
   return tools;
