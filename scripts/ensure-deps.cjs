@@ -13,7 +13,9 @@ function ensureDeps(root = path.resolve(__dirname, '..')) {
   if (fresh) return;
   console.error('livecontext: installing npm dependencies…');
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const args = fs.existsSync(lock) ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund'];
+  // `npm install` (not `npm ci`): it honours the lock file, and npm 11 may omit other platforms'
+  // optional packages from a lock file, which `npm ci` then rejects as out of sync.
+  const args = ['install', '--no-audit', '--no-fund'];
   const result = spawnSync(npm, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
   if (result.status !== 0) throw new Error(`npm ${args[0]} failed (exit ${result.status}).`);
 }
