@@ -5,7 +5,8 @@
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { MessageAssembler, type ModelCallResult, renderLiveContext } from '../agent';
+import { MessageAssembler, type ModelCallResult, renderModelContext } from '../agent';
+import { inputBudgetFor, tokenizerFor } from './models/context-window';
 import type { EntryCache } from './entry-cache';
 import type { ModelRouter } from './models/model-router';
 import type { ToolRegistry } from './tools/registry';
@@ -21,9 +22,14 @@ export function createCallModel(deps: CallModelDeps) {
   return async function callModel(input: CallModelInput): Promise<ModelCallResult> {
     const ctx = Context.current();
     const entries = await deps.entries.entriesUpTo(ctx.client, input.agentId, input.runId, input.uptoSeq);
-    const rendered = renderLiveContext(entries, { uptoSeq: input.uptoSeq });
-    const system = rendered[0]?.kind === 'system' ? rendered[0].instruction : undefined;
-    const messages = system === undefined ? rendered : rendered.slice(1);
+    const maxInputTokens = inputBudgetFor(input.model, input.contextWindow);
+    const tokenizer = tokenizerFor(input.model);
+    const context = renderModelContext(entries, {
+      uptoSeq: input.uptoSeq,
+      ...(maxInputTokens !== undefined ? { maxInputTokens } : {}),
+      ...(tokenizer ? { tokenizer } : {}),
+    });
+    const { system, messages } = context;
     const model = deps.models.resolve(input.model);
     const toolSpecs = deps.tools.specsFor(input.tools);
 
@@ -56,6 +62,10 @@ export function createCallModel(deps: CallModelDeps) {
       contents: message.contents,
       toolCalls: message.toolCalls,
       invocation: { providerId: info.providerId, specification: info.specification, model: info.modelId },
+      metadata: {
+        estimated_input_tokens: context.estimatedInputTokens,
+        ...(context.dropped ? { context_dropped: context.dropped } : {}),
+      },
     };
     if (message.thinking) result.thinking = message.thinking;
     if (message.usage) result.usage = message.usage;

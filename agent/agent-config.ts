@@ -13,6 +13,8 @@ export const AgentConfig = z.object({
   model: ModelName,
   /** Tool names this agent may call; absent means every tool registered on the worker. */
   tools: z.array(z.string()).optional(),
+  /** The model's context window in tokens; the context is trimmed to fit. Default: the worker's table. */
+  contextWindow: z.number().int().positive().optional(),
 });
 export type AgentConfig = z.infer<typeof AgentConfig>;
 
@@ -21,6 +23,7 @@ export const ConfigChange = z
   .object({
     model: ModelName.optional(),
     tools: z.array(z.string()).optional(),
+    contextWindow: z.number().int().positive().optional(),
     systemInstruction: z.string().max(64 * 1024).optional(),
   })
   .strict();

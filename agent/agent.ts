@@ -11,6 +11,8 @@ import { isBlank, parseInput, type InboxItem } from './input';
 import { AgentRunState, determineState } from './run-state';
 import { AgentSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot';
 import type { AgentError, StepDeps, StepOutcome } from './step-io';
+import { checkMetadata } from './agent-state';
+import { MemoryNotebookWidget, type Widget } from './widgets';
 
 /** What became of one accepted input, for clients waiting on it. */
 export type TurnOutcome =
@@ -25,13 +27,18 @@ export class Agent {
   private nextInputSeqValue: number;
   private consumedInputSeqValue: number;
   private lastErrorValue: AgentError | undefined;
+  /** The agent's widgets (seed 003); their tools run inside the workflow. */
+  readonly notebook: MemoryNotebookWidget;
+  readonly widgets: readonly Widget[];
 
   private constructor(
     readonly state: AgentState,
     public config: AgentConfig,
     private readonly clock: Clock,
-    rest: Pick<AgentSnapshot, 'pendingToolResults' | 'inbox' | 'nextInputSeq' | 'consumedInputSeq' | 'lastError'>,
+    rest: Pick<AgentSnapshot, 'pendingToolResults' | 'inbox' | 'nextInputSeq' | 'consumedInputSeq' | 'lastError' | 'widgets'>,
   ) {
+    this.notebook = new MemoryNotebookWidget(rest.widgets.memory_notebook.content);
+    this.widgets = [this.notebook];
     this.pendingResults = [...rest.pendingToolResults];
     this.inboxItems = [...rest.inbox];
     this.nextInputSeqValue = rest.nextInputSeq;
@@ -45,6 +52,7 @@ export class Agent {
       inbox: [],
       nextInputSeq: 1,
       consumedInputSeq: 0,
+      widgets: { memory_notebook: { content: '' } },
     });
     if (options.systemInstruction) agent.state.setSystemInstruction(options.systemInstruction);
     return agent;
@@ -74,6 +82,7 @@ export class Agent {
       inbox: [...this.inboxItems],
       nextInputSeq: this.nextInputSeqValue,
       consumedInputSeq: this.consumedInputSeqValue,
+      widgets: { memory_notebook: this.notebook.toJSON() },
       ...(this.lastErrorValue ? { lastError: this.lastErrorValue } : {}),
     };
   }
@@ -157,6 +166,7 @@ export class Agent {
             uptoSeq: this.state.lastSeq,
             model: this.config.model,
             ...(this.config.tools ? { tools: this.config.tools } : {}),
+            ...(this.config.contextWindow ? { contextWindow: this.config.contextWindow } : {}),
             phase: runState,
           });
           const entry = this.state.appendModelOutput(output);
@@ -187,11 +197,35 @@ export class Agent {
     }
   }
 
+  /** Whether this agent may call `toolName` (its allowance covers widget tools too). */
+  isToolAllowed(toolName: string): boolean {
+    return !this.config.tools || this.config.tools.includes(toolName);
+  }
+
+  /** Names of the widget tools this agent may call. */
+  widgetToolNames(): string[] {
+    return this.widgets.flatMap((w) => w.tools.map((t) => t.name)).filter((n) => this.isToolAllowed(n));
+  }
+
+  private widgetFor(toolName: string): Widget | undefined {
+    return this.widgets.find((w) => w.tools.some((t) => t.name === toolName));
+  }
+
   private async runTool(call: ToolCallRequest, deps: StepDeps): Promise<ToolCallResult> {
+    const widget = this.widgetFor(call.toolName);
+    if (widget && this.isToolAllowed(call.toolName)) {
+      // Widget tools change agent state, so they run here, in the workflow, deterministically.
+      const out =
+        call.arguments === undefined
+          ? { status: 'Failed' as const, result: `The arguments of ${call.toolName} are not a JSON object (${call.parseError ?? 'missing'}). Call it again with a JSON object.` }
+          : widget.executeTool(call.toolName, call.arguments);
+      deps.log?.('Widgets', `${widget.name}.${call.toolName} -> ${out.status}`, out.metadata);
+      return withMetadata({ toolCallId: call.toolCallId, toolName: call.toolName, status: out.status, result: out.result, elapsedMs: 0 }, out.metadata);
+    }
     try {
       const result = await deps.executeTool(call);
-      // The result must answer this call whatever the executor returned.
-      return { ...result, toolCallId: call.toolCallId, toolName: call.toolName };
+      // The result must answer this call whatever the executor returned, and keep metadata within limits.
+      return withMetadata({ ...result, toolCallId: call.toolCallId, toolName: call.toolName }, result.metadata);
     } catch (err) {
       return {
         toolCallId: call.toolCallId,
@@ -217,6 +251,18 @@ export class Agent {
     if (answer) return { inputSeq, status: 'answered', answer, inputEntrySeq: entries[start].seq };
     if (this.lastErrorValue) return { inputSeq, status: 'error', error: this.lastErrorValue };
     return undefined;
+  }
+}
+
+/** Attaches metadata if it is valid (snake_case, <= 2 KB); otherwise notes why it was left out. */
+function withMetadata(result: ToolCallResult, metadata: ToolCallResult['metadata']): ToolCallResult {
+  const { metadata: _dropped, ...rest } = result;
+  if (!metadata) return rest;
+  try {
+    checkMetadata(metadata);
+    return { ...rest, metadata };
+  } catch (err) {
+    return { ...rest, metadata: { metadata_dropped: (err as Error).message.slice(0, 300) } };
   }
 }
 

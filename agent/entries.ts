@@ -59,8 +59,10 @@ export type ToolCallResult = z.infer<typeof ToolCallResult>;
 
 /** Token counts a provider reported for one call. */
 export const TokenUsage = z.object({
+  /** All input tokens of the call, cached ones included. */
   inputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),
+  /** The part of `inputTokens` read from the provider's prompt cache. */
   cachedInputTokens: z.number().int().nonnegative().optional(),
 });
 export type TokenUsage = z.infer<typeof TokenUsage>;

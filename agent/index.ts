@@ -13,3 +13,7 @@ export * from './message-delta';
 export * from './message-assembler';
 export * from './model';
 export * from './tool-spec';
+export * from './widgets';
+export * from './token-estimate';
+export * from './context-budget';
+export * from './model-context';

@@ -32,5 +32,9 @@ export const AgentSnapshot = z.object({
   nextInputSeq: z.number().int().positive(),
   consumedInputSeq: z.number().int().nonnegative(),
   lastError: AgentErrorSchema.optional(),
+  /** Widget state (seed 003). Also rebuildable from `entries` alone. */
+  widgets: z
+    .object({ memory_notebook: z.object({ content: z.string() }) })
+    .default({ memory_notebook: { content: '' } }),
 });
 export type AgentSnapshot = z.infer<typeof AgentSnapshot>;

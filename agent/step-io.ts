@@ -2,7 +2,7 @@
  * What `doStep()` asks of the outside world, as plain JSON-safe data. In the workflow these become
  * activity calls; in unit tests they are plain functions.
  */
-import type { ModelInvocationDescriptor, TokenUsage, ToolCallRequest, ToolCallResult } from './entries';
+import type { Metadata, ModelInvocationDescriptor, TokenUsage, ToolCallRequest, ToolCallResult } from './entries';
 import type { AgentRunState } from './run-state';
 
 /**
@@ -18,6 +18,8 @@ export interface ModelCallRequest {
   tools?: string[];
   /** PendingInput or PendingToolResults: routers may pick a model per phase. */
   phase: AgentRunState;
+  /** The model's context window in tokens, when the agent sets one (else the worker's table). */
+  contextWindow?: number;
 }
 
 /** An assembled model message, ready for `AgentState.appendModelOutput`. */
@@ -27,6 +29,8 @@ export interface ModelCallResult {
   toolCalls: ToolCallRequest[];
   invocation: ModelInvocationDescriptor;
   usage?: TokenUsage;
+  /** Recorded on the ModelOutputEntry (e.g. `estimated_input_tokens`, `context_dropped`). */
+  metadata?: Metadata;
 }
 
 /** The agent's view of a failure it stays blocked on (seed 004: "on error stay in state"). */

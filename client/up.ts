@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { startDevServer } from '../worker/dev-server';
-import { logToFile } from '../worker/logging';
+import { installLogging } from '../worker/logging';
 import { startWorker } from '../worker/run-worker';
 import { runChat } from './chat';
 import { connectAgents } from './connect';
@@ -15,7 +15,7 @@ import { connectAgents } from './connect';
 export async function up(options: { agentId: string; model: string }): Promise<void> {
   const interactive = !!process.stdin.isTTY;
   const say = (m: string) => (interactive ? console.log(m) : console.error(m));
-  logToFile(path.resolve('.livecontext/worker.log'));
+  installLogging({ file: path.resolve('.livecontext/worker.log') });
 
   let address = process.env.TEMPORAL_ADDRESS;
   let stopServer = async () => {};

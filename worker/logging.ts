@@ -1,14 +1,62 @@
-/** Sends Temporal's runtime, worker and workflow logs to a file, so they do not interleave with a chat. */
+/**
+ * Logging for workers: Temporal's runtime, worker, workflow and activity logs through one logger.
+ * Debug categories (the seeds' DebugUtil): `LIVECONTEXT_DEBUG=History,StateMachine,Provider,Tools,Widgets`
+ * (or `all`) shows the debug messages tagged with those categories, at INFO level and prefixed with the
+ * category. Workflow code logs them through the replay-safe workflow logger, so replays stay silent.
+ */
 import { createWriteStream, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { DefaultLogger, type LogLevel, Runtime } from '@temporalio/worker';
+import { DefaultLogger, type LogEntry, type LogLevel, type Logger, Runtime } from '@temporalio/worker';
 
-export function logToFile(file: string, level: LogLevel = 'INFO'): void {
+export const DEBUG_CATEGORIES = ['History', 'StateMachine', 'Provider', 'Tools', 'Widgets'] as const;
+
+export function enabledCategories(spec = process.env.LIVECONTEXT_DEBUG ?? ''): Set<string> {
+  const names = spec.split(',').map((s) => s.trim()).filter(Boolean);
+  if (names.some((n) => n.toLowerCase() === 'all')) return new Set(DEBUG_CATEGORIES);
+  return new Set(names.map((n) => DEBUG_CATEGORIES.find((c) => c.toLowerCase() === n.toLowerCase()) ?? n));
+}
+
+/** Wraps a log sink: category-tagged DEBUG/TRACE entries pass only for enabled categories, as INFO. */
+export function categoryFilter(sink: (entry: LogEntry) => void, categories = enabledCategories()): (entry: LogEntry) => void {
+  return (entry) => {
+    const category = entry.meta?.category;
+    if (typeof category === 'string' && (entry.level === 'DEBUG' || entry.level === 'TRACE')) {
+      if (!categories.has(category)) return;
+      sink({ ...entry, level: 'INFO', message: `[${category}] ${entry.message}` });
+      return;
+    }
+    sink(entry);
+  };
+}
+
+let installed = false;
+
+/**
+ * Installs the process-wide Temporal runtime logger once: INFO and up (plus enabled debug categories),
+ * to stderr, or to `file` when given. Later calls do nothing.
+ */
+export function installLogging(options: { file?: string; level?: LogLevel } = {}): void {
+  if (installed) return;
+  installed = true;
+  const write = options.file ? fileWriter(options.file) : (line: string) => process.stderr.write(line);
+  const format = (e: LogEntry) => {
+    const meta = e.meta && Object.keys(e.meta).length ? ` ${JSON.stringify(e.meta)}` : '';
+    return `${new Date(Number(e.timestampNanos / 1_000_000n)).toISOString()} [${e.level}] ${e.message}${meta}\n`;
+  };
+  const sink = categoryFilter((e) => write(format(e)));
+  // Debug entries must reach the filter, so the base logger lets everything through and we filter here.
+  const minimum = options.level ?? 'INFO';
+  const order: LogLevel[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'];
+  const logger: Logger = new DefaultLogger('TRACE', (entry) => {
+    const categorised = typeof entry.meta?.category === 'string';
+    if (!categorised && order.indexOf(entry.level) < order.indexOf(minimum)) return;
+    sink(entry);
+  });
+  Runtime.install({ logger });
+}
+
+function fileWriter(file: string) {
   mkdirSync(path.dirname(file), { recursive: true });
   const out = createWriteStream(file, { flags: 'a' });
-  Runtime.install({
-    logger: new DefaultLogger(level, ({ level: l, message, meta }) => {
-      out.write(`${new Date().toISOString()} [${l}] ${message}${meta ? ` ${JSON.stringify(meta)}` : ''}\n`);
-    }),
-  });
+  return (line: string) => out.write(line);
 }

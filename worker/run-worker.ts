@@ -6,6 +6,7 @@ import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { ModelProvider, Tool } from '../activities';
 import { type ConnectSettings, connectSettings } from './connection';
 import { createLivecontextWorker } from './create-worker';
+import { installLogging } from './logging';
 
 export interface RunningWorker {
   worker: Worker;
@@ -23,6 +24,7 @@ export async function startWorker(options: {
   models?: ModelProvider[];
   workspaceRoot?: string;
 }): Promise<RunningWorker> {
+  installLogging();
   const settings = connectSettings({ address: options.address, namespace: options.namespace });
   const connection = await NativeConnection.connect(settings.connectionOptions);
   const worker = await createLivecontextWorker({

@@ -27,6 +27,7 @@ export function describeAgent(agent: Agent, stopping: boolean): AgentStatus {
         : null,
     config: agent.config,
     systemInstruction: agent.state.systemInstruction,
+    notebook: agent.notebook.content,
     entryCount: agent.state.entries.length,
     lastSeq: agent.state.lastSeq,
     inboxLength: agent.inbox.length,

@@ -27,6 +27,7 @@ import { DEFAULT_MODEL_ACTIVITY_OPTIONS, DEFAULT_TOOL_ACTIVITY_OPTIONS } from '.
 import { describeAgent, pageEntries } from './agent-views';
 import {
   type AgentWorkflowInput,
+  configureSignal,
   configureUpdate,
   entriesQuery,
   inputSignal,
@@ -91,16 +92,27 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     },
   );
 
+  const applyConfig = (change: ConfigChange) => {
+    const { systemInstruction, ...rest } = ConfigChange.parse(change);
+    agent.config = { ...agent.config, ...rest };
+    if (systemInstruction !== undefined && systemInstruction !== agent.state.systemInstruction) {
+      // Recorded in history, so every later model call (and every replay) renders the instruction in force.
+      agent.state.setSystemInstruction(systemInstruction);
+    }
+    retryRequested = true; // a new configuration is a reason to try a failed call again
+    log.debug('configuration changed', { category: 'History', ...rest, systemInstructionChanged: systemInstruction !== undefined });
+  };
+  setHandler(configureSignal, (change) => {
+    try {
+      applyConfig(change);
+    } catch (err) {
+      log.warn('configure signal dropped', { category: 'History', reason: (err as Error).message });
+    }
+  });
   setHandler(
     configureUpdate,
     (change) => {
-      const parsed = ConfigChange.parse(change);
-      const { systemInstruction, ...rest } = parsed;
-      agent.config = { ...agent.config, ...rest };
-      if (systemInstruction !== undefined && systemInstruction !== agent.state.systemInstruction) {
-        agent.state.setSystemInstruction(systemInstruction);
-      }
-      retryRequested = true; // a new configuration is a reason to try a failed call again
+      applyConfig(change);
       return describeAgent(agent, stopReason !== undefined);
     },
     {
@@ -169,9 +181,9 @@ function stepDeps(agent: Agent): StepDeps {
         };
       }
     },
+    // Category-tagged debug messages; the worker's logger shows the categories in LIVECONTEXT_DEBUG.
     log(category, message, attributes) {
-      if (category === 'StateMachine') log.info(message, { category, ...attributes });
-      else log.debug(message, { category, ...attributes });
+      log.debug(message, { category, ...attributes });
     },
   };
 }

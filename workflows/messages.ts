@@ -30,6 +30,8 @@ export interface AgentStatus {
   blockedOn: 'input' | 'error' | null;
   config: AgentConfig;
   systemInstruction: string;
+  /** The memory notebook widget's content. */
+  notebook: string;
   entryCount: number;
   lastSeq: number;
   inboxLength: number;
@@ -66,6 +68,8 @@ export const sendInputUpdate = defineUpdate<{ inputSeq: number }, [AgentInput]>(
 export const waitForAnswerUpdate = defineUpdate<TurnOutcome, [{ inputSeq: number }]>('waitForAnswer');
 /** Change model, tools or system instruction; returns the new status. Clears a blocking error. */
 export const configureUpdate = defineUpdate<AgentStatus, [ConfigChange]>('configure');
+/** Fire-and-forget variant of `configure`; an invalid change is logged and dropped. */
+export const configureSignal = defineSignal<[ConfigChange]>('configure');
 /** Try a failed model call again. */
 export const retrySignal = defineSignal('retry');
 /** End the agent after its current step. */

@@ -1,8 +1,8 @@
 /**
  * defineTool: one zod schema is both the JSON schema the model sees and the validation of what it sends.
  */
-import { z } from 'zod';
-import type { JsonValue, ToolSpec } from '../../agent';
+import type { z } from 'zod';
+import { type JsonValue, type ToolSpec, zodToolSpec } from '../../agent';
 
 export interface ToolContext {
   /** The agent's workflow id. */
@@ -36,7 +36,5 @@ export function defineTool<S extends z.ZodType>(tool: Tool<S>): Tool<S> {
 }
 
 export function toolSpec(tool: Tool): ToolSpec {
-  const schema = z.toJSONSchema(tool.parameters, { target: 'draft-2020-12' }) as Record<string, unknown>;
-  delete schema.$schema;
-  return { name: tool.name, description: tool.description, parameters: schema };
+  return zodToolSpec(tool.name, tool.description, tool.parameters);
 }

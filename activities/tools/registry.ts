@@ -1,6 +1,9 @@
 /** The worker's tools by name, and the specs offered to the model for an agent's allowance. */
-import type { ToolSpec } from '../../agent';
+import { MemoryNotebookWidget, type ToolSpec, zodToolSpec } from '../../agent';
 import { type Tool, toolSpec } from './define-tool';
+
+/** Widget tools run inside the workflow; their specs are offered like any other tool. */
+const WIDGET_TOOL_SPECS: ToolSpec[] = new MemoryNotebookWidget().tools.map((t) => zodToolSpec(t.name, t.description, t.parameters));
 
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
@@ -12,6 +15,7 @@ export class ToolRegistry {
 
   register(tool: Tool): void {
     if (this.tools.has(tool.name)) throw new Error(`Tool "${tool.name}" is registered twice.`);
+    if (WIDGET_TOOL_SPECS.some((s) => s.name === tool.name)) throw new Error(`"${tool.name}" is a built-in widget tool name.`);
     this.tools.set(tool.name, tool);
     this.specs.set(tool.name, toolSpec(tool));
   }
@@ -24,9 +28,10 @@ export class ToolRegistry {
     return [...this.tools.keys()];
   }
 
-  /** Specs for the allowed tools (all when `allowed` is absent); unknown names are skipped. */
+  /** Specs for the allowed tools, widget tools first (all when `allowed` is absent); unknown names are skipped. */
   specsFor(allowed?: readonly string[]): ToolSpec[] {
+    const widget = WIDGET_TOOL_SPECS.filter((s) => !allowed || allowed.includes(s.name));
     const names = allowed ?? this.names();
-    return names.flatMap((n) => (this.specs.has(n) ? [this.specs.get(n)!] : []));
+    return [...widget, ...names.flatMap((n) => (this.specs.has(n) ? [this.specs.get(n)!] : []))];
   }
 }

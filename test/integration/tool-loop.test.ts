@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ScriptedModelProvider } from '../../activities';
+import { unwrap } from '../../agent';
 import { loopScript } from '../fixtures/scripts';
 import { recordTool } from '../fixtures/test-tools';
 import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
@@ -51,11 +52,19 @@ test('model -> two tool calls -> results -> model -> answer, each entry once, in
       ],
     });
     expect(answer).toMatchObject({ contents: ['all done'], toolCalls: [], usage: { inputTokens: 10, outputTokens: 2 } });
+    expect(answer.metadata?.estimated_input_tokens).toBeGreaterThan(0);
 
     // The model was sent the rendered context, by reference: it saw the system prompt and the results.
     expect(scripted.requests.map((r) => r.systemPrompt)).toEqual(['You are a test agent.', 'You are a test agent.']);
-    expect(scripted.requests[1].messages.map((m) => m.kind)).toEqual(['model_input', 'model_output', 'tool_results']);
-    expect(scripted.requests[0].toolSpecs.map((s) => s.name)).toEqual(['write_file', 'read_file', 'list_files', 'record']);
+    expect(scripted.requests[1].messages.map((m) => m.kind)).toEqual(['model_input', 'model_output', 'live_screen']);
+    expect(scripted.requests[1].messages.map((m) => unwrap(m).kind)).toEqual(['model_input', 'model_output', 'tool_results']);
+    expect(scripted.requests[0].toolSpecs.map((s) => s.name)).toEqual([
+      'memory_notebook_replace',
+      'write_file',
+      'read_file',
+      'list_files',
+      'record',
+    ]);
 
     const log = readFileSync(path.join(workspaceRoot, agentId, 'executions.log'), 'utf8');
     expect(log.match(/^start /gm)).toHaveLength(2);

@@ -1,0 +1,48 @@
+/**
+ * What one model call sees, from history alone: the widgets rebuilt as they were at `uptoSeq`, the
+ * LiveScreen they render, the projection of seed 000, and the token budget. Pure; the model activity
+ * calls it with the entries it fetched, and the same entries always give the same context.
+ */
+import { fitToBudget } from './context-budget';
+import type { HistoryEntry } from './entries';
+import { type ContextMessage, renderLiveContext } from './live-context';
+import { type TextTokenizer, bytesPerTokenEstimate, calibrationFactor, countMessageTokens } from './token-estimate';
+import { buildLiveScreen, rebuildWidgets } from './widgets';
+
+export interface ModelContext {
+  /** The system instruction in force, if any (providers put it where their protocol wants it). */
+  system?: string;
+  /** Context messages without the system message. */
+  messages: ContextMessage[];
+  liveScreen?: string;
+  /** Uncalibrated estimate of everything sent; recorded so later calls can calibrate. */
+  estimatedInputTokens: number;
+  /** History messages left out to fit the budget. */
+  dropped: number;
+}
+
+export interface ModelContextOptions {
+  uptoSeq: number;
+  /** Input token budget (context window minus the output reserve); none = no trimming. */
+  maxInputTokens?: number;
+  tokenizer?: TextTokenizer;
+}
+
+export function renderModelContext(entries: readonly HistoryEntry[], options: ModelContextOptions): ModelContext {
+  const tokenizer = options.tokenizer ?? bytesPerTokenEstimate;
+  const liveScreen = buildLiveScreen(rebuildWidgets(entries, options.uptoSeq));
+  const rendered = renderLiveContext(entries, { uptoSeq: options.uptoSeq, liveScreen });
+  const factor = calibrationFactor(entries, options.uptoSeq);
+  const fitted =
+    options.maxInputTokens === undefined
+      ? { messages: rendered, dropped: 0 }
+      : fitToBudget(rendered, options.maxInputTokens, (m) => Math.ceil(countMessageTokens(m, tokenizer) * factor));
+  const estimatedInputTokens = fitted.messages.reduce((n, m) => n + countMessageTokens(m, tokenizer), 0);
+  const [first, ...rest] = fitted.messages;
+  const context: ModelContext =
+    first?.kind === 'system'
+      ? { system: first.instruction, messages: rest, estimatedInputTokens, dropped: fitted.dropped }
+      : { messages: fitted.messages, estimatedInputTokens, dropped: fitted.dropped };
+  if (liveScreen) context.liveScreen = liveScreen;
+  return context;
+}

@@ -1,0 +1,3 @@
+export * from './widget';
+export * from './memory-notebook';
+export * from './rebuild';
