@@ -6,9 +6,9 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { Worker } from '@temporalio/worker';
 import type { HistoryEntry } from '../../agent';
+import { maybeRecordHistory } from '../support/record-history';
 import { type ChildWorker, startChildWorker } from '../support/child-worker';
 import { connectTest, eventually, type TestContext, uniqueId, workflowBundle } from '../support/temporal';
 
@@ -86,12 +86,7 @@ test('SIGKILL mid-tool and mid-model-call: the turn finishes, nothing is lost, r
   // The recorded history replays against the current workflow code.
   const recorded = await t.agents.handle(agentId).fetchHistory();
   await Worker.runReplayHistory({ workflowBundle: workflowBundle() }, recorded, agentId);
-  if (process.env.LIVECONTEXT_RECORD_HISTORIES) {
-    writeFileSync(
-      path.join(__dirname, '../replay/histories/crash-recovery_v1.json'),
-      historyToJSON(recorded),
-    );
-  }
+  await maybeRecordHistory(t.agents.handle(agentId), 'crash-recovery_v1.json');
 });
 
 function summarize(history: HistoryEntry[]): string[] {

@@ -12,7 +12,7 @@ export interface ChildWorker {
 
 const ROOT = path.resolve(__dirname, '../..');
 
-export async function startChildWorker(env: { taskQueue: string; workspaceRoot: string; controlDir: string }): Promise<ChildWorker> {
+export async function startChildWorker(env: { taskQueue: string; workspaceRoot: string; controlDir: string; extraEnv?: Record<string, string> }): Promise<ChildWorker> {
   const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/fixtures/test-worker.ts')], {
     cwd: ROOT,
     env: {
@@ -21,6 +21,7 @@ export async function startChildWorker(env: { taskQueue: string; workspaceRoot: 
       TASK_QUEUE: env.taskQueue,
       WORKSPACE_ROOT: env.workspaceRoot,
       CONTROL_DIR: env.controlDir,
+      ...env.extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
