@@ -1,24 +1,51 @@
 /**
  * The callModel activity: fetch the entries this worker lacks, render the context with the same pure
- * function the workflow uses, stream from the routed model through a MessageAssembler, and return one
- * assembled message. A stream that ends without `done` is an error (retried), never a message.
+ * function the workflow's history defines, stream from the routed model through a MessageAssembler, and
+ * return one assembled message. While it streams, the partial message is the activity's heartbeat
+ * detail (what clients read to show output as it forms; it never becomes a history entry). A stream
+ * that ends without `done`, a first token that never comes, or a stall is an error (retried), never a
+ * message.
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { MessageAssembler, type ModelCallResult, renderModelContext } from '../agent';
-import { inputBudgetFor, tokenizerFor } from './models/context-window';
+import { type AssembledMessage, MessageAssembler, type ModelCallResult, renderModelContext } from '../agent';
 import type { EntryCache } from './entry-cache';
+import { inputBudgetFor, tokenizerFor } from './models/context-window';
 import type { ModelRouter } from './models/model-router';
+import { type PriceTable, costOf } from './models/prices';
+import { ModelError, mapProviderError, toApplicationFailure } from './models/provider-errors';
 import type { ToolRegistry } from './tools/registry';
 import type { CallModelInput } from './types';
+
+export interface ModelLiveness {
+  /** Longest wait for the first delta after the request is sent. */
+  firstTokenTimeoutMs: number;
+  /** Longest gap between two deltas once streaming. */
+  stallTimeoutMs: number;
+}
+
+export const DEFAULT_MODEL_LIVENESS: ModelLiveness = { firstTokenTimeoutMs: 120_000, stallTimeoutMs: 60_000 };
 
 export interface CallModelDeps {
   models: ModelRouter;
   tools: ToolRegistry;
   entries: EntryCache;
+  liveness?: ModelLiveness;
+  prices?: PriceTable;
 }
 
+/** Heartbeat detail while streaming: a bounded view of the partial message. */
+export interface PartialOutput {
+  attempt: number;
+  model: string;
+  text: string;
+  thinking: string;
+  toolCalls: Array<{ name: string; arguments: string }>;
+}
+const PARTIAL_MAX_CHARS = 16 * 1024;
+
 export function createCallModel(deps: CallModelDeps) {
+  const liveness = deps.liveness ?? DEFAULT_MODEL_LIVENESS;
   return async function callModel(input: CallModelInput): Promise<ModelCallResult> {
     const ctx = Context.current();
     const entries = await deps.entries.entriesUpTo(ctx.client, input.agentId, input.runId, input.uptoSeq);
@@ -29,33 +56,64 @@ export function createCallModel(deps: CallModelDeps) {
       ...(maxInputTokens !== undefined ? { maxInputTokens } : {}),
       ...(tokenizer ? { tokenizer } : {}),
     });
-    const { system, messages } = context;
     const model = deps.models.resolve(input.model);
+    if (input.params) model.updateConfig(input.params);
     const toolSpecs = deps.tools.specsFor(input.tools);
 
+    // One abort for cancellation, the first-token timeout and stalls.
+    const abort = new AbortController();
+    const onCancel = () => abort.abort();
+    ctx.cancellationSignal.addEventListener('abort', onCancel);
+    let watchdogFailure: ApplicationFailure | undefined;
+    let lastDeltaAt: number | undefined;
+    const startedAt = Date.now();
+    const watchdog = setInterval(() => {
+      const now = Date.now();
+      if (lastDeltaAt === undefined && now - startedAt > liveness.firstTokenTimeoutMs) {
+        watchdogFailure = ApplicationFailure.create({ type: ModelError.FirstTokenTimeout, message: `No output from ${input.model} within ${liveness.firstTokenTimeoutMs} ms.` });
+      } else if (lastDeltaAt !== undefined && now - lastDeltaAt > liveness.stallTimeoutMs) {
+        watchdogFailure = ApplicationFailure.create({ type: ModelError.Stalled, message: `${input.model} stalled for ${liveness.stallTimeoutMs} ms mid-stream.` });
+      }
+      if (watchdogFailure) abort.abort();
+      else ctx.heartbeat(); // keep the activity alive while waiting for a slow first token
+    }, Math.min(1000, liveness.stallTimeoutMs / 4, liveness.firstTokenTimeoutMs / 4));
+
     const assembler = new MessageAssembler();
+    let partialAt = 0;
     try {
-      for await (const delta of model.stream(messages, toolSpecs, system, {
-        signal: ctx.cancellationSignal,
+      for await (const delta of model.stream(context.messages, toolSpecs, context.system, {
+        signal: abort.signal,
         requestMetadata: { sessionId: input.agentId, runId: input.runId },
       })) {
+        if (watchdogFailure) break;
+        if (delta.kind !== 'start') lastDeltaAt = Date.now();
         assembler.consume(delta);
-        ctx.heartbeat();
+        // The snapshot parses tool arguments; building it at most every 100 ms keeps long streams linear.
+        if (Date.now() - partialAt >= 100) {
+          partialAt = Date.now();
+          ctx.heartbeat(partialOutput(assembler.snapshot(), ctx.info.attempt, input.model));
+        }
         if (assembler.status === 'done' || assembler.status === 'error') break;
       }
     } catch (err) {
+      if (watchdogFailure) throw watchdogFailure;
+      if (ctx.cancellationSignal.aborted) throw err;
       if (err instanceof ApplicationFailure) throw err;
-      throw ApplicationFailure.create({ type: 'MODEL_STREAM_FAILED', message: (err as Error)?.message ?? String(err), cause: err as Error });
+      throw toApplicationFailure(mapProviderError(err));
+    } finally {
+      clearInterval(watchdog);
+      ctx.cancellationSignal.removeEventListener('abort', onCancel);
     }
+    if (watchdogFailure) throw watchdogFailure;
 
     const error = assembler.getError();
-    if (error) throw ApplicationFailure.create({ type: error.code, message: error.message, nonRetryable: !error.retryable });
+    if (error) throw toApplicationFailure(error);
     if (assembler.status !== 'done') {
-      throw ApplicationFailure.create({ type: 'STREAM_INCOMPLETE', message: 'The model stream ended before it finished.' });
+      throw ApplicationFailure.create({ type: ModelError.StreamIncomplete, message: 'The model stream ended before it finished.' });
     }
     const message = assembler.buildFinalMessage();
     if (!message.contents.length && !message.toolCalls.length) {
-      throw ApplicationFailure.create({ type: 'EMPTY_OUTPUT', message: 'The model returned neither text nor tool calls.' });
+      throw ApplicationFailure.create({ type: 'ModelError.EmptyOutput', message: 'The model returned neither text nor tool calls.' });
     }
     const info = model.modelInfo();
     const result: ModelCallResult = {
@@ -68,7 +126,22 @@ export function createCallModel(deps: CallModelDeps) {
       },
     };
     if (message.thinking) result.thinking = message.thinking;
-    if (message.usage) result.usage = message.usage;
+    if (message.thinkingSignature) result.thinkingSignature = message.thinkingSignature;
+    if (message.usage) {
+      const costUsd = costOf(deps.prices, input.model, message.usage);
+      result.usage = costUsd === undefined ? message.usage : { ...message.usage, costUsd };
+    }
     return result;
+  };
+}
+
+function partialOutput(m: AssembledMessage, attempt: number, model: string): PartialOutput {
+  const tail = (s: string) => (s.length > PARTIAL_MAX_CHARS ? s.slice(-PARTIAL_MAX_CHARS) : s);
+  return {
+    attempt,
+    model,
+    text: tail(m.contents.join('')),
+    thinking: tail(m.thinking ?? ''),
+    toolCalls: m.toolCalls.map((c) => ({ name: c.toolName, arguments: tail(c.rawArguments) })),
   };
 }

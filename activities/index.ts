@@ -2,7 +2,8 @@
  * The agent's activities, built from the worker's registries. Workflows import this module as a type
  * only (`ReturnType<typeof createActivities>`), so no Node or vendor code reaches the sandbox.
  */
-import { createCallModel } from './call-model';
+import { type ModelLiveness, createCallModel } from './call-model';
+import type { PriceTable } from './models/prices';
 import { EntryCache } from './entry-cache';
 import { createExecuteTool } from './execute-tool';
 import type { ModelRouter } from './models/model-router';
@@ -12,17 +13,24 @@ export interface ActivityDeps {
   models: ModelRouter;
   tools: ToolRegistry;
   workspaceRoot: string;
+  liveness?: ModelLiveness;
+  prices?: PriceTable;
 }
 
 export function createActivities(deps: ActivityDeps) {
   return {
-    callModel: createCallModel({ models: deps.models, tools: deps.tools, entries: new EntryCache() }),
+    callModel: createCallModel({ models: deps.models, tools: deps.tools, entries: new EntryCache(), liveness: deps.liveness, prices: deps.prices }),
     executeTool: createExecuteTool({ tools: deps.tools, workspaceRoot: deps.workspaceRoot }),
   };
 }
 
 export type { CallModelInput, ExecuteToolInput } from './types';
 export { ModelRouter, type ModelProvider } from './models/model-router';
+export { openaiProvider, OpenAIChatModel, type OpenAIProviderOptions } from './models/openai-model';
+export { anthropicProvider, AnthropicMessagesModel, type AnthropicProviderOptions } from './models/anthropic-model';
+export { ModelError, mapProviderError } from './models/provider-errors';
+export { type PriceTable, loadPriceTable } from './models/prices';
+export { type ModelLiveness, type PartialOutput, DEFAULT_MODEL_LIVENESS } from './call-model';
 export { ScriptedModelProvider, type Script, type ScriptStep, type ScriptedRequest } from './models/scripted-model';
 export { offlineDemoProvider, OFFLINE_DEMO_MODEL } from './models/offline-demo-model';
 export { ToolRegistry } from './tools/registry';

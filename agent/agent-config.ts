@@ -9,8 +9,31 @@ export const ModelName = z
   .string()
   .regex(/^[a-z][a-z0-9_-]*:\S+$/, 'a model is named "provider:model", e.g. "openai:gpt-4.1-mini"');
 
+/** `auto`, `required`, `none`, or one named tool (seed 002 ToolChoice). */
+export const ToolChoiceSchema = z.union([z.enum(['auto', 'required', 'none']), z.object({ name: z.string() }).strict()]);
+
+/** Model parameters (seed 002 ModelConfig, without the model id). */
+export const ModelParams = z
+  .object({
+    temperature: z.number().min(0).max(2).optional(),
+    maxTokens: z.number().int().positive().optional(),
+    topP: z.number().min(0).max(1).optional(),
+    stopSequences: z.array(z.string()).max(4).optional(),
+    toolChoice: ToolChoiceSchema.optional(),
+    /** Provider-specific extras merged into the request body (e.g. `{ "thinking": {...} }` for Anthropic). */
+    extra: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();
+export type ModelParams = z.infer<typeof ModelParams>;
+
 export const AgentConfig = z.object({
   model: ModelName,
+  /**
+   * The seeds' planner/executor strategy: when set, calls that follow tool results go to this model,
+   * and calls that follow input go to `model`.
+   */
+  executorModel: ModelName.optional(),
+  params: ModelParams.optional(),
   /** Tool names this agent may call; absent means every tool registered on the worker. */
   tools: z.array(z.string()).optional(),
   /** The model's context window in tokens; the context is trimmed to fit. Default: the worker's table. */
@@ -22,6 +45,8 @@ export type AgentConfig = z.infer<typeof AgentConfig>;
 export const ConfigChange = z
   .object({
     model: ModelName.optional(),
+    executorModel: ModelName.optional(),
+    params: ModelParams.optional(),
     tools: z.array(z.string()).optional(),
     contextWindow: z.number().int().positive().optional(),
     systemInstruction: z.string().max(64 * 1024).optional(),

@@ -87,6 +87,7 @@ export class AgentState {
     toolCalls: ToolCallRequest[];
     invocation: ModelInvocationDescriptor;
     thinking?: string;
+    thinkingSignature?: string;
     usage?: TokenUsage;
     metadata?: Metadata;
   }) {

@@ -162,9 +162,12 @@ export class Agent {
       case AgentRunState.PendingInput:
       case AgentRunState.PendingToolResults: {
         try {
+          const model =
+            runState === AgentRunState.PendingToolResults && this.config.executorModel ? this.config.executorModel : this.config.model;
           const output = await deps.callModel({
             uptoSeq: this.state.lastSeq,
-            model: this.config.model,
+            model,
+            ...(this.config.params ? { params: this.config.params } : {}),
             ...(this.config.tools ? { tools: this.config.tools } : {}),
             ...(this.config.contextWindow ? { contextWindow: this.config.contextWindow } : {}),
             phase: runState,

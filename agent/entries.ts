@@ -64,6 +64,8 @@ export const TokenUsage = z.object({
   outputTokens: z.number().int().nonnegative(),
   /** The part of `inputTokens` read from the provider's prompt cache. */
   cachedInputTokens: z.number().int().nonnegative().optional(),
+  /** Cost of the call in US dollars, from the worker's price table, when it has one for the model. */
+  costUsd: z.number().nonnegative().optional(),
 });
 export type TokenUsage = z.infer<typeof TokenUsage>;
 
@@ -89,6 +91,8 @@ export const ModelOutputEntry = EntryBase.extend({
   kind: z.literal('model_output'),
   contents: z.array(z.string()),
   thinking: z.string().optional(),
+  /** Provider signature of the thinking (Anthropic), needed to send it back to the same provider. */
+  thinkingSignature: z.string().optional(),
   toolCalls: z.array(ToolCallRequest),
   invocation: ModelInvocationDescriptor,
   usage: TokenUsage.optional(),

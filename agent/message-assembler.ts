@@ -33,7 +33,7 @@ export class MessageAssembler {
   private toolCalls: ToolCallBuffer[] = [];
   private usage: TokenUsage | undefined;
   private finishReason: FinishReason | undefined;
-  private errorValue: { code: string; message: string; retryable: boolean } | undefined;
+  private errorValue: { code: string; message: string; retryable: boolean; retryAfterMs?: number } | undefined;
 
   get status(): AssemblerStatus {
     return this.statusValue;
@@ -86,6 +86,7 @@ export class MessageAssembler {
       }
       case 'error':
         this.errorValue = { code: delta.code, message: delta.message, retryable: delta.retryable };
+        if (delta.retryAfterMs !== undefined) this.errorValue.retryAfterMs = delta.retryAfterMs;
         this.statusValue = 'error';
         return;
     }

@@ -25,7 +25,7 @@ export type MessageDelta = DeltaBase &
     | { kind: 'tool_call_end'; toolCallId: string }
     | { kind: 'usage'; usage: TokenUsage }
     | { kind: 'done'; finishReason: FinishReason }
-    | { kind: 'error'; code: string; message: string; retryable: boolean }
+    | { kind: 'error'; code: string; message: string; retryable: boolean; retryAfterMs?: number }
   );
 
 /** A delta before it is numbered (Omit distributed over the union). */

@@ -4,6 +4,7 @@
  */
 import type { Metadata, ModelInvocationDescriptor, TokenUsage, ToolCallRequest, ToolCallResult } from './entries';
 import type { AgentRunState } from './run-state';
+import type { ModelParams } from './agent-config';
 
 /**
  * A model call by reference: the callee renders the context itself from the agent's entries up to
@@ -12,8 +13,9 @@ import type { AgentRunState } from './run-state';
 export interface ModelCallRequest {
   /** The history bound: render entries with `seq <= uptoSeq`. */
   uptoSeq: number;
-  /** `provider:model`. */
+  /** `provider:model`, already chosen for this phase. */
   model: string;
+  params?: ModelParams;
   /** Tool names offered to the model; absent = all registered. */
   tools?: string[];
   /** PendingInput or PendingToolResults: routers may pick a model per phase. */
@@ -26,6 +28,7 @@ export interface ModelCallRequest {
 export interface ModelCallResult {
   contents: string[];
   thinking?: string;
+  thinkingSignature?: string;
   toolCalls: ToolCallRequest[];
   invocation: ModelInvocationDescriptor;
   usage?: TokenUsage;

@@ -2,6 +2,8 @@
  * AgentClient: the typed way for programs to start agents, feed them and read them.
  */
 import { Client, WorkflowIdReusePolicy, type WorkflowHandle } from '@temporalio/client';
+import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
+import type { PartialOutput } from '../activities/call-model';
 import type { AgentConfig, AgentInput, AgentSnapshot, ConfigChange, HistoryEntry, TurnOutcome } from '../agent';
 import type { agentWorkflow } from '../workflows';
 import {
@@ -102,6 +104,33 @@ export class AgentClient {
 
   snapshot(agentId: string): Promise<AgentSnapshot> {
     return this.handle(agentId).query(snapshotQuery);
+  }
+
+  /**
+   * The partial output of the model call running now (text, thinking, tool calls being formed), or
+   * null when none runs. It comes from the activity's heartbeat details, never from workflow history;
+   * a retried call starts again from empty.
+   */
+  async partialOutput(agentId: string): Promise<PartialOutput | null> {
+    const desc = await this.handle(agentId).describe();
+    const pending = desc.raw.pendingActivities?.find((a) => a.activityType?.name === 'callModel');
+    const payloads = pending?.heartbeatDetails?.payloads;
+    if (!pending || !payloads?.length) return null;
+    const partial = await decodeFromPayloadsAtIndex<PartialOutput>(this.client.workflow.options.loadedDataConverter, 0, payloads);
+    if (partial.attempt !== pending.attempt) return { ...partial, attempt: pending.attempt ?? partial.attempt, text: '', thinking: '', toolCalls: [] };
+    return partial;
+  }
+
+  /** Polls partialOutput every `intervalMs` and yields each change, until `signal` aborts. */
+  async *streamPartial(agentId: string, options: { intervalMs?: number; signal?: AbortSignal } = {}): AsyncGenerator<PartialOutput> {
+    let last = '';
+    while (!options.signal?.aborted) {
+      const partial = await this.partialOutput(agentId).catch(() => null);
+      const key = partial ? JSON.stringify(partial) : '';
+      if (partial && key !== last) yield partial;
+      last = key;
+      await new Promise((r) => setTimeout(r, options.intervalMs ?? 200));
+    }
   }
 
   async stop(agentId: string, reason?: string): Promise<void> {

@@ -25,7 +25,13 @@ export async function connectAgents(options: { address?: string; namespace?: str
   return { agents: new AgentClient(client), client, connection, settings };
 }
 
-/** The model a new agent gets when none is named: LIVECONTEXT_MODEL, else the offline demo. */
-export function defaultModel(): string {
-  return process.env.LIVECONTEXT_MODEL || 'demo:offline';
+/**
+ * The model a new agent gets when none is named: LIVECONTEXT_MODEL; else OpenAI or Anthropic when
+ * their key is in the environment; else the offline demo.
+ */
+export function defaultModel(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.LIVECONTEXT_MODEL) return env.LIVECONTEXT_MODEL;
+  if (env.OPENAI_API_KEY) return 'openai:gpt-4.1-mini';
+  if (env.ANTHROPIC_API_KEY) return 'anthropic:claude-sonnet-4-5';
+  return 'demo:offline';
 }

@@ -3,8 +3,13 @@ import path from 'node:path';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import {
   ModelRouter,
+  type ModelLiveness,
+  type PriceTable,
   ToolRegistry,
+  anthropicProvider,
   createActivities,
+  loadPriceTable,
+  openaiProvider,
   offlineDemoProvider,
   workspaceTools,
   type ModelProvider,
@@ -19,8 +24,15 @@ export interface LivecontextWorkerOptions {
   /** Your tools, in addition to the built-in workspace tools (unless `builtinTools: false`). */
   tools?: Tool[];
   builtinTools?: boolean;
-  /** Model providers by `provider` id; the offline demo provider is always there. */
+  /**
+   * Model providers by `provider` id. Default: `openai` (OPENAI_API_KEY, OPENAI_BASE_URL), `anthropic`
+   * (ANTHROPIC_API_KEY), `azure` (AZURE_OPENAI_*) and the offline `demo`; yours are added (same id replaces).
+   */
   models?: ModelProvider[];
+  /** First-token and stall timeouts of model calls. */
+  liveness?: ModelLiveness;
+  /** $ per million tokens by `provider:model` prefix; default from LIVECONTEXT_PRICES (a JSON file). */
+  prices?: PriceTable;
   /** Parent folder of the agents' workspaces (default `.livecontext/workspaces`). */
   workspaceRoot?: string;
   /** A prebuilt workflow bundle (from bundleWorkflowCode), to skip bundling at start-up. */
@@ -33,14 +45,23 @@ export const WORKFLOWS_PATH = require.resolve('../workflows');
 
 export async function createLivecontextWorker(options: LivecontextWorkerOptions): Promise<Worker> {
   const tools = new ToolRegistry([...(options.builtinTools === false ? [] : workspaceTools), ...(options.tools ?? [])]);
-  const models = new ModelRouter([offlineDemoProvider, ...(options.models ?? [])]);
+  const models = new ModelRouter([
+    offlineDemoProvider,
+    openaiProvider(),
+    anthropicProvider(),
+    openaiProvider({ azure: {} }),
+    ...(options.models ?? []),
+  ]);
   const workspaceRoot = path.resolve(options.workspaceRoot ?? path.join('.livecontext', 'workspaces'));
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace ?? 'default',
     taskQueue: options.taskQueue ?? TASK_QUEUE,
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    activities: createActivities({ models, tools, workspaceRoot }),
+    activities: createActivities({ models, tools, workspaceRoot, liveness: options.liveness, prices: options.prices ?? loadPriceTable() }),
+    // Heartbeats carry the partial output clients display; send them often enough to look live.
+    maxHeartbeatThrottleInterval: '250 ms',
+    defaultHeartbeatThrottleInterval: '250 ms',
     ...options.workerOptions,
   });
 }

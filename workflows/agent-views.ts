@@ -8,7 +8,7 @@ const PAGE_MAX_BYTES = 1024 * 1024;
 
 export function describeAgent(agent: Agent, stopping: boolean): AgentStatus {
   const runState = agent.runState;
-  const usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, modelCalls: 0 };
+  const usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, costUsd: 0, modelCalls: 0 };
   // Totals come only from recorded entries, so retries and replays never count twice.
   for (const e of agent.state.entries) {
     if (e.kind !== 'model_output') continue;
@@ -16,6 +16,7 @@ export function describeAgent(agent: Agent, stopping: boolean): AgentStatus {
     usage.inputTokens += e.usage?.inputTokens ?? 0;
     usage.outputTokens += e.usage?.outputTokens ?? 0;
     usage.cachedInputTokens += e.usage?.cachedInputTokens ?? 0;
+    usage.costUsd += e.usage?.costUsd ?? 0;
   }
   const snapshot = agent.toSnapshot();
   return {

@@ -40,7 +40,7 @@ export interface AgentStatus {
   pendingToolCalls: ToolCallRequest[];
   pendingToolResultCount: number;
   lastError: AgentError | null;
-  usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number; modelCalls: number };
+  usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number; costUsd: number; modelCalls: number };
   stopping: boolean;
 }
 

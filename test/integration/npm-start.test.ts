@@ -17,7 +17,7 @@ function up(agentId: string, input: string, cwd: string) {
   return spawnSync(process.execPath, [path.join(root, 'bin/livecontext.js'), 'up', agentId], {
     cwd,
     input,
-    env: { ...process.env, TEMPORAL_ADDRESS: testAddress(), LIVECONTEXT_MODEL: '' },
+    env: { ...process.env, TEMPORAL_ADDRESS: testAddress(), LIVECONTEXT_MODEL: '', OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '' },
     encoding: 'utf8',
     timeout: 120_000,
   });

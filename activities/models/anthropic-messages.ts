@@ -1,0 +1,110 @@
+/**
+ * Context messages → an Anthropic Messages request (seed 000's Anthropic rules): system prompt at the
+ * top level; strict user/assistant alternation; all tool results of one model turn in one user message
+ * with the `tool_result` blocks first; thinking kept with its signature only when it came from
+ * Anthropic; cache breakpoints placed automatically on the stable prefix.
+ */
+import type Anthropic from '@anthropic-ai/sdk';
+import { type ContextMessage, type ToolChoice, type ToolSpec, unwrap } from '../../agent';
+import { renderSections, renderToolResult } from './render-text';
+
+type MessageParam = Anthropic.Messages.MessageParam;
+type Block = Anthropic.Messages.ContentBlockParam;
+type TextBlock = Anthropic.Messages.TextBlockParam;
+
+const EPHEMERAL = { type: 'ephemeral' as const };
+
+export interface AnthropicRequestParts {
+  system?: TextBlock[];
+  messages: MessageParam[];
+  tools?: Anthropic.Messages.Tool[];
+}
+
+export function toAnthropicRequest(
+  messages: readonly ContextMessage[],
+  system: string | undefined,
+  toolSpecs: readonly ToolSpec[],
+  options: { providerId: string; cache: boolean },
+): AnthropicRequestParts {
+  const out: MessageParam[] = [];
+  const push = (role: 'user' | 'assistant', blocks: Block[]) => {
+    if (blocks.length === 0) return;
+    const last = out[out.length - 1];
+    // Alternation is strict: same-role neighbours are merged (tool_result blocks stay first).
+    if (last && last.role === role) last.content = mergeBlocks(last.content as Block[], blocks);
+    else out.push({ role, content: blocks });
+  };
+  for (const message of messages) {
+    const liveScreen = message.kind === 'live_screen' ? message.liveScreen : undefined;
+    const m = unwrap(message);
+    const screen: Block[] = liveScreen ? [{ type: 'text', text: liveScreen }] : [];
+    switch (m.kind) {
+      case 'model_input':
+        push('user', [...textBlock(renderSections(m.sections)), ...screen]);
+        break;
+      case 'model_output': {
+        const blocks: Block[] = [];
+        // A signature only verifies on the provider that made it; other providers' reasoning is dropped.
+        if (m.thinking && m.thinkingSignature && m.invocation.providerId === options.providerId) {
+          blocks.push({ type: 'thinking', thinking: m.thinking, signature: m.thinkingSignature });
+        }
+        blocks.push(...textBlock(m.contents.join('')));
+        for (const c of m.toolCalls) blocks.push({ type: 'tool_use', id: c.toolCallId, name: c.toolName, input: c.arguments ?? {} });
+        push('assistant', blocks);
+        break;
+      }
+      case 'tool_results': {
+        const blocks: Block[] = m.results.map((r) => ({
+          type: 'tool_result' as const,
+          tool_use_id: r.toolCallId,
+          content: renderToolResult(r),
+          ...(r.status !== 'Success' ? { is_error: true } : {}),
+        }));
+        if (m.executeError) blocks.push({ type: 'text', text: `Execution error: ${m.executeError}` });
+        push('user', [...blocks, ...screen]);
+        break;
+      }
+      default:
+        break; // unknown kinds (system handled separately, future kinds) are ignored safely
+    }
+  }
+  if (out[0]?.role === 'assistant') out.unshift({ role: 'user', content: [{ type: 'text', text: '(earlier conversation omitted)' }] });
+
+  const tools = toolSpecs.map((s) => ({ name: s.name, description: s.description, input_schema: s.parameters as Anthropic.Messages.Tool.InputSchema }));
+  const systemBlocks = system ? [{ type: 'text' as const, text: system }] : undefined;
+  if (options.cache) placeCacheBreakpoints(tools, systemBlocks, out);
+  return { messages: out, ...(systemBlocks ? { system: systemBlocks } : {}), ...(tools.length ? { tools } : {}) };
+}
+
+/**
+ * Seed 002 `CacheConfig { strategy: auto }`: up to 4 breakpoints on the stable prefix — the tools, the
+ * system prompt, the previous user turn (older turns) and the newest message (read back next call).
+ */
+function placeCacheBreakpoints(tools: Anthropic.Messages.Tool[], system: TextBlock[] | undefined, messages: MessageParam[]) {
+  if (tools.length) tools[tools.length - 1].cache_control = EPHEMERAL;
+  if (system?.length) system[system.length - 1].cache_control = EPHEMERAL;
+  const userIdx = messages.flatMap((m, i) => (m.role === 'user' ? [i] : []));
+  const marks = new Set([messages.length - 1, userIdx[userIdx.length - 2]].filter((i): i is number => i !== undefined && i >= 0));
+  for (const i of marks) {
+    const blocks = messages[i].content as Block[];
+    const last = blocks[blocks.length - 1] as Block & { cache_control?: typeof EPHEMERAL };
+    if (last.type !== 'thinking' && last.type !== 'redacted_thinking') last.cache_control = EPHEMERAL;
+  }
+}
+
+function mergeBlocks(a: Block[], b: Block[]): Block[] {
+  const all = [...a, ...b];
+  return [...all.filter((x) => x.type === 'tool_result'), ...all.filter((x) => x.type !== 'tool_result')];
+}
+
+/** Anthropic rejects empty text blocks. */
+function textBlock(text: string): TextBlock[] {
+  return text.trim() === '' ? [] : [{ type: 'text', text }];
+}
+
+export function toAnthropicToolChoice(choice: ToolChoice): Anthropic.Messages.ToolChoice {
+  if (choice === 'auto') return { type: 'auto' };
+  if (choice === 'required') return { type: 'any' };
+  if (choice === 'none') return { type: 'none' };
+  return { type: 'tool', name: choice.name };
+}

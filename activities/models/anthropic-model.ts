@@ -1,0 +1,155 @@
+/**
+ * The Anthropic Messages adapter through the official `@anthropic-ai/sdk`, streaming. The SDK's retries
+ * are off; `max_tokens` is always set; a stream without `message_stop` is reported as an error.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import {
+  type ContextMessage,
+  DeltaSequencer,
+  type FinishReason,
+  type MessageDelta,
+  type Model,
+  type ModelConfig,
+  type StreamOptions,
+  type ToolSpec,
+} from '../../agent';
+import { toAnthropicRequest, toAnthropicToolChoice } from './anthropic-messages';
+import type { ModelProvider } from './model-router';
+import { missingKey } from './openai-model';
+import { ModelError, mapProviderError } from './provider-errors';
+
+/** Anthropic requires max_tokens; this is used when the agent sets none. */
+export const DEFAULT_ANTHROPIC_MAX_TOKENS = 8192;
+
+export interface AnthropicProviderOptions {
+  id?: string;
+  apiKey?: string;
+  baseURL?: string;
+  /** Automatic prompt-cache breakpoints (seed 002 CacheConfig strategy auto). Default true. */
+  cache?: boolean;
+}
+
+/** From the worker's environment: ANTHROPIC_API_KEY and optionally ANTHROPIC_BASE_URL. */
+export function anthropicProvider(options: AnthropicProviderOptions = {}): ModelProvider {
+  const id = options.id ?? 'anthropic';
+  let client: Anthropic | undefined;
+  return {
+    id,
+    create(modelId) {
+      if (!client) {
+        const apiKey = options.apiKey ?? process.env.ANTHROPIC_API_KEY;
+        if (!apiKey) throw missingKey('ANTHROPIC_API_KEY', id);
+        const baseURL = options.baseURL ?? process.env.ANTHROPIC_BASE_URL ?? undefined;
+        client = new Anthropic({ apiKey, maxRetries: 0, timeout: 30 * 60 * 1000, ...(baseURL ? { baseURL } : {}) });
+      }
+      return new AnthropicMessagesModel(client, id, modelId, options.cache ?? true);
+    },
+  };
+}
+
+const STOP: Record<string, FinishReason> = { end_turn: 'stop', stop_sequence: 'stop', tool_use: 'tool_calls', max_tokens: 'length', refusal: 'content_filter', pause_turn: 'other' };
+
+export class AnthropicMessagesModel implements Model {
+  private config: ModelConfig;
+
+  constructor(
+    private readonly client: Anthropic,
+    private readonly providerId: string,
+    modelId: string,
+    private readonly cache: boolean,
+  ) {
+    this.config = { modelId };
+  }
+
+  updateConfig(config: Partial<ModelConfig>) {
+    this.config = { ...this.config, ...config };
+  }
+  getConfig() {
+    return this.config;
+  }
+  modelInfo() {
+    return { providerId: this.providerId, specification: 'anthropic-messages', modelId: this.config.modelId };
+  }
+
+  async *stream(messages: readonly ContextMessage[], toolSpecs: readonly ToolSpec[], systemPrompt: string | undefined, options: StreamOptions): AsyncIterable<MessageDelta> {
+    const d = new DeltaSequencer();
+    const c = this.config;
+    const parts = toAnthropicRequest(messages, systemPrompt, toolSpecs, { providerId: this.providerId, cache: this.cache });
+    const body = {
+      model: c.modelId,
+      max_tokens: c.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
+      stream: true as const,
+      ...parts,
+      ...(toolSpecs.length && c.toolChoice ? { tool_choice: toAnthropicToolChoice(c.toolChoice) } : {}),
+      ...(c.temperature !== undefined ? { temperature: c.temperature } : {}),
+      ...(c.topP !== undefined ? { top_p: c.topP } : {}),
+      ...(c.stopSequences?.length ? { stop_sequences: c.stopSequences } : {}),
+      ...(c.extra as object | undefined),
+    } as Anthropic.Messages.MessageCreateParamsStreaming;
+
+    let started = false;
+    let stopped = false;
+    let finish: FinishReason = 'stop';
+    const blocks = new Map<number, { type: string; id?: string }>();
+    let input = 0;
+    let cached = 0;
+    let output = 0;
+    try {
+      const stream = await this.client.messages.create(body, { signal: options.signal });
+      for await (const event of stream) {
+        switch (event.type) {
+          case 'message_start': {
+            const u = event.message.usage;
+            cached = u.cache_read_input_tokens ?? 0;
+            // Anthropic counts cache reads and writes apart from input_tokens; usage here is all input.
+            input = u.input_tokens + cached + (u.cache_creation_input_tokens ?? 0);
+            output = u.output_tokens ?? 0;
+            yield d.next({ kind: 'start', modelId: event.message.model ?? c.modelId, requestId: event.message.id });
+            started = true;
+            break;
+          }
+          case 'content_block_start': {
+            const b = event.content_block;
+            blocks.set(event.index, { type: b.type, ...(b.type === 'tool_use' ? { id: b.id } : {}) });
+            if (b.type === 'tool_use') yield d.next({ kind: 'tool_call_start', toolCallId: b.id, toolName: b.name });
+            break;
+          }
+          case 'content_block_delta': {
+            const x = event.delta;
+            if (x.type === 'text_delta') yield d.next({ kind: 'text', text: x.text });
+            else if (x.type === 'thinking_delta') yield d.next({ kind: 'thinking', text: x.thinking });
+            else if (x.type === 'signature_delta') yield d.next({ kind: 'thinking', text: '', signature: x.signature });
+            else if (x.type === 'input_json_delta') {
+              const id = blocks.get(event.index)?.id;
+              if (id) yield d.next({ kind: 'tool_call_args', toolCallId: id, argsTextDelta: x.partial_json });
+            }
+            break;
+          }
+          case 'content_block_stop': {
+            const block = blocks.get(event.index);
+            if (block?.type === 'tool_use' && block.id) yield d.next({ kind: 'tool_call_end', toolCallId: block.id });
+            break;
+          }
+          case 'message_delta':
+            if (event.delta.stop_reason) finish = STOP[event.delta.stop_reason] ?? 'other';
+            if (event.usage?.output_tokens !== undefined) output = event.usage.output_tokens;
+            break;
+          case 'message_stop':
+            stopped = true;
+            break;
+        }
+      }
+    } catch (err) {
+      if (!started) yield d.next({ kind: 'start', modelId: c.modelId });
+      yield d.next({ kind: 'error', ...mapProviderError(err) });
+      return;
+    }
+    if (!started) yield d.next({ kind: 'start', modelId: c.modelId });
+    if (!stopped) {
+      yield d.next({ kind: 'error', code: ModelError.StreamIncomplete, message: 'The Anthropic stream ended without message_stop.', retryable: true });
+      return;
+    }
+    yield d.next({ kind: 'usage', usage: { inputTokens: input, outputTokens: output, ...(cached ? { cachedInputTokens: cached } : {}) } });
+    yield d.next({ kind: 'done', finishReason: finish });
+  }
+}

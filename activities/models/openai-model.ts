@@ -1,0 +1,144 @@
+/**
+ * The OpenAI Chat Completions adapter (also Azure OpenAI and any OpenAI-compatible server: Ollama,
+ * vLLM, LM Studio) through the official `openai` SDK, streaming with usage. The SDK's retries are off.
+ * The SDK accepts a stream that ends without a finish_reason; this adapter reports it as an error.
+ */
+import OpenAI, { AzureOpenAI } from 'openai';
+import { type ContextMessage, DeltaSequencer, type MessageDelta, type Model, type ModelConfig, type StreamOptions, type ToolSpec } from '../../agent';
+import type { FinishReason } from '../../agent';
+import type { ModelProvider } from './model-router';
+import { toOpenAIMessages, toOpenAITools, toOpenAIToolChoice } from './openai-messages';
+import { ModelError, mapProviderError, toApplicationFailure } from './provider-errors';
+
+export interface OpenAIProviderOptions {
+  /** Provider id in model names (`openai:…`, `azure:…`, or your own for a compatible server). */
+  id?: string;
+  apiKey?: string;
+  baseURL?: string;
+  /** Use Azure OpenAI (endpoint + api version), as the SDK's AzureOpenAI client. */
+  azure?: { endpoint?: string; apiVersion?: string; deployment?: string };
+  /** Send `max_tokens` instead of `max_completion_tokens` (older compatible servers). */
+  legacyMaxTokens?: boolean;
+}
+
+/** From the worker's environment: OPENAI_API_KEY and OPENAI_BASE_URL (an OpenAI-compatible server). */
+export function openaiProvider(options: OpenAIProviderOptions = {}): ModelProvider {
+  const id = options.id ?? (options.azure ? 'azure' : 'openai');
+  let client: OpenAI | undefined;
+  return {
+    id,
+    create(modelId) {
+      client ??= makeClient(id, options);
+      return new OpenAIChatModel(client, id, modelId, options.legacyMaxTokens ?? false);
+    },
+  };
+}
+
+function makeClient(id: string, o: OpenAIProviderOptions): OpenAI {
+  const common = { maxRetries: 0, timeout: 30 * 60 * 1000 }; // Temporal retries; liveness is watched by the activity
+  if (o.azure) {
+    const apiKey = o.apiKey ?? process.env.AZURE_OPENAI_API_KEY;
+    if (!apiKey) throw missingKey('AZURE_OPENAI_API_KEY', id);
+    return new AzureOpenAI({ ...common, apiKey, endpoint: o.azure.endpoint ?? process.env.AZURE_OPENAI_ENDPOINT, apiVersion: o.azure.apiVersion ?? process.env.OPENAI_API_VERSION ?? '2024-10-21', deployment: o.azure.deployment });
+  }
+  const baseURL = o.baseURL ?? process.env.OPENAI_BASE_URL ?? undefined;
+  // Local compatible servers (Ollama, vLLM, LM Studio) usually need no key.
+  const apiKey = o.apiKey ?? process.env.OPENAI_API_KEY ?? (baseURL ? 'not-needed' : undefined);
+  if (!apiKey) throw missingKey('OPENAI_API_KEY', id);
+  return new OpenAI({ ...common, apiKey, ...(baseURL ? { baseURL } : {}) });
+}
+
+/** Not retryable: the agent waits, visibly, until the worker is given a key and the call is retried. */
+export function missingKey(variable: string, id: string) {
+  return toApplicationFailure({
+    code: ModelError.MissingApiKey,
+    message: `${variable} is not set in this worker's environment, so "${id}:" models cannot be called.`,
+    retryable: false,
+  });
+}
+
+const FINISH: Record<string, FinishReason> = { stop: 'stop', tool_calls: 'tool_calls', function_call: 'tool_calls', length: 'length', content_filter: 'content_filter' };
+
+export class OpenAIChatModel implements Model {
+  private config: ModelConfig;
+
+  constructor(
+    private readonly client: OpenAI,
+    private readonly providerId: string,
+    modelId: string,
+    private readonly legacyMaxTokens: boolean,
+  ) {
+    this.config = { modelId };
+  }
+
+  updateConfig(config: Partial<ModelConfig>) {
+    this.config = { ...this.config, ...config };
+  }
+  getConfig() {
+    return this.config;
+  }
+  modelInfo() {
+    return { providerId: this.providerId, specification: 'openai-chat-completions', modelId: this.config.modelId };
+  }
+
+  async *stream(messages: readonly ContextMessage[], toolSpecs: readonly ToolSpec[], systemPrompt: string | undefined, options: StreamOptions): AsyncIterable<MessageDelta> {
+    const d = new DeltaSequencer();
+    const c = this.config;
+    const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming = {
+      model: c.modelId,
+      messages: toOpenAIMessages(messages, systemPrompt),
+      stream: true,
+      stream_options: { include_usage: true },
+      ...(toolSpecs.length ? { tools: toOpenAITools(toolSpecs) } : {}),
+      ...(toolSpecs.length && c.toolChoice ? { tool_choice: toOpenAIToolChoice(c.toolChoice) } : {}),
+      ...(c.temperature !== undefined ? { temperature: c.temperature } : {}),
+      ...(c.topP !== undefined ? { top_p: c.topP } : {}),
+      ...(c.stopSequences?.length ? { stop: c.stopSequences } : {}),
+      ...(c.maxTokens !== undefined ? (this.legacyMaxTokens ? { max_tokens: c.maxTokens } : { max_completion_tokens: c.maxTokens }) : {}),
+      ...(c.extra as object | undefined),
+    };
+    let started = false;
+    let finish: FinishReason | undefined;
+    const open = new Map<number, string>(); // tool call index -> id
+    let usage: { inputTokens: number; outputTokens: number; cachedInputTokens?: number } | undefined;
+    try {
+      const stream = await this.client.chat.completions.create(body, { signal: options.signal });
+      yield d.next({ kind: 'start', modelId: c.modelId });
+      started = true;
+      for await (const chunk of stream) {
+        if (chunk.usage) {
+          const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
+          usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens, ...(cached ? { cachedInputTokens: cached } : {}) };
+        }
+        const choice = chunk.choices?.[0];
+        if (!choice) continue;
+        const delta = choice.delta ?? {};
+        // Reasoning text from compatible servers (DeepSeek, vLLM) arrives as reasoning_content.
+        const reasoning = (delta as { reasoning_content?: string; reasoning?: string }).reasoning_content ?? (delta as { reasoning?: string }).reasoning;
+        if (reasoning) yield d.next({ kind: 'thinking', text: reasoning });
+        if (delta.content) yield d.next({ kind: 'text', text: delta.content });
+        for (const tc of delta.tool_calls ?? []) {
+          if (!open.has(tc.index)) {
+            const toolCallId = tc.id ?? `call_${chunk.id}_${tc.index}`;
+            open.set(tc.index, toolCallId);
+            yield d.next({ kind: 'tool_call_start', toolCallId, toolName: tc.function?.name ?? '' });
+          }
+          if (tc.function?.arguments) yield d.next({ kind: 'tool_call_args', toolCallId: open.get(tc.index)!, argsTextDelta: tc.function.arguments });
+        }
+        if (choice.finish_reason) finish = FINISH[choice.finish_reason] ?? 'other';
+      }
+    } catch (err) {
+      if (!started) yield d.next({ kind: 'start', modelId: c.modelId });
+      yield d.next({ kind: 'error', ...mapProviderError(err) });
+      return;
+    }
+    if (finish === undefined) {
+      // The SDK ends iteration quietly when the server closes the stream early: not a complete message.
+      yield d.next({ kind: 'error', code: ModelError.StreamIncomplete, message: 'The OpenAI stream ended without a finish_reason.', retryable: true });
+      return;
+    }
+    for (const id of open.values()) yield d.next({ kind: 'tool_call_end', toolCallId: id });
+    if (usage) yield d.next({ kind: 'usage', usage });
+    yield d.next({ kind: 'done', finishReason: finish });
+  }
+}

@@ -1,0 +1,46 @@
+import OpenAI from 'openai';
+import Anthropic from '@anthropic-ai/sdk';
+import { ModelError, mapProviderError, toApplicationFailure } from '../../activities/models/provider-errors';
+
+const openaiError = (status: number, headers: Record<string, string> = {}, body: object = { error: { message: 'x' } }) =>
+  OpenAI.APIError.generate(status, body, undefined, new Headers(headers));
+
+test.each([
+  [408, ModelError.Timeout, true],
+  [409, ModelError.Conflict, true],
+  [429, ModelError.RateLimit, true],
+  [500, ModelError.Server, true],
+  [503, ModelError.Server, true],
+  [529, ModelError.Overloaded, true],
+  [400, ModelError.BadRequest, false],
+  [401, ModelError.Authentication, false],
+  [403, ModelError.PermissionDenied, false],
+  [404, ModelError.NotFound, false],
+  [422, ModelError.Unprocessable, false],
+])('status %i -> %s (retryable %s)', (status, code, retryable) => {
+  expect(mapProviderError(openaiError(status))).toMatchObject({ code, retryable });
+});
+
+test('retry-after (seconds, ms, HTTP date) becomes the next retry delay', () => {
+  expect(mapProviderError(openaiError(429, { 'retry-after': '7' })).retryAfterMs).toBe(7000);
+  expect(mapProviderError(openaiError(429, { 'retry-after-ms': '1500' })).retryAfterMs).toBe(1500);
+  const date = new Date(Date.now() + 60_000).toUTCString();
+  expect(mapProviderError(openaiError(503, { 'retry-after': date })).retryAfterMs).toBeGreaterThan(50_000);
+  const failure = toApplicationFailure(mapProviderError(openaiError(429, { 'retry-after': '2' })));
+  expect(failure).toMatchObject({ type: ModelError.RateLimit, nonRetryable: false, nextRetryDelay: 2000 });
+});
+
+test('context-length errors are not retryable', () => {
+  const e = openaiError(400, {}, { error: { message: "This model's maximum context length is 128000 tokens", code: 'context_length_exceeded' } });
+  expect(mapProviderError(e)).toMatchObject({ code: ModelError.ContextLength, retryable: false });
+  const a = Anthropic.APIError.generate(400, { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' } }, undefined, new Headers());
+  expect(mapProviderError(a)).toMatchObject({ code: ModelError.ContextLength, retryable: false });
+});
+
+test('connection errors and mid-stream error events', () => {
+  expect(mapProviderError(new OpenAI.APIConnectionError({ message: 'Connection error.' }))).toMatchObject({ code: ModelError.Connection, retryable: true });
+  expect(mapProviderError(new TypeError('terminated'))).toMatchObject({ code: ModelError.Connection, retryable: true });
+  // What the SDK throws for an SSE `event: error` mid-stream.
+  const overloaded = new Anthropic.APIError(undefined, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, undefined, new Headers());
+  expect(mapProviderError(overloaded)).toMatchObject({ code: ModelError.Overloaded, retryable: true });
+});
