@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 
-/** `provider:model`, e.g. `openai:gpt-4.1-mini`, `anthropic:claude-sonnet-4-5`, `demo:offline`. */
+/** `provider:model`, e.g. `openai:gpt-4.1-mini`, `anthropic:claude-sonnet-4-6`, `demo:offline`. */
 export const ModelName = z
   .string()
   .regex(/^[a-z][a-z0-9_-]*:\S+$/, 'a model is named "provider:model", e.g. "openai:gpt-4.1-mini"');

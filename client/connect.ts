@@ -32,6 +32,6 @@ export async function connectAgents(options: { address?: string; namespace?: str
 export function defaultModel(env: NodeJS.ProcessEnv = process.env): string {
   if (env.LIVECONTEXT_MODEL) return env.LIVECONTEXT_MODEL;
   if (env.OPENAI_API_KEY) return 'openai:gpt-4.1-mini';
-  if (env.ANTHROPIC_API_KEY) return 'anthropic:claude-sonnet-4-5';
+  if (env.ANTHROPIC_API_KEY) return 'anthropic:claude-sonnet-4-6';
   return 'demo:offline';
 }

@@ -1,0 +1,93 @@
+/**
+ * Provider faults through the official SDKs, each leaving a correct history and a live agent: 429
+ * with retry-after, 500, Anthropic 529, a connection cut mid-stream, a stream closed cleanly before its
+ * finish, an error event mid-stream, a first token that never comes; and 401, which is not retried:
+ * recorded, visible, and the agent continues after a fix.
+ */
+import { ModelError } from '../../activities';
+import type { ModelOutputEntry } from '../../agent';
+import { type ProviderServers, startProviderServers } from '../support/provider-servers';
+import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
+
+let t: TestContext;
+let p: ProviderServers;
+const taskQueue = uniqueId('faults');
+beforeAll(async () => {
+  t = await connectTest(taskQueue);
+  p = await startProviderServers();
+});
+afterAll(async () => {
+  await p?.close();
+  await t?.close();
+});
+
+const liveness = { firstTokenTimeoutMs: 1500, stallTimeoutMs: 1500 };
+
+async function answersAfterFault(model: string, enqueue: (answer: string) => void, answer: string) {
+  const agentId = uniqueId('fault');
+  enqueue(answer);
+  await t.agents.start(agentId, { model });
+  const outcome = await t.agents.ask(agentId, 'hello');
+  expect(outcome).toMatchObject({ status: 'answered', answer: { contents: [answer] } });
+  const history = await t.agents.history(agentId);
+  expect(history.map((e) => e.kind)).toEqual(['model_input', 'model_output']); // the failed attempt left nothing behind
+  expect((await t.agents.state(agentId)).lastError).toBeNull();
+  return history[1] as ModelOutputEntry;
+}
+
+test('retryable faults are retried by Temporal and leave exactly one answer', async () => {
+  await withWorker({ taskQueue, models: p.models(), liveness }, async () => {
+    const o = p.openai;
+    const a = p.anthropic;
+    let before = Date.now();
+    await answersAfterFault('openai:gpt-4.1-mini', (ans) => o.enqueue({ kind: 'error', status: 429, headers: { 'retry-after': '2' } }, { kind: 'stream', text: ans }), 'after 429');
+    expect(Date.now() - before).toBeGreaterThanOrEqual(1900); // retry-after honoured (the default first retry is 1 s)
+    await answersAfterFault('openai:gpt-4.1-mini', (ans) => o.enqueue({ kind: 'error', status: 500 }, { kind: 'stream', text: ans }), 'after 500');
+    await answersAfterFault('anthropic:claude-sonnet-4-6', (ans) => a.enqueue({ kind: 'error', status: 529 }, { kind: 'stream', text: ans }), 'after 529');
+    await answersAfterFault('openai:gpt-4.1-mini', (ans) => o.enqueue({ kind: 'cut', afterChunks: 2, text: 'partial text that is lost' }, { kind: 'stream', text: ans }), 'after openai cut');
+    await answersAfterFault('anthropic:claude-sonnet-4-6', (ans) => a.enqueue({ kind: 'cut', afterEvents: 3, text: 'partial text that is lost' }, { kind: 'stream', text: ans }), 'after anthropic cut');
+    await answersAfterFault('openai:gpt-4.1-mini', (ans) => o.enqueue({ kind: 'truncated', text: 'looks complete but is not' }, { kind: 'stream', text: ans }), 'after openai truncation');
+    await answersAfterFault('anthropic:claude-sonnet-4-6', (ans) => a.enqueue({ kind: 'truncated', text: 'looks complete but is not' }, { kind: 'stream', text: ans }), 'after anthropic truncation');
+    await answersAfterFault('openai:gpt-4.1-mini', (ans) => o.enqueue({ kind: 'error_event', afterChunks: 2, text: 'some words here' }, { kind: 'stream', text: ans }), 'after openai error event');
+    await answersAfterFault('anthropic:claude-sonnet-4-6', (ans) => a.enqueue({ kind: 'error_event', afterEvents: 3, text: 'some words here' }, { kind: 'stream', text: ans }), 'after anthropic error event');
+    before = Date.now();
+    await answersAfterFault('openai:gpt-4.1-mini', (ans) => o.enqueue({ kind: 'hang' }, { kind: 'stream', text: ans }), 'after a first token that never came');
+    expect(Date.now() - before).toBeGreaterThanOrEqual(1400);
+  });
+});
+
+test('401 is not retried: the error is recorded and visible, the agent waits, and continues after a fix', async () => {
+  await withWorker({ taskQueue, models: p.models(), liveness }, async () => {
+    const agentId = uniqueId('auth');
+    const requestsBefore = p.openai.requests.length;
+    p.openai.enqueue({ kind: 'error', status: 401 });
+    await t.agents.start(agentId, { model: 'openai:gpt-4.1-mini' });
+    const outcome = await t.agents.ask(agentId, 'hello');
+    expect(outcome).toMatchObject({ status: 'error', error: { code: ModelError.Authentication, runState: 'PendingInput' } });
+    expect(p.openai.requests.length - requestsBefore).toBe(1); // not retried
+    const state = await t.agents.state(agentId);
+    expect(state).toMatchObject({ runState: 'PendingInput', blockedOn: 'error', lastError: { code: ModelError.Authentication } });
+    expect((await t.agents.handle(agentId).describe()).status.name).toBe('RUNNING');
+
+    // Input keeps arriving while it is blocked; nothing is lost.
+    await t.agents.signal(agentId, 'are you there?');
+    // The fix: another model by configuration (an operator could also fix the key and send `retry`).
+    p.anthropic.enqueue({ kind: 'stream', text: 'hello from anthropic' }, { kind: 'stream', text: 'yes, still here' });
+    await t.agents.configure(agentId, { model: 'anthropic:claude-sonnet-4-6' });
+    await expect(t.agents.waitForAnswer(agentId, 1)).resolves.toMatchObject({ status: 'answered', answer: { contents: ['hello from anthropic'] } });
+    await expect(t.agents.waitForAnswer(agentId, 2)).resolves.toMatchObject({ status: 'answered', answer: { contents: ['yes, still here'] } });
+
+    // The retry path: another 401, then `retry` once the provider accepts again.
+    p.anthropic.enqueue({ kind: 'error', status: 401 }, { kind: 'stream', text: 'after retry' });
+    const { inputSeq } = await t.agents.send(agentId, 'third');
+    await expect(t.agents.waitForAnswer(agentId, inputSeq)).resolves.toMatchObject({ status: 'error' });
+    await t.agents.retry(agentId);
+    await eventually(async () => (await t.agents.state(agentId)).blockedOn === 'input', 20_000, 'the agent to answer after retry');
+    const history = await t.agents.history(agentId);
+    expect(history.filter((e) => e.kind === 'model_output').map((e) => e.kind === 'model_output' && e.contents[0])).toEqual([
+      'hello from anthropic',
+      'yes, still here',
+      'after retry',
+    ]);
+  });
+});

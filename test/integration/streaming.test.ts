@@ -1,0 +1,52 @@
+/**
+ * Streaming to clients: while a model call runs, a client sees the partial output grow (read from the
+ * activity's heartbeat details through describe), and none of it enters workflow history.
+ */
+import { type PartialOutput } from '../../activities';
+import { type ProviderServers, startProviderServers } from '../support/provider-servers';
+import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+
+let t: TestContext;
+let p: ProviderServers;
+const taskQueue = uniqueId('streaming');
+beforeAll(async () => {
+  t = await connectTest(taskQueue);
+  p = await startProviderServers();
+});
+afterAll(async () => {
+  await p?.close();
+  await t?.close();
+});
+
+test('partial text is visible before the call ends; history holds only the final message', async () => {
+  const final = Array.from({ length: 24 }, (_, i) => `word${i}`).join(' ');
+  p.openai.enqueue({ kind: 'stream', text: final, chunkDelayMs: 120 });
+  const agentId = uniqueId('stream');
+  await withWorker({ taskQueue, models: p.models() }, async () => {
+    await t.agents.start(agentId, { model: 'openai:gpt-4.1-mini' });
+    const { inputSeq } = await t.agents.send(agentId, 'talk to me');
+    const seen: PartialOutput[] = [];
+    const stop = new AbortController();
+    const watching = (async () => {
+      for await (const partial of t.agents.streamPartial(agentId, { intervalMs: 100, signal: stop.signal })) seen.push(partial);
+    })();
+    const outcome = await t.agents.waitForAnswer(agentId, inputSeq);
+    stop.abort();
+    await watching;
+    expect(outcome).toMatchObject({ status: 'answered', answer: { contents: [final] } });
+
+    const texts = seen.map((s) => s.text).filter((x) => x.length > 0);
+    expect(texts.length).toBeGreaterThanOrEqual(3); // it grew in several visible steps
+    for (const text of texts) expect(final.startsWith(text)).toBe(true);
+    expect(texts.some((x) => x.length < final.length)).toBe(true);
+    expect(seen.every((s) => s.attempt === 1 && s.model === 'openai:gpt-4.1-mini')).toBe(true);
+
+    // No streaming in history: 24 chunks, yet the call is one scheduled/started/completed activity.
+    const events = (await t.agents.handle(agentId).fetchHistory()).events ?? [];
+    expect(events.filter((e) => e.activityTaskScheduledEventAttributes)).toHaveLength(1);
+    expect(events.filter((e) => e.activityTaskStartedEventAttributes)).toHaveLength(1);
+    expect(events.filter((e) => e.activityTaskCompletedEventAttributes)).toHaveLength(1);
+    expect(events.length).toBeLessThan(30);
+    expect(await t.agents.partialOutput(agentId)).toBeNull();
+  });
+});
