@@ -53,6 +53,8 @@ test('retryable faults are retried by Temporal and leave exactly one answer', as
     before = Date.now();
     await answersAfterFault('openai:gpt-4.1-mini', (ans) => o.enqueue({ kind: 'hang' }, { kind: 'stream', text: ans }), 'after a first token that never came');
     expect(Date.now() - before).toBeGreaterThanOrEqual(1400);
+    // A stream that starts and then stalls longer than the stall timeout.
+    await answersAfterFault('anthropic:claude-sonnet-4-6', (ans) => a.enqueue({ kind: 'stream', text: 'slow slow slow', chunkDelayMs: 2500 }, { kind: 'stream', text: ans }), 'after a stall');
   });
 });
 

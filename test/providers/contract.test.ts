@@ -26,6 +26,7 @@ interface Adapter {
   truncate(): void;
   /** All text the provider received in its last request. */
   lastRequestText(): string;
+  lastRequestBody(): Record<string, unknown>;
   requestCount(): number;
   close(): Promise<void>;
 }
@@ -40,6 +41,7 @@ async function openaiAdapter(): Promise<Adapter> {
     fail: (status) => s.enqueue({ kind: 'error', status }),
     truncate: () => s.enqueue({ kind: 'truncated', text: 'cut short' }),
     lastRequestText: () => JSON.stringify(s.requests[s.requests.length - 1].body),
+    lastRequestBody: () => s.requests[s.requests.length - 1].body,
     requestCount: () => s.requests.length,
     close: () => s.close(),
   };
@@ -56,10 +58,17 @@ async function anthropicAdapter(): Promise<Adapter> {
     fail: (status) => s.enqueue({ kind: 'error', status }),
     truncate: () => s.enqueue({ kind: 'truncated', text: 'cut short' }),
     lastRequestText: () => JSON.stringify(s.requests[s.requests.length - 1].body),
+    lastRequestBody: () => s.requests[s.requests.length - 1].body,
     requestCount: () => s.requests.length,
     close: () => s.close(),
   };
 }
+
+/** How each provider spells the same ModelConfig. */
+const expectedParams: Record<string, object> = {
+  openai: { temperature: 0.3, top_p: 0.9, max_completion_tokens: 100, stop: ['END'], tool_choice: 'required' },
+  anthropic: { temperature: 0.3, top_p: 0.9, max_tokens: 100, stop_sequences: ['END'], tool_choice: { type: 'any' } },
+};
 
 const invocation = { providerId: 'scripted', specification: 'scripted', model: 'm' };
 
@@ -133,6 +142,14 @@ describe.each([
     const { assembler } = await run(a.model(), messages);
     expect(assembler.buildFinalMessage().contents).toEqual(['fine']);
     expect(a.lastRequestText()).not.toContain('future_kind');
+  });
+
+  test('model parameters (seed 002 ModelConfig) reach the request in the provider\'s spelling', async () => {
+    a.answer({ text: 'ok' });
+    const model = a.model();
+    model.updateConfig({ temperature: 0.3, topP: 0.9, maxTokens: 100, stopSequences: ['END'], toolChoice: 'required' });
+    await run(model);
+    expect(a.lastRequestBody()).toMatchObject(expectedParams[a.name]);
   });
 
   test('HTTP errors end the stream with one error delta carrying the mapped code', async () => {
