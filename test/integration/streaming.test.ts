@@ -50,3 +50,30 @@ test('partial text is visible before the call ends; history holds only the final
     expect(await t.agents.partialOutput(agentId)).toBeNull();
   });
 });
+
+test('a retried call restarts the partial view', async () => {
+  const final = Array.from({ length: 16 }, (_, i) => `fresh${i}`).join(' ');
+  // Attempt 1 sends one chunk and stalls (stall timeout 1.2 s); attempt 2 streams the answer.
+  p.anthropic.enqueue({ kind: 'stream', text: 'stale stale stale', chunkDelayMs: 1500 }, { kind: 'stream', text: final, chunkDelayMs: 120 });
+  const agentId = uniqueId('restart');
+  await withWorker({ taskQueue, models: p.models(), liveness: { firstTokenTimeoutMs: 8000, stallTimeoutMs: 1200 } }, async () => {
+    await t.agents.start(agentId, { model: 'anthropic:claude-sonnet-4-6' });
+    const { inputSeq } = await t.agents.send(agentId, 'go');
+    const seen: PartialOutput[] = [];
+    const stop = new AbortController();
+    const watching = (async () => {
+      for await (const partial of t.agents.streamPartial(agentId, { intervalMs: 100, signal: stop.signal })) seen.push(partial);
+    })();
+    const outcome = await t.agents.waitForAnswer(agentId, inputSeq);
+    stop.abort();
+    await watching;
+    expect(outcome).toMatchObject({ status: 'answered', answer: { contents: [final] } });
+    expect(seen.some((s) => s.attempt === 1 && s.text.startsWith('stale'))).toBe(true);
+    const second = seen.filter((s) => s.attempt === 2);
+    expect(second.length).toBeGreaterThan(0);
+    for (const s of second) {
+      expect(s.text).not.toContain('stale');
+      expect(final.startsWith(s.text)).toBe(true);
+    }
+  });
+});
