@@ -1,13 +1,14 @@
 /**
- * The executeTool activity. Every failure the model can fix (unknown tool, arguments that do not parse
- * or validate, a thrown error) comes back as a Failed result saying what to fix; only infrastructure
- * failures (this worker dying) are activity failures, retried by Temporal.
+ * The executeTool activity. Every failure the model can fix — unknown tool, arguments that do not parse
+ * or validate (after lenient repair), a thrown error, a timeout — comes back as a Failed result saying
+ * what to fix; only infrastructure failures (this worker dying) are activity failures, retried by
+ * Temporal. A call whose tool wants approval returns ApprovalRequired instead of running.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
-import type { ToolCallResult } from '../agent';
-import type { ToolOutput } from './tools/define-tool';
+import { type ApprovalRequired, type ToolCallResult, parseToolArguments } from '../agent';
+import { DEFAULT_TOOL_TIMEOUT_MS, MAX_TOOL_TIMEOUT_MS, type ToolOutput } from './tools/define-tool';
 import type { ToolRegistry } from './tools/registry';
 import type { ExecuteToolInput } from './types';
 
@@ -22,12 +23,12 @@ export interface ExecuteToolDeps {
 }
 
 export function createExecuteTool(deps: ExecuteToolDeps) {
-  return async function executeTool(input: ExecuteToolInput): Promise<ToolCallResult> {
+  return async function executeTool(input: ExecuteToolInput): Promise<ToolCallResult | ApprovalRequired> {
     const { call } = input;
     const started = Date.now();
     const done = (status: ToolCallResult['status'], result: string, metadata?: ToolCallResult['metadata']) => {
       const r: ToolCallResult = { toolCallId: call.toolCallId, toolName: call.toolName, status, result, elapsedMs: Date.now() - started };
-      if (metadata) r.metadata = metadata;
+      if (metadata && Object.keys(metadata).length) r.metadata = metadata;
       return r;
     };
 
@@ -37,36 +38,54 @@ export function createExecuteTool(deps: ExecuteToolDeps) {
       const names = deps.tools.names().filter((n) => !input.allowedTools || input.allowedTools.includes(n));
       return done('Failed', `Unknown tool "${call.toolName}". Available tools: ${names.join(', ') || '(none)'}.`);
     }
-    if (call.parseError !== undefined || call.arguments === undefined) {
-      return done('Failed', `The arguments of ${call.toolName} are not a JSON object (${call.parseError ?? 'missing'}). Call it again with a JSON object.`);
-    }
-    const parsed = tool.parameters.safeParse(call.arguments);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ');
-      return done('Failed', `Invalid arguments for ${call.toolName}: ${issues}. Fix them and call it again.`);
+    const args = parseToolArguments(tool.parameters, call);
+    if (!args.ok) return done('Failed', args.message);
+    const repaired = args.repairs.length ? { arguments_repaired: args.repairs.join('; ').slice(0, 500) } : undefined;
+
+    if (!input.approved && tool.needsApproval) {
+      const verdict = typeof tool.needsApproval === 'function' ? tool.needsApproval(args.data) : true;
+      if (verdict) return { approvalRequired: true, reason: typeof verdict === 'string' ? verdict : `${tool.name} needs approval` };
     }
 
     const ctx = Context.current();
     const workspaceRoot = path.join(deps.workspaceRoot, safeFolderName(input.agentId));
     await mkdir(workspaceRoot, { recursive: true });
+    const timeoutMs = Math.min(tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, MAX_TOOL_TIMEOUT_MS);
+    const abort = new AbortController();
+    const onCancel = () => abort.abort();
+    ctx.cancellationSignal.addEventListener('abort', onCancel);
     // Heartbeat while the tool runs so a dead worker is noticed within the heartbeat timeout.
     const beat = setInterval(() => ctx.heartbeat(), HEARTBEAT_EVERY_MS);
+    let timer: NodeJS.Timeout | undefined;
     try {
-      const output: ToolOutput = await tool.execute(parsed.data, {
-        agentId: input.agentId,
-        toolCallId: call.toolCallId,
-        idempotencyKey: input.idempotencyKey,
-        workspaceRoot,
-        signal: ctx.cancellationSignal,
-        heartbeat: (details) => ctx.heartbeat(details),
-      });
-      const text = typeof output === 'string' ? output : output.text;
-      return done('Success', capOutput(text), typeof output === 'string' ? undefined : output.metadata);
+      const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
+      const output = await Promise.race([
+        Promise.resolve(
+          tool.execute(args.data, {
+            agentId: input.agentId,
+            toolCallId: call.toolCallId,
+            idempotencyKey: input.idempotencyKey,
+            workspaceRoot,
+            signal: abort.signal,
+            heartbeat: (details) => ctx.heartbeat(details),
+          }),
+        ),
+        timedOut,
+      ]);
+      if (output === 'timeout') {
+        abort.abort(); // tell the tool to stop; its late result is ignored
+        return done('Failed', `${call.toolName} timed out after ${Math.round(timeoutMs / 1000)} s. Try a smaller task or different arguments.`, repaired);
+      }
+      const text = typeof output === 'string' ? output : (output as Exclude<ToolOutput, string>).text;
+      const metadata = typeof output === 'string' ? undefined : output.metadata;
+      return done('Success', capOutput(text), { ...repaired, ...metadata });
     } catch (err) {
       if (ctx.cancellationSignal.aborted) throw err; // cancellation is Temporal's business, not a tool result
-      return done('Failed', `${call.toolName} failed: ${(err as Error)?.message ?? String(err)}`);
+      return done('Failed', `${call.toolName} failed: ${(err as Error)?.message ?? String(err)}`, repaired);
     } finally {
+      clearTimeout(timer);
       clearInterval(beat);
+      ctx.cancellationSignal.removeEventListener('abort', onCancel);
     }
   };
 }

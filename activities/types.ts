@@ -15,4 +15,6 @@ export interface ExecuteToolInput {
   idempotencyKey: string;
   /** The agent's tool allowance; absent = every registered tool. */
   allowedTools?: string[];
+  /** A person approved this call (or the agent's policy waives approval): skip the tool's own policy. */
+  approved?: boolean;
 }

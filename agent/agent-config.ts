@@ -38,6 +38,13 @@ export const AgentConfig = z.object({
   tools: z.array(z.string()).optional(),
   /** The model's context window in tokens; the context is trimmed to fit. Default: the worker's table. */
   contextWindow: z.number().int().positive().optional(),
+  /** Run all tool calls of one model output concurrently (results still recorded in call order). */
+  parallelTools: z.boolean().optional(),
+  /**
+   * Per-tool approval for this agent: `always` (a person approves every call), `never` (skip the
+   * tool's own policy). Tools not listed follow the policy they were defined with.
+   */
+  approval: z.record(z.string(), z.enum(['always', 'never'])).optional(),
 });
 export type AgentConfig = z.infer<typeof AgentConfig>;
 
@@ -49,6 +56,8 @@ export const ConfigChange = z
     params: ModelParams.optional(),
     tools: z.array(z.string()).optional(),
     contextWindow: z.number().int().positive().optional(),
+    parallelTools: z.boolean().optional(),
+    approval: z.record(z.string(), z.enum(['always', 'never'])).optional(),
     systemInstruction: z.string().max(64 * 1024).optional(),
   })
   .strict();

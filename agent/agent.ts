@@ -6,12 +6,12 @@
 import { AgentState, type Clock } from './agent-state';
 import type { AgentConfig } from './agent-config';
 import type { HistoryEntry, ModelOutputEntry, ToolCallRequest, ToolCallResult } from './entries';
-import { SnapshotError } from './errors';
+import { InputRejectedError, SnapshotError } from './errors';
 import { isBlank, parseInput, type InboxItem } from './input';
 import { AgentRunState, determineState } from './run-state';
-import { AgentSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot';
+import { AgentSnapshot, type ApprovalState, SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot';
 import type { AgentError, StepDeps, StepOutcome } from './step-io';
-import { checkMetadata } from './agent-state';
+import { runToolStep } from './tool-step';
 import { MemoryNotebookWidget, type Widget } from './widgets';
 
 /** What became of one accepted input, for clients waiting on it. */
@@ -27,6 +27,7 @@ export class Agent {
   private nextInputSeqValue: number;
   private consumedInputSeqValue: number;
   private lastErrorValue: AgentError | undefined;
+  private approvalsValue: Record<string, ApprovalState>;
   /** The agent's widgets (seed 003); their tools run inside the workflow. */
   readonly notebook: MemoryNotebookWidget;
   readonly widgets: readonly Widget[];
@@ -35,8 +36,9 @@ export class Agent {
     readonly state: AgentState,
     public config: AgentConfig,
     private readonly clock: Clock,
-    rest: Pick<AgentSnapshot, 'pendingToolResults' | 'inbox' | 'nextInputSeq' | 'consumedInputSeq' | 'lastError' | 'widgets'>,
+    rest: Pick<AgentSnapshot, 'pendingToolResults' | 'inbox' | 'nextInputSeq' | 'consumedInputSeq' | 'lastError' | 'widgets' | 'approvals'>,
   ) {
+    this.approvalsValue = { ...rest.approvals };
     this.notebook = new MemoryNotebookWidget(rest.widgets.memory_notebook.content);
     this.widgets = [this.notebook];
     this.pendingResults = [...rest.pendingToolResults];
@@ -53,6 +55,7 @@ export class Agent {
       nextInputSeq: 1,
       consumedInputSeq: 0,
       widgets: { memory_notebook: { content: '' } },
+      approvals: {},
     });
     if (options.systemInstruction) agent.state.setSystemInstruction(options.systemInstruction);
     return agent;
@@ -82,6 +85,7 @@ export class Agent {
       inbox: [...this.inboxItems],
       nextInputSeq: this.nextInputSeqValue,
       consumedInputSeq: this.consumedInputSeqValue,
+      approvals: { ...this.approvalsValue },
       widgets: { memory_notebook: this.notebook.toJSON() },
       ...(this.lastErrorValue ? { lastError: this.lastErrorValue } : {}),
     };
@@ -182,61 +186,61 @@ export class Agent {
           return 'BlockedOnError';
         }
       }
-      case AgentRunState.WaitingToolResults: {
-        const call = this.pendingToolCalls()[0];
-        const result = await this.runTool(call, deps);
-        this.pendingResults.push(result);
-        deps.log?.('Tools', `tool ${call.toolName} (${call.toolCallId}) -> ${result.status}`);
-        return 'ProgressMade';
-      }
+      case AgentRunState.WaitingToolResults:
+        return runToolStep(
+          {
+            config: this.config,
+            widgets: this.widgets,
+            approvals: this.approvalsValue,
+            clock: this.clock,
+            pendingCalls: () => this.pendingToolCalls(),
+            addResult: (r) => this.pendingResults.push(r),
+          },
+          deps,
+        );
       case AgentRunState.ToolResultsReady: {
         const last = this.state.lastContextual() as ModelOutputEntry;
         const ordered = last.toolCalls.map((c) => this.pendingResults.find((r) => r.toolCallId === c.toolCallId)!);
         const entry = this.state.appendToolResults({ results: ordered });
         this.pendingResults = [];
+        this.approvalsValue = {};
         deps.log?.('History', `appended tool_results #${entry.seq}`);
         return 'ProgressMade';
       }
     }
   }
 
-  /** Whether this agent may call `toolName` (its allowance covers widget tools too). */
+  /** Whether this agent may call `toolName` (its allowance covers in-workflow tools too). */
   isToolAllowed(toolName: string): boolean {
     return !this.config.tools || this.config.tools.includes(toolName);
   }
 
-  /** Names of the widget tools this agent may call. */
-  widgetToolNames(): string[] {
-    return this.widgets.flatMap((w) => w.tools.map((t) => t.name)).filter((n) => this.isToolAllowed(n));
+  /** Approval state of the current batch's calls, by toolCallId. */
+  get approvals(): Readonly<Record<string, ApprovalState>> {
+    return this.approvalsValue;
   }
 
-  private widgetFor(toolName: string): Widget | undefined {
-    return this.widgets.find((w) => w.tools.some((t) => t.name === toolName));
+  /** Calls waiting for a person's decision. */
+  awaitingApproval(): Array<{ call: ToolCallRequest; reason: string; requestedAt: string }> {
+    return this.pendingToolCalls().flatMap((call) => {
+      const a = this.approvalsValue[call.toolCallId];
+      return a?.status === 'pending' ? [{ call, reason: a.reason, requestedAt: a.requestedAt }] : [];
+    });
   }
 
-  private async runTool(call: ToolCallRequest, deps: StepDeps): Promise<ToolCallResult> {
-    const widget = this.widgetFor(call.toolName);
-    if (widget && this.isToolAllowed(call.toolName)) {
-      // Widget tools change agent state, so they run here, in the workflow, deterministically.
-      const out =
-        call.arguments === undefined
-          ? { status: 'Failed' as const, result: `The arguments of ${call.toolName} are not a JSON object (${call.parseError ?? 'missing'}). Call it again with a JSON object.` }
-          : widget.executeTool(call.toolName, call.arguments);
-      deps.log?.('Widgets', `${widget.name}.${call.toolName} -> ${out.status}`, out.metadata);
-      return withMetadata({ toolCallId: call.toolCallId, toolName: call.toolName, status: out.status, result: out.result, elapsedMs: 0 }, out.metadata);
+  /**
+   * Approves or denies one call of the current batch (also ahead of time, before it is reached).
+   * Throws for a call that is not pending.
+   */
+  decideToolCall(toolCallId: string, decision: { approved: boolean; reason?: string; by?: string }): void {
+    if (!this.pendingToolCalls().some((c) => c.toolCallId === toolCallId)) {
+      throw new InputRejectedError('UNKNOWN_TOOL_CALL', `No pending tool call ${toolCallId}.`);
     }
-    try {
-      const result = await deps.executeTool(call);
-      // The result must answer this call whatever the executor returned, and keep metadata within limits.
-      return withMetadata({ ...result, toolCallId: call.toolCallId, toolName: call.toolName }, result.metadata);
-    } catch (err) {
-      return {
-        toolCallId: call.toolCallId,
-        toolName: call.toolName,
-        status: 'Failed',
-        result: `Tool ${call.toolName} could not be executed: ${errorMessage(err)}`,
-      };
-    }
+    const at = new Date(this.clock()).toISOString();
+    const by = decision.by !== undefined ? { by: decision.by } : {};
+    this.approvalsValue[toolCallId] = decision.approved
+      ? { status: 'approved', at, ...by }
+      : { status: 'denied', at, ...by, ...(decision.reason !== undefined ? { reason: decision.reason } : {}) };
   }
 
   private toAgentError(err: unknown, runState: AgentRunState): AgentError {
@@ -254,18 +258,6 @@ export class Agent {
     if (answer) return { inputSeq, status: 'answered', answer, inputEntrySeq: entries[start].seq };
     if (this.lastErrorValue) return { inputSeq, status: 'error', error: this.lastErrorValue };
     return undefined;
-  }
-}
-
-/** Attaches metadata if it is valid (snake_case, <= 2 KB); otherwise notes why it was left out. */
-function withMetadata(result: ToolCallResult, metadata: ToolCallResult['metadata']): ToolCallResult {
-  const { metadata: _dropped, ...rest } = result;
-  if (!metadata) return rest;
-  try {
-    checkMetadata(metadata);
-    return { ...rest, metadata };
-  } catch (err) {
-    return { ...rest, metadata: { metadata_dropped: (err as Error).message.slice(0, 300) } };
   }
 }
 

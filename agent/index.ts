@@ -17,3 +17,5 @@ export * from './widgets';
 export * from './token-estimate';
 export * from './context-budget';
 export * from './model-context';
+export * from './lenient-args';
+export * from './timer-tools';

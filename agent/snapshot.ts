@@ -18,6 +18,13 @@ const AgentErrorSchema = z.object({
   at: z.string(),
 });
 
+export const ApprovalState = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('pending'), reason: z.string(), requestedAt: z.string() }),
+  z.object({ status: z.literal('approved'), by: z.string().optional(), at: z.string() }),
+  z.object({ status: z.literal('denied'), reason: z.string().optional(), by: z.string().optional(), at: z.string() }),
+]);
+export type ApprovalState = z.infer<typeof ApprovalState>;
+
 export const AgentSnapshot = z.object({
   format: z.literal(SNAPSHOT_FORMAT),
   version: z.literal(SNAPSHOT_VERSION),
@@ -32,6 +39,8 @@ export const AgentSnapshot = z.object({
   nextInputSeq: z.number().int().positive(),
   consumedInputSeq: z.number().int().nonnegative(),
   lastError: AgentErrorSchema.optional(),
+  /** Approval state of the current batch's tool calls, by toolCallId. */
+  approvals: z.record(z.string(), ApprovalState).default({}),
   /** Widget state (seed 003). Also rebuildable from `entries` alone. */
   widgets: z
     .object({ memory_notebook: z.object({ content: z.string() }) })

@@ -45,12 +45,23 @@ export interface AgentError {
   at: string;
 }
 
+/** What a tool executor answers when the tool's policy wants a person to approve this call first. */
+export interface ApprovalRequired {
+  approvalRequired: true;
+  reason: string;
+}
+
 export interface StepDeps {
   callModel(request: ModelCallRequest): Promise<ModelCallResult>;
-  /** Should never throw (failures are Failed results); if it does, doStep records a Failed result. */
-  executeTool(call: ToolCallRequest): Promise<ToolCallResult>;
+  /**
+   * Runs a tool outside the workflow. Should never throw (failures are Failed results); if it does,
+   * doStep records a Failed result. `approved` skips the tool's own approval policy.
+   */
+  executeTool(call: ToolCallRequest, options?: { approved?: boolean }): Promise<ToolCallResult | ApprovalRequired>;
+  /** A durable timer (Temporal `sleep` in workflows), for the sleep/wait_until tools. */
+  sleep?(ms: number): Promise<void>;
   /** Category-tagged debug log (History, StateMachine, Provider, Tools). */
   log?(category: string, message: string, attributes?: Record<string, unknown>): void;
 }
 
-export type StepOutcome = 'ProgressMade' | 'BlockedOnInput' | 'BlockedOnError';
+export type StepOutcome = 'ProgressMade' | 'BlockedOnInput' | 'BlockedOnError' | 'BlockedOnApproval';

@@ -15,6 +15,7 @@ import {
   type ModelProvider,
   type Tool,
 } from '../activities';
+import { runCommandTool } from '../activities/tools/run-command';
 import { TASK_QUEUE } from '../workflows/messages';
 
 export interface LivecontextWorkerOptions {
@@ -24,6 +25,8 @@ export interface LivecontextWorkerOptions {
   /** Your tools, in addition to the built-in workspace tools (unless `builtinTools: false`). */
   tools?: Tool[];
   builtinTools?: boolean;
+  /** Offer `run_command` (shell commands in the agent's workspace). Off unless true or LIVECONTEXT_RUN_COMMAND=1. */
+  runCommand?: boolean;
   /**
    * Model providers by `provider` id. Default: `openai` (OPENAI_API_KEY, OPENAI_BASE_URL), `anthropic`
    * (ANTHROPIC_API_KEY), `azure` (AZURE_OPENAI_*) and the offline `demo`; yours are added (same id replaces).
@@ -44,7 +47,12 @@ export interface LivecontextWorkerOptions {
 export const WORKFLOWS_PATH = require.resolve('../workflows');
 
 export async function createLivecontextWorker(options: LivecontextWorkerOptions): Promise<Worker> {
-  const tools = new ToolRegistry([...(options.builtinTools === false ? [] : workspaceTools), ...(options.tools ?? [])]);
+  const runCommand = options.runCommand ?? process.env.LIVECONTEXT_RUN_COMMAND === '1';
+  const tools = new ToolRegistry([
+    ...(options.builtinTools === false ? [] : workspaceTools),
+    ...(runCommand ? [runCommandTool] : []),
+    ...(options.tools ?? []),
+  ]);
   const models = new ModelRouter([
     offlineDemoProvider,
     openaiProvider(),

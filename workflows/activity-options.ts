@@ -22,7 +22,7 @@ export const DEFAULT_MODEL_ACTIVITY_OPTIONS: ActivityOptions = {
  * cover infrastructure (a worker dying mid-run, a timeout). Tools get an idempotency key for that.
  */
 export const DEFAULT_TOOL_ACTIVITY_OPTIONS: ActivityOptions = {
-  startToCloseTimeout: '15 minutes',
+  startToCloseTimeout: '60 minutes', // above any tool's own timeout (at most 55 minutes)
   heartbeatTimeout: '10 seconds',
   retry: {
     initialInterval: '1 second',

@@ -19,13 +19,23 @@ export function describeAgent(agent: Agent, stopping: boolean): AgentStatus {
     usage.costUsd += e.usage?.costUsd ?? 0;
   }
   const snapshot = agent.toSnapshot();
+  const awaiting = agent.awaitingApproval();
   return {
     runState,
     blockedOn: agent.lastError
       ? 'error'
       : runState === 'WaitingInput' && agent.inbox.length === 0
         ? 'input'
-        : null,
+        : awaiting.length > 0 && !canRunNow(agent)
+          ? 'approval'
+          : null,
+    awaitingApproval: awaiting.map((a) => ({
+      toolCallId: a.call.toolCallId,
+      toolName: a.call.toolName,
+      arguments: a.call.rawArguments,
+      reason: a.reason,
+      requestedAt: a.requestedAt,
+    })),
     config: agent.config,
     systemInstruction: agent.state.systemInstruction,
     notebook: agent.notebook.content,
@@ -60,4 +70,10 @@ export function pageEntries(entries: readonly HistoryEntry[], req: EntriesReques
   }
   const more = i < entries.length && entries[i].seq <= uptoSeq;
   return { entries: page, nextAfterSeq: more ? page[page.length - 1].seq : null, lastSeq };
+}
+
+/** Whether a call of the batch can run now: sequentially the first one must not wait for a decision. */
+function canRunNow(agent: Agent): boolean {
+  const pending = agent.pendingToolCalls().filter((c) => agent.approvals[c.toolCallId]?.status !== 'pending');
+  return agent.config.parallelTools ? pending.length > 0 : pending[0] !== undefined && pending[0] === agent.pendingToolCalls()[0];
 }

@@ -11,6 +11,7 @@ import {
   log,
   proxyActivities,
   setHandler,
+  sleep,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
@@ -27,8 +28,11 @@ import { DEFAULT_MODEL_ACTIVITY_OPTIONS, DEFAULT_TOOL_ACTIVITY_OPTIONS } from '.
 import { describeAgent, pageEntries } from './agent-views';
 import {
   type AgentWorkflowInput,
+  type ToolDecision,
   configureSignal,
   configureUpdate,
+  decideToolCallSignal,
+  decideToolCallUpdate,
   entriesQuery,
   inputSignal,
   pendingToolCallsQuery,
@@ -125,6 +129,37 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     },
   );
 
+  let decisions = 0; // bumped on every approve/deny, to wake a loop blocked on approval
+  const decide = (d: ToolDecision) => {
+    agent.decideToolCall(d.toolCallId, d);
+    decisions++;
+    log.debug(`tool call ${d.toolCallId} ${d.approved ? 'approved' : 'denied'}`, { category: 'Tools', by: d.by });
+  };
+  setHandler(
+    decideToolCallUpdate,
+    (d) => {
+      decide(d);
+      return describeAgent(agent, stopReason !== undefined);
+    },
+    {
+      validator: (d) => {
+        if (!d || typeof d.toolCallId !== 'string' || typeof d.approved !== 'boolean') {
+          throw new InputRejectedError('BAD_DECISION', 'A decision is {"toolCallId": "...", "approved": true|false, "reason"?: "..."}.');
+        }
+        if (!agent.pendingToolCalls().some((c) => c.toolCallId === d.toolCallId)) {
+          throw new InputRejectedError('UNKNOWN_TOOL_CALL', `No pending tool call ${d.toolCallId}.`);
+        }
+      },
+    },
+  );
+  setHandler(decideToolCallSignal, (d) => {
+    try {
+      decide(d);
+    } catch (err) {
+      log.warn('tool decision dropped', { category: 'Tools', reason: (err as Error).message });
+    }
+  });
+
   setHandler(retrySignal, () => {
     retryRequested = true;
   });
@@ -142,6 +177,9 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     const outcome = await agent.doStep(deps);
     if (outcome === 'BlockedOnInput') {
       await condition(() => agent.inbox.length > 0 || stopReason !== undefined);
+    } else if (outcome === 'BlockedOnApproval') {
+      const seen = decisions;
+      await condition(() => decisions !== seen || stopReason !== undefined);
     } else if (outcome === 'BlockedOnError') {
       await condition(() => retryRequested || stopReason !== undefined);
       retryRequested = false;
@@ -162,9 +200,11 @@ function stepDeps(agent: Agent): StepDeps {
         throw toAgentFailure(err);
       }
     },
-    async executeTool(call) {
+    sleep: (ms) => sleep(ms),
+    async executeTool(call, options) {
       try {
         return await executeTool({
+          ...(options?.approved ? { approved: true } : {}),
           agentId: workflowId,
           runId,
           call,

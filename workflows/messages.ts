@@ -26,8 +26,10 @@ export type AgentWorkflowInput =
 /** A snapshot of the agent's status, as the `state` query returns it. */
 export interface AgentStatus {
   runState: AgentRunState;
-  /** What the agent waits for: `input` (idle), `error` (a failed model call), or null (working). */
-  blockedOn: 'input' | 'error' | null;
+  /** What the agent waits for: `input` (idle), `error` (a failed model call), `approval`, or null (working). */
+  blockedOn: 'input' | 'error' | 'approval' | null;
+  /** Tool calls waiting for a person to approve or deny them. */
+  awaitingApproval: Array<{ toolCallId: string; toolName: string; arguments: string; reason: string; requestedAt: string }>;
   config: AgentConfig;
   systemInstruction: string;
   /** The memory notebook widget's content. */
@@ -70,6 +72,19 @@ export const waitForAnswerUpdate = defineUpdate<TurnOutcome, [{ inputSeq: number
 export const configureUpdate = defineUpdate<AgentStatus, [ConfigChange]>('configure');
 /** Fire-and-forget variant of `configure`; an invalid change is logged and dropped. */
 export const configureSignal = defineSignal<[ConfigChange]>('configure');
+/** A person's decision on a tool call of the current batch (also ahead of time). */
+export interface ToolDecision {
+  toolCallId: string;
+  approved: boolean;
+  /** Shown to the model when denied. */
+  reason?: string;
+  /** Who decided (recorded). */
+  by?: string;
+}
+/** Approve or deny a tool call; returns the new status. Refused for a call that is not pending. */
+export const decideToolCallUpdate = defineUpdate<AgentStatus, [ToolDecision]>('decideToolCall');
+/** Fire-and-forget variant; an invalid decision is logged and dropped. */
+export const decideToolCallSignal = defineSignal<[ToolDecision]>('decideToolCall');
 /** Try a failed model call again. */
 export const retrySignal = defineSignal('retry');
 /** End the agent after its current step. */

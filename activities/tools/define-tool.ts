@@ -26,7 +26,18 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   description: string;
   parameters: S;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutput> | ToolOutput;
+  /** A run that takes longer fails with a timeout result (default DEFAULT_TOOL_TIMEOUT_MS, at most MAX_TOOL_TIMEOUT_MS). */
+  timeoutMs?: number;
+  /**
+   * Human in the loop: `true` = every call waits for a person's approval; a function decides per call
+   * from the validated arguments (return a string to say why approval is needed).
+   */
+  needsApproval?: boolean | ((args: z.infer<S>) => boolean | string);
 }
+
+export const DEFAULT_TOOL_TIMEOUT_MS = 5 * 60 * 1000;
+/** Below the tool activity's start-to-close timeout, so a slow tool fails as a result, not as an activity. */
+export const MAX_TOOL_TIMEOUT_MS = 55 * 60 * 1000;
 
 export function defineTool<S extends z.ZodType>(tool: Tool<S>): Tool<S> {
   if (!/^[a-zA-Z0-9_-]{1,64}$/.test(tool.name)) {

@@ -46,4 +46,23 @@ export const listFilesTool = defineTool({
   },
 });
 
-export const workspaceTools = [writeFileTool, readFileTool, listFilesTool];
+export const editFileTool = defineTool({
+  name: 'edit_file',
+  description: 'Replace one exact occurrence of old_text with new_text in a workspace file (fails if it is missing or not unique).',
+  parameters: z.object({
+    path: z.string().min(1).describe('Path relative to the workspace root'),
+    old_text: z.string().min(1).describe('Exact text to replace; must occur exactly once'),
+    new_text: z.string().describe('Replacement text'),
+  }),
+  async execute({ path: rel, old_text, new_text }, ctx) {
+    const file = await resolveInWorkspace(ctx.workspaceRoot, rel);
+    const content = await readFile(file, 'utf8');
+    const first = content.indexOf(old_text);
+    if (first < 0) throw new Error(`old_text not found in ${rel}; read the file and copy the text exactly.`);
+    if (content.indexOf(old_text, first + 1) >= 0) throw new Error(`old_text occurs more than once in ${rel}; include more context.`);
+    await writeFile(file, content.slice(0, first) + new_text + content.slice(first + old_text.length), 'utf8');
+    return { text: `Edited ${rel}.`, metadata: { offset: first, length_delta: new_text.length - old_text.length } };
+  },
+});
+
+export const workspaceTools = [writeFileTool, readFileTool, editFileTool, listFilesTool];

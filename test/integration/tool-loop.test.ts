@@ -60,8 +60,11 @@ test('model -> two tool calls -> results -> model -> answer, each entry once, in
     expect(scripted.requests[1].messages.map((m) => unwrap(m).kind)).toEqual(['model_input', 'model_output', 'tool_results']);
     expect(scripted.requests[0].toolSpecs.map((s) => s.name)).toEqual([
       'memory_notebook_replace',
+      'sleep',
+      'wait_until',
       'write_file',
       'read_file',
+      'edit_file',
       'list_files',
       'record',
     ]);

@@ -1,0 +1,117 @@
+/**
+ * The WaitingToolResults step of seed 004, with what Temporal makes possible around it: tools that run
+ * inside the workflow (widget tools, durable timers), approval by a person, and (opt-in) all calls of
+ * a batch at once. Every outcome — success, failure, denial — becomes a ToolCallResult in the pending
+ * results; nothing here throws.
+ */
+import type { AgentConfig } from './agent-config';
+import { checkMetadata } from './agent-state';
+import type { ToolCallRequest, ToolCallResult } from './entries';
+import { parseToolArguments } from './lenient-args';
+import type { ApprovalState } from './snapshot';
+import type { ApprovalRequired, StepDeps, StepOutcome } from './step-io';
+import { SleepArgs, WaitUntilArgs, isTimerTool } from './timer-tools';
+import type { Widget } from './widgets';
+
+export interface ToolStepHost {
+  config: AgentConfig;
+  widgets: readonly Widget[];
+  approvals: Record<string, ApprovalState>;
+  clock(): number;
+  /** Calls of the last output without a result yet, in call order. */
+  pendingCalls(): ToolCallRequest[];
+  addResult(result: ToolCallResult): void;
+}
+
+export async function runToolStep(host: ToolStepHost, deps: StepDeps): Promise<StepOutcome> {
+  const waiting = host.pendingCalls();
+  const runnable = waiting.filter((c) => host.approvals[c.toolCallId]?.status !== 'pending');
+  if (runnable.length === 0) return 'BlockedOnApproval';
+  // Sequential (seed 004) by default: the first call without a result; parallel: all of them.
+  const batch = host.config.parallelTools ? runnable : waiting[0] === runnable[0] ? [runnable[0]] : [];
+  if (batch.length === 0) return 'BlockedOnApproval';
+  let progressed = false;
+  await Promise.all(
+    batch.map(async (call) => {
+      const result = await runOne(host, call, deps);
+      if ('approvalRequired' in result) {
+        host.approvals[call.toolCallId] = { status: 'pending', reason: result.reason, requestedAt: iso(host) };
+        deps.log?.('Tools', `tool ${call.toolName} (${call.toolCallId}) waits for approval: ${result.reason}`);
+        return;
+      }
+      host.addResult(result);
+      progressed = true;
+      deps.log?.('Tools', `tool ${call.toolName} (${call.toolCallId}) -> ${result.status}`);
+    }),
+  );
+  return progressed ? 'ProgressMade' : 'BlockedOnApproval';
+}
+
+async function runOne(host: ToolStepHost, call: ToolCallRequest, deps: StepDeps): Promise<ToolCallResult | ApprovalRequired> {
+  const base = { toolCallId: call.toolCallId, toolName: call.toolName };
+  const decision = host.approvals[call.toolCallId];
+  if (decision?.status === 'denied') {
+    const by = decision.by ? ` by ${decision.by}` : '';
+    return { ...base, status: 'Skipped', result: `The call was denied${by}${decision.reason ? `: ${decision.reason}` : ''}. Do not retry it unchanged.` };
+  }
+  const policy = host.config.approval?.[call.toolName];
+  const approved = decision?.status === 'approved' || policy === 'never';
+  if (policy === 'always' && !approved) return { approvalRequired: true, reason: `the agent's policy requires approval for ${call.toolName}` };
+
+  const allowed = !host.config.tools || host.config.tools.includes(call.toolName);
+  const widget = allowed ? host.widgets.find((w) => w.tools.some((t) => t.name === call.toolName)) : undefined;
+  if (widget) {
+    // Widget tools change agent state, so they run here, in the workflow, deterministically.
+    const tool = widget.tools.find((t) => t.name === call.toolName)!;
+    const args = parseToolArguments(tool.parameters, call);
+    if (!args.ok) return { ...base, status: 'Failed', result: args.message, elapsedMs: 0 };
+    const out = widget.executeTool(call.toolName, args.data);
+    deps.log?.('Widgets', `${widget.name}.${call.toolName} -> ${out.status}`, out.metadata);
+    return withMetadata({ ...base, status: out.status, result: out.result, elapsedMs: 0 }, out.metadata);
+  }
+  if (allowed && isTimerTool(call.toolName) && deps.sleep) return runTimer(host, call, deps.sleep);
+  try {
+    const result = await deps.executeTool(call, approved ? { approved: true } : undefined);
+    if ('approvalRequired' in result) return result;
+    // The result must answer this call whatever the executor returned, and keep metadata within limits.
+    return withMetadata({ ...result, ...base }, result.metadata);
+  } catch (err) {
+    return { ...base, status: 'Failed', result: `Tool ${call.toolName} could not be executed: ${(err as Error)?.message ?? String(err)}` };
+  }
+}
+
+async function runTimer(host: ToolStepHost, call: ToolCallRequest, sleep: (ms: number) => Promise<void>): Promise<ToolCallResult> {
+  const base = { toolCallId: call.toolCallId, toolName: call.toolName };
+  const started = host.clock();
+  let ms: number;
+  if (call.toolName === 'sleep') {
+    const args = parseToolArguments(SleepArgs, call);
+    if (!args.ok) return { ...base, status: 'Failed', result: args.message };
+    ms = args.data.seconds * 1000;
+  } else {
+    const args = parseToolArguments(WaitUntilArgs, call);
+    if (!args.ok) return { ...base, status: 'Failed', result: args.message };
+    const at = Date.parse(args.data.time);
+    if (Number.isNaN(at)) return { ...base, status: 'Failed', result: `"${args.data.time}" is not an ISO-8601 date-time.` };
+    ms = Math.max(0, at - started);
+  }
+  if (ms > 0) await sleep(ms);
+  const now = new Date(host.clock()).toISOString();
+  return { ...base, status: 'Success', result: `Waited ${Math.round(ms / 1000)} s; it is now ${now}.`, elapsedMs: host.clock() - started, metadata: { waited_ms: ms } };
+}
+
+/** Attaches metadata if it is valid (snake_case, <= 2 KB); otherwise notes why it was left out. */
+function withMetadata(result: ToolCallResult, metadata: ToolCallResult['metadata']): ToolCallResult {
+  const { metadata: _dropped, ...rest } = result;
+  if (!metadata) return rest;
+  try {
+    checkMetadata(metadata);
+    return { ...rest, metadata };
+  } catch (err) {
+    return { ...rest, metadata: { metadata_dropped: (err as Error).message.slice(0, 300) } };
+  }
+}
+
+function iso(host: ToolStepHost): string {
+  return new Date(host.clock()).toISOString();
+}
