@@ -11,6 +11,8 @@ import {
   type AgentWorkflowInput,
   type EntriesPage,
   TASK_QUEUE,
+  type ToolDecision,
+  decideToolCallUpdate,
   configureUpdate,
   entriesQuery,
   inputSignal,
@@ -96,6 +98,19 @@ export class AgentClient {
 
   configure(agentId: string, change: ConfigChange): Promise<AgentStatus> {
     return this.handle(agentId).executeUpdate(configureUpdate, { args: [change] });
+  }
+
+  /** Approve or deny one pending tool call (by update: refused if the call is not pending). */
+  decide(agentId: string, decision: ToolDecision): Promise<AgentStatus> {
+    return this.handle(agentId).executeUpdate(decideToolCallUpdate, { args: [decision] });
+  }
+
+  approve(agentId: string, toolCallId: string, by?: string): Promise<AgentStatus> {
+    return this.decide(agentId, { toolCallId, approved: true, ...(by ? { by } : {}) });
+  }
+
+  deny(agentId: string, toolCallId: string, reason?: string, by?: string): Promise<AgentStatus> {
+    return this.decide(agentId, { toolCallId, approved: false, ...(reason ? { reason } : {}), ...(by ? { by } : {}) });
   }
 
   async retry(agentId: string): Promise<void> {
