@@ -19,7 +19,8 @@ export type TurnOutcome =
   | { inputSeq: number; status: 'answered'; answer: ModelOutputEntry; inputEntrySeq: number }
   | { inputSeq: number; status: 'ignored'; reason: string }
   | { inputSeq: number; status: 'error'; error: AgentError }
-  | { inputSeq: number; status: 'stopped' };
+  | { inputSeq: number; status: 'stopped' }
+  | { inputSeq: number; status: 'reset' };
 
 export class Agent {
   private pendingResults: ToolCallResult[];
@@ -88,6 +89,20 @@ export class Agent {
       approvals: { ...this.approvalsValue },
       widgets: { memory_notebook: this.notebook.toJSON() },
       ...(this.lastErrorValue ? { lastError: this.lastErrorValue } : {}),
+    };
+  }
+
+  /**
+   * The snapshot of this agent started over: empty history but for the system instruction, same
+   * configuration, queued input kept (and its numbering), no widget state.
+   */
+  resetSnapshot(): AgentSnapshot {
+    const fresh = Agent.create({ config: this.config, systemInstruction: this.state.systemInstruction, clock: this.clock });
+    return {
+      ...fresh.toSnapshot(),
+      inbox: [...this.inboxItems],
+      nextInputSeq: this.nextInputSeqValue,
+      consumedInputSeq: this.consumedInputSeqValue,
     };
   }
 

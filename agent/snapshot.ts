@@ -28,6 +28,8 @@ export type ApprovalState = z.infer<typeof ApprovalState>;
 export const AgentSnapshot = z.object({
   format: z.literal(SNAPSHOT_FORMAT),
   version: z.literal(SNAPSHOT_VERSION),
+  /** The id of the agent it was exported from (informative; import may give another). */
+  sourceAgentId: z.string().optional(),
   config: AgentConfig,
   entries: z.array(HistoryEntry),
   /** The sequence number the next history entry gets. */

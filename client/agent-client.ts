@@ -2,6 +2,7 @@
  * AgentClient: the typed way for programs to start agents, feed them and read them.
  */
 import { Client, WorkflowIdReusePolicy, type WorkflowHandle } from '@temporalio/client';
+import { TypedSearchAttributes } from '@temporalio/common';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import type { PartialOutput } from '../activities/call-model';
 import type { AgentConfig, AgentInput, AgentSnapshot, ConfigChange, HistoryEntry, TurnOutcome } from '../agent';
@@ -11,8 +12,12 @@ import {
   type AgentWorkflowInput,
   type EntriesPage,
   TASK_QUEUE,
+  MODEL_ATTRIBUTE,
+  PROVIDER_ATTRIBUTE,
+  RUN_STATE_ATTRIBUTE,
   type ToolDecision,
   decideToolCallUpdate,
+  resetUpdate,
   configureUpdate,
   entriesQuery,
   inputSignal,
@@ -23,6 +28,15 @@ import {
   stopSignal,
   waitForAnswerUpdate,
 } from '../workflows/messages';
+
+export interface AgentSummary {
+  agentId: string;
+  status: string;
+  startTime: string;
+  runState: string | null;
+  model: string | null;
+  provider: string | null;
+}
 
 export interface StartAgentOptions extends AgentConfig {
   systemInstruction?: string;
@@ -50,13 +64,56 @@ export class AgentClient {
     return this.startWith(agentId, { snapshot });
   }
 
-  private startWith(agentId: string, input: AgentWorkflowInput) {
-    return this.client.workflow.start<typeof agentWorkflow>('agentWorkflow', {
+  private async startWith(agentId: string, input: AgentWorkflowInput) {
+    const model = 'snapshot' in input ? input.snapshot.config.model : input.config.model;
+    const options = {
       workflowId: agentId,
       taskQueue: this.taskQueue,
-      args: [input],
+      args: [input] as [AgentWorkflowInput],
       workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-    });
+      staticSummary: `livecontext agent (${model})`,
+    };
+    try {
+      return await this.client.workflow.start<typeof agentWorkflow>('agentWorkflow', {
+        ...options,
+        typedSearchAttributes: new TypedSearchAttributes([
+          { key: RUN_STATE_ATTRIBUTE, value: 'Working' },
+          { key: MODEL_ATTRIBUTE, value: model },
+          { key: PROVIDER_ATTRIBUTE, value: model.split(':')[0] },
+        ]),
+      });
+    } catch (err) {
+      // A namespace without the livecontext search attributes still runs agents, just less findable.
+      if (!/search attribute/i.test(String((err as Error)?.message))) throw err;
+      return this.client.workflow.start<typeof agentWorkflow>('agentWorkflow', options);
+    }
+  }
+
+  /**
+   * Agents in this namespace (running ones by default), newest first, through Temporal visibility.
+   * Run state, model and provider come from the search attributes when the namespace has them.
+   */
+  async list(options: { all?: boolean; limit?: number } = {}): Promise<AgentSummary[]> {
+    const query = `WorkflowType = 'agentWorkflow'${options.all ? '' : " AND ExecutionStatus = 'Running'"}`;
+    const out: AgentSummary[] = [];
+    for await (const wf of this.client.workflow.list({ query })) {
+      const sa = wf.typedSearchAttributes;
+      out.push({
+        agentId: wf.workflowId,
+        status: wf.status.name,
+        startTime: wf.startTime.toISOString(),
+        runState: sa.get(RUN_STATE_ATTRIBUTE) ?? null,
+        model: sa.get(MODEL_ATTRIBUTE) ?? null,
+        provider: sa.get(PROVIDER_ATTRIBUTE) ?? null,
+      });
+      if (out.length >= (options.limit ?? 1000)) break;
+    }
+    return out;
+  }
+
+  /** Starts the agent over with an empty history, keeping its configuration and queued input. */
+  async reset(agentId: string): Promise<void> {
+    await this.handle(agentId).executeUpdate(resetUpdate);
   }
 
   /** Input that returns once the agent accepted it, with its input sequence number. */
@@ -168,5 +225,7 @@ export function outcomeText(outcome: TurnOutcome): string {
       return `(the agent is blocked by an error: ${outcome.error.message})`;
     case 'stopped':
       return '(the agent stopped)';
+    case 'reset':
+      return '(the agent was reset)';
   }
 }

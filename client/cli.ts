@@ -1,57 +1,55 @@
 /**
- * The `livecontext` command line. Every command has --help; errors a user will meet print one line
- * and exit non-zero.
+ * The `livecontext` command line. Every command has --help; data commands have --json; errors a user
+ * will meet print one line and exit non-zero (2 for usage errors, 1 otherwise), never a stack trace.
  */
 import { parseArgs } from 'node:util';
-import path from 'node:path';
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import { InputRejectedError } from '../agent';
-import { outcomeText } from './agent-client';
-import { runChat } from './chat';
-import { UserError, connectAgents, defaultModel } from './connect';
-import { formatEntry } from './format';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { up } from './up';
 import { startDevServer } from '../worker/dev-server';
 import { startWorker } from '../worker/run-worker';
 import { loadToolsModule } from '../worker/tools-module';
+import * as cmd from './commands';
+import { UserError, defaultModel } from './connect';
 
+type Options = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>;
 interface Command {
   usage: string;
   summary: string;
-  options?: NonNullable<Parameters<typeof parseArgs>[0]>['options'];
-  run(args: { positionals: string[]; values: Record<string, string | boolean | undefined> }): Promise<number | void>;
+  options?: Options;
+  run(positionals: string[], values: cmd.Values): Promise<number | void>;
 }
+
+const json = { json: { type: 'boolean' } } as const;
+const need = cmd.need;
 
 const commands: Record<string, Command> = {
   up: {
     usage: 'livecontext up [agent-id] [--model provider:model]',
     summary: 'Dev server (unless TEMPORAL_ADDRESS is set), a worker, and a chat with an agent (what `npm start` runs).',
     options: { model: { type: 'string' } },
-    async run({ positionals, values }) {
-      await up({ agentId: positionals[0] ?? process.env.LIVECONTEXT_AGENT_ID ?? 'demo', model: (values.model as string) ?? defaultModel() });
-    },
+    run: (p, v) => up({ agentId: p[0] ?? process.env.LIVECONTEXT_AGENT_ID ?? 'demo', model: cmd.checkModel((v.model as string) ?? defaultModel()) }),
   },
   dev: {
     usage: 'livecontext dev',
-    summary: 'Runs the local dev server (SQLite under .livecontext/, Web UI) and a worker in the foreground.',
+    summary: 'The local dev server (SQLite under .livecontext/, Web UI) and a worker, in the foreground.',
     async run() {
       const server = await startDevServer({ log: (m) => console.error(m) });
       console.log(`Temporal server: ${server.address}${server.started ? '' : ' (already running)'}`);
       console.log(`Web UI:          ${server.uiUrl}`);
       const worker = await startWorker({ address: server.address });
       console.log('Worker running. Ctrl-C to stop.');
-      await untilSignal();
+      await Promise.race([untilSignal(), worker.done]);
       await worker.stop();
       await server.stop();
     },
   },
   worker: {
     usage: 'livecontext worker [--tools ./my-tools.js] [--workspace DIR]',
-    summary: 'Runs a worker against TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE (Temporal environment configuration).',
+    summary: 'A worker for TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE (Temporal environment configuration).',
     options: { tools: { type: 'string' }, workspace: { type: 'string' } },
-    async run({ values }) {
-      const tools = values.tools ? await loadToolsModule(values.tools as string) : undefined;
-      const worker = await startWorker({ tools, workspaceRoot: values.workspace as string | undefined });
+    async run(_p, v) {
+      const tools = v.tools ? await loadToolsModule(v.tools as string) : undefined;
+      const worker = await startWorker({ tools, workspaceRoot: v.workspace as string | undefined });
       console.log(`Worker running on ${worker.settings.address}, namespace ${worker.settings.namespace}. Ctrl-C to stop.`);
       await Promise.race([untilSignal(), worker.done]);
       await worker.stop();
@@ -61,82 +59,77 @@ const commands: Record<string, Command> = {
     usage: 'livecontext start <agent-id> [--model provider:model] [--system TEXT] [--tools a,b]',
     summary: 'Starts a new agent.',
     options: { model: { type: 'string' }, system: { type: 'string' }, tools: { type: 'string' } },
-    async run({ positionals, values }) {
-      const agentId = need(positionals[0], 'agent-id');
-      const { agents } = await connectAgents();
-      try {
-        await agents.start(agentId, {
-          model: (values.model as string) ?? defaultModel(),
-          ...(values.system ? { systemInstruction: values.system as string } : {}),
-          ...(values.tools ? { tools: (values.tools as string).split(',').filter(Boolean) } : {}),
-        });
-      } catch (err) {
-        if (err instanceof WorkflowExecutionAlreadyStartedError) throw new UserError(`Agent "${agentId}" already exists.`);
-        throw err;
-      }
-      console.log(`Started agent "${agentId}".`);
-    },
+    run: (p, v) => cmd.startCmd(need(p[0], 'agent-id'), v),
   },
   send: {
-    usage: 'livecontext send <agent-id> <text> [--wait]',
+    usage: 'livecontext send <agent-id> <text> [--wait] [--json]',
     summary: 'Sends input; with --wait, prints the answer.',
-    options: { wait: { type: 'boolean' } },
-    async run({ positionals, values }) {
-      const agentId = need(positionals[0], 'agent-id');
-      const text = need(positionals.slice(1).join(' ') || undefined, 'text');
-      const { agents } = await connectAgents();
-      const { inputSeq } = await agents.send(agentId, text);
-      if (!values.wait) return void console.log(`Accepted as input #${inputSeq}.`);
-      const outcome = await agents.waitForAnswer(agentId, inputSeq);
-      console.log(outcomeText(outcome));
-      return outcome.status === 'answered' || outcome.status === 'ignored' ? 0 : 1;
-    },
+    options: { wait: { type: 'boolean' }, ...json },
+    run: (p, v) => cmd.sendCmd(need(p[0], 'agent-id'), need(p.slice(1).join(' ') || undefined, 'text'), v),
   },
   chat: {
     usage: 'livecontext chat <agent-id>',
-    summary: 'Chats with a running agent; /quit detaches and leaves it running.',
-    async run({ positionals }) {
-      const agentId = need(positionals[0], 'agent-id');
-      const { agents } = await connectAgents();
-      await agents.state(agentId);
-      await runChat({ agents, agentId, input: process.stdin, output: process.stdout, interactive: !!process.stdin.isTTY });
-    },
+    summary: 'Chats with a running agent, output streamed as it forms; /help inside; /quit leaves it running.',
+    run: (p) => cmd.chatCmd(need(p[0], 'agent-id')),
   },
   state: {
-    usage: 'livecontext state <agent-id>',
-    summary: 'Prints the run state, configuration, pending tool calls, last error and usage (JSON).',
-    async run({ positionals }) {
-      const { agents } = await connectAgents();
-      console.log(JSON.stringify(await agents.state(need(positionals[0], 'agent-id')), null, 2));
-    },
+    usage: 'livecontext state <agent-id> [--json]',
+    summary: 'Run state, configuration, pending and waiting tool calls, last error, usage.',
+    options: json,
+    run: (p, v) => cmd.stateCmd(need(p[0], 'agent-id'), v),
   },
   history: {
     usage: 'livecontext history <agent-id> [--json]',
-    summary: 'Prints the history entries.',
-    options: { json: { type: 'boolean' } },
-    async run({ positionals, values }) {
-      const { agents } = await connectAgents();
-      const entries = await agents.history(need(positionals[0], 'agent-id'));
-      if (values.json) console.log(JSON.stringify(entries, null, 2));
-      else for (const e of entries) for (const l of formatEntry(e)) console.log(l);
-    },
+    summary: 'The history entries.',
+    options: json,
+    run: (p, v) => cmd.historyCmd(need(p[0], 'agent-id'), v),
+  },
+  list: {
+    usage: 'livecontext list [--all] [--json]',
+    summary: 'Agents in the namespace (running ones; --all for every one), with run state and model.',
+    options: { all: { type: 'boolean' }, ...json },
+    run: (_p, v) => cmd.listCmd(v),
+  },
+  configure: {
+    usage: 'livecontext configure <agent-id> [--model provider:model] [--system TEXT] [--json]',
+    summary: 'Changes the model and/or the system instruction.',
+    options: { model: { type: 'string' }, system: { type: 'string' }, ...json },
+    run: (p, v) => cmd.configureCmd(need(p[0], 'agent-id'), v),
+  },
+  approve: {
+    usage: 'livecontext approve <agent-id> <tool-call-id>',
+    summary: 'Approves a tool call that waits for approval.',
+    run: (p, v) => cmd.decideCmd(need(p[0], 'agent-id'), need(p[1], 'tool-call-id'), true, v),
+  },
+  deny: {
+    usage: 'livecontext deny <agent-id> <tool-call-id> [--reason TEXT]',
+    summary: 'Denies a tool call; the model sees a Skipped result with the reason.',
+    options: { reason: { type: 'string' } },
+    run: (p, v) => cmd.decideCmd(need(p[0], 'agent-id'), need(p[1], 'tool-call-id'), false, v),
+  },
+  export: {
+    usage: 'livecontext export <agent-id> [--out FILE]',
+    summary: 'Writes the agent as a versioned JSON snapshot (no secrets), in any state.',
+    options: { out: { type: 'string' } },
+    run: (p, v) => cmd.exportCmd(need(p[0], 'agent-id'), v),
+  },
+  import: {
+    usage: 'livecontext import <FILE> [--id NEW-ID]',
+    summary: 'Starts an agent from a snapshot (on this cluster/namespace); it continues where it was.',
+    options: { id: { type: 'string' } },
+    run: (p, v) => cmd.importCmd(need(p[0], 'FILE'), v),
+  },
+  retry: {
+    usage: 'livecontext retry <agent-id>',
+    summary: 'Tries a failed model call again.',
+    run: (p) => cmd.simpleCmd(need(p[0], 'agent-id'), 'retry'),
   },
   stop: {
     usage: 'livecontext stop <agent-id>',
     summary: 'Ends an agent after its current step.',
-    async run({ positionals }) {
-      const agentId = need(positionals[0], 'agent-id');
-      const { agents } = await connectAgents();
-      await agents.stop(agentId);
-      console.log(`Asked agent "${agentId}" to stop.`);
-    },
+    run: (p) => cmd.simpleCmd(need(p[0], 'agent-id'), 'stop'),
   },
 };
-
-function need(value: string | undefined, name: string): string {
-  if (!value) throw new UserError(`Missing <${name}>.`);
-  return value;
-}
 
 function untilSignal(): Promise<void> {
   return new Promise((resolve) => {
@@ -152,7 +145,7 @@ function help(): string {
     '',
     ...Object.entries(commands).map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}`),
     '',
-    'livecontext <command> --help for its options.',
+    'livecontext <command> --help for its options. Connection: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE (Temporal env config).',
   ].join('\n');
 }
 
@@ -162,35 +155,36 @@ export async function main(argv: string[]): Promise<number> {
     console.log(help());
     return 0;
   }
-  const cmd = commands[name];
-  if (!cmd) {
-    console.error(`livecontext: unknown command "${name}".\n\n${help()}`);
+  const command = commands[name];
+  if (!command) {
+    console.error(`livecontext: unknown command "${name}". Run livecontext --help.`);
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    console.log(`${cmd.usage}\n\n${cmd.summary}`);
+    console.log(`${command.usage}\n\n${command.summary}`);
     return 0;
   }
   try {
-    const parsed = parseArgs({ args: rest, options: cmd.options ?? {}, allowPositionals: true, strict: true });
-    return (await cmd.run(parsed as never)) ?? 0;
+    const { positionals, values } = parseArgs({ args: rest, options: command.options ?? {}, allowPositionals: true, strict: true });
+    return (await command.run(positionals, values as cmd.Values)) ?? 0;
   } catch (err) {
     console.error(`livecontext: ${describeError(err)}`);
     return err instanceof UserError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
   }
 }
 
-function describeError(err: unknown): string {
-  if (err instanceof WorkflowNotFoundError) return `No agent with that id (${err.workflowId}).`;
-  const cause = (err as { cause?: unknown }).cause;
-  if (cause instanceof InputRejectedError || (cause as Error | undefined)?.name === 'ApplicationFailure') {
-    return (cause as Error).message;
+/** One line a user can act on. */
+export function describeError(err: unknown): string {
+  if (err instanceof WorkflowNotFoundError) return `No agent "${err.workflowId}" in this namespace.`;
+  if (err instanceof WorkflowUpdateFailedError && err.cause) return (err.cause as Error).message;
+  const e = err as { message?: string; details?: string; code?: number; cause?: { message?: string } };
+  if (e?.message?.includes('no poller seen') || e?.cause?.message?.includes('no poller seen')) {
+    return 'No worker is running for this task queue. Start one with `livecontext worker` (or `livecontext dev`).';
   }
-  return err instanceof Error ? err.message : String(err);
+  const message = e?.message ?? String(err);
+  return message.split('\n')[0];
 }
 
 if (require.main === module) {
   void main(process.argv.slice(2)).then((code) => process.exit(code));
 }
-
-export const CLI_ENTRY = path.resolve(__filename);

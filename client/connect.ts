@@ -1,6 +1,7 @@
 /** Client connections with errors a user can act on. */
 import { Client, Connection } from '@temporalio/client';
 import { connectSettings } from '../worker/connection';
+import { TASK_QUEUE } from '../workflows/messages';
 import { AgentClient } from './agent-client';
 
 export class UserError extends Error {
@@ -22,7 +23,12 @@ export async function connectAgents(options: { address?: string; namespace?: str
     );
   }
   const client = new Client({ connection, namespace: settings.namespace });
-  return { agents: new AgentClient(client), client, connection, settings };
+  return { agents: new AgentClient(client, taskQueue()), client, connection, settings };
+}
+
+/** The task queue agents run on: LIVECONTEXT_TASK_QUEUE, else `livecontext-agents`. */
+export function taskQueue(): string {
+  return process.env.LIVECONTEXT_TASK_QUEUE || TASK_QUEUE;
 }
 
 /**

@@ -9,6 +9,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 
+import { SEARCH_ATTRIBUTES } from '../workflows/messages';
 import { packageRoot } from './package-root';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -44,14 +45,18 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const dbFilename = path.join(dataDir, 'temporal.db');
   const exe = ensureTemporalCli({ log: options.log });
   if (!exe) {
-    const env = await TestWorkflowEnvironment.createLocal({ server: { dbFilename, ip: '127.0.0.1', port, ui: true, uiPort } });
+    const env = await TestWorkflowEnvironment.createLocal({ server: { dbFilename, ip: '127.0.0.1', port, ui: true, uiPort, searchAttributes: SEARCH_ATTRIBUTES } });
     return { address, uiUrl, started: true, stop: () => env.teardown() };
   }
   // Its output goes to a log file: stdout belongs to the chat.
   const logFd = openSync(path.join(dataDir, 'temporal-server.log'), 'a');
   const child = spawn(
     exe,
-    ['server', 'start-dev', '--db-filename', dbFilename, '--ip', '127.0.0.1', '--port', String(port), '--ui-port', String(uiPort), '--log-level', 'warn'],
+    [
+      'server', 'start-dev', '--db-filename', dbFilename, '--ip', '127.0.0.1', '--port', String(port), '--ui-port', String(uiPort), '--log-level', 'warn',
+      // The livecontext search attributes, so agents are searchable in the Web UI and by `livecontext list`.
+      ...SEARCH_ATTRIBUTES.flatMap((k) => ['--search-attribute', `${k.name}=Keyword`]),
+    ],
     { stdio: ['ignore', logFd, logFd] },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -7,6 +7,7 @@ import type { ModelProvider, Tool } from '../activities';
 import { type ConnectSettings, connectSettings } from './connection';
 import { createLivecontextWorker } from './create-worker';
 import { installLogging } from './logging';
+import { TASK_QUEUE } from '../workflows/messages';
 
 export interface RunningWorker {
   worker: Worker;
@@ -30,7 +31,7 @@ export async function startWorker(options: {
   const worker = await createLivecontextWorker({
     connection,
     namespace: settings.namespace,
-    ...(options.taskQueue ? { taskQueue: options.taskQueue } : {}),
+    taskQueue: options.taskQueue ?? (process.env.LIVECONTEXT_TASK_QUEUE || TASK_QUEUE),
     ...(options.tools ? { tools: options.tools } : {}),
     ...(options.models ? { models: options.models } : {}),
     ...(options.workspaceRoot ? { workspaceRoot: options.workspaceRoot } : {}),

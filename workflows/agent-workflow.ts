@@ -8,15 +8,18 @@ import {
   ApplicationFailure,
   allHandlersFinished,
   condition,
+  continueAsNew,
   log,
   proxyActivities,
   setHandler,
   sleep,
+  upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import {
   Agent,
+  AgentConfig,
   ConfigChange,
   InputRejectedError,
   LivecontextError,
@@ -28,6 +31,9 @@ import { DEFAULT_MODEL_ACTIVITY_OPTIONS, DEFAULT_TOOL_ACTIVITY_OPTIONS } from '.
 import { describeAgent, pageEntries } from './agent-views';
 import {
   type AgentWorkflowInput,
+  MODEL_ATTRIBUTE,
+  PROVIDER_ATTRIBUTE,
+  RUN_STATE_ATTRIBUTE,
   type ToolDecision,
   configureSignal,
   configureUpdate,
@@ -36,6 +42,7 @@ import {
   entriesQuery,
   inputSignal,
   pendingToolCallsQuery,
+  resetUpdate,
   retrySignal,
   sendInputUpdate,
   snapshotQuery,
@@ -56,12 +63,12 @@ export interface AgentWorkflowResult {
 
 export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWorkflowResult> {
   const clock = () => Date.now(); // Temporal's deterministic clock inside workflows
-  const agent =
-    'snapshot' in input
-      ? Agent.fromSnapshot(input.snapshot, clock)
-      : Agent.create({ config: input.config, systemInstruction: input.systemInstruction, clock });
+  const agent = createAgent(input, clock);
   let stopReason: string | undefined;
+  let resetRequested = false;
   let retryRequested = false;
+  const ending = () => stopReason !== undefined || resetRequested;
+  const visibility = searchAttributePublisher(agent);
 
   setHandler(inputSignal, (raw) => {
     try {
@@ -84,8 +91,8 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     waitForAnswerUpdate,
     async ({ inputSeq }): Promise<TurnOutcome> => {
       let outcome: TurnOutcome | undefined;
-      await condition(() => (outcome = agent.turnOutcome(inputSeq)) !== undefined || stopReason !== undefined);
-      return outcome ?? { inputSeq, status: 'stopped' };
+      await condition(() => (outcome = agent.turnOutcome(inputSeq)) !== undefined || ending());
+      return outcome ?? { inputSeq, status: resetRequested ? 'reset' : 'stopped' };
     },
     {
       validator: ({ inputSeq }) => {
@@ -104,6 +111,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
       agent.state.setSystemInstruction(systemInstruction);
     }
     retryRequested = true; // a new configuration is a reason to try a failed call again
+    visibility.publish();
     log.debug('configuration changed', { category: 'History', ...rest, systemInstructionChanged: systemInstruction !== undefined });
   };
   setHandler(configureSignal, (change) => {
@@ -163,6 +171,10 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   setHandler(retrySignal, () => {
     retryRequested = true;
   });
+  setHandler(resetUpdate, () => {
+    resetRequested = true;
+    return { reset: true as const };
+  });
   setHandler(stopSignal, (arg) => {
     stopReason = arg?.reason ?? 'stop requested';
   });
@@ -173,21 +185,63 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   setHandler(snapshotQuery, () => agent.toSnapshot());
 
   const deps = stepDeps(agent);
-  while (stopReason === undefined) {
+  while (!ending()) {
     const outcome = await agent.doStep(deps);
+    if (outcome === 'ProgressMade') continue;
+    visibility.publish(outcome);
     if (outcome === 'BlockedOnInput') {
-      await condition(() => agent.inbox.length > 0 || stopReason !== undefined);
+      await condition(() => agent.inbox.length > 0 || ending());
     } else if (outcome === 'BlockedOnApproval') {
       const seen = decisions;
-      await condition(() => decisions !== seen || stopReason !== undefined);
+      await condition(() => decisions !== seen || ending());
     } else if (outcome === 'BlockedOnError') {
-      await condition(() => retryRequested || stopReason !== undefined);
+      await condition(() => retryRequested || ending());
       retryRequested = false;
       agent.clearError();
     }
+    visibility.publish('Working');
   }
   await condition(allHandlersFinished);
-  return { stopped: true, reason: stopReason, lastSeq: agent.state.lastSeq };
+  if (resetRequested && stopReason === undefined) {
+    // Start over: a new run with a fresh history, the same configuration and the queued input.
+    await continueAsNew<typeof agentWorkflow>({ snapshot: agent.resetSnapshot() });
+  }
+  return { stopped: true, reason: stopReason ?? 'stop requested', lastSeq: agent.state.lastSeq };
+}
+
+/** A start input that cannot make an agent fails the run at once (not a workflow task retried forever). */
+function createAgent(input: AgentWorkflowInput, clock: () => number): Agent {
+  try {
+    if ('snapshot' in input) return Agent.fromSnapshot(input.snapshot, clock);
+    return Agent.create({ config: AgentConfig.parse(input.config), systemInstruction: input.systemInstruction, clock });
+  } catch (err) {
+    throw ApplicationFailure.nonRetryable(`Cannot start the agent: ${(err as Error).message}`, 'BAD_START_INPUT');
+  }
+}
+
+/**
+ * Keeps the agent's search attributes (run state, model, provider) current at its rest points — only
+ * when it was started with them, so agents on namespaces without them (and old histories) never upsert.
+ */
+function searchAttributePublisher(agent: Agent) {
+  const enabled = workflowInfo().typedSearchAttributes.get(MODEL_ATTRIBUTE) !== undefined;
+  let runState = 'Working';
+  let last = '';
+  return {
+    publish(state?: string) {
+      if (!enabled) return;
+      if (state) runState = state === 'BlockedOnInput' ? 'WaitingInput' : state === 'BlockedOnApproval' ? 'WaitingApproval' : state;
+      const model = agent.config.model;
+      const values = [runState, model, model.split(':')[0]];
+      if (values.join('|') === last) return;
+      last = values.join('|');
+      upsertSearchAttributes([
+        { key: RUN_STATE_ATTRIBUTE, value: values[0] },
+        { key: MODEL_ATTRIBUTE, value: values[1] },
+        { key: PROVIDER_ATTRIBUTE, value: values[2] },
+      ]);
+    },
+  };
 }
 
 function stepDeps(agent: Agent): StepDeps {
@@ -195,7 +249,10 @@ function stepDeps(agent: Agent): StepDeps {
   return {
     async callModel(request) {
       try {
-        return await callModel({ ...request, agentId: workflowId, runId });
+        // The summary makes the activity readable in the Web UI ("model openai:gpt-4.1-mini").
+        return await callModel.executeWithOptions({ ...DEFAULT_MODEL_ACTIVITY_OPTIONS, summary: `model ${request.model}` }, [
+          { ...request, agentId: workflowId, runId },
+        ]);
       } catch (err) {
         throw toAgentFailure(err);
       }
@@ -203,14 +260,14 @@ function stepDeps(agent: Agent): StepDeps {
     sleep: (ms) => sleep(ms),
     async executeTool(call, options) {
       try {
-        return await executeTool({
+        return await executeTool.executeWithOptions({ ...DEFAULT_TOOL_ACTIVITY_OPTIONS, summary: `tool ${call.toolName}` }, [{
           ...(options?.approved ? { approved: true } : {}),
           agentId: workflowId,
           runId,
           call,
           idempotencyKey: `${workflowId}/${call.toolCallId}`,
           ...(agent.config.tools ? { allowedTools: agent.config.tools } : {}),
-        });
+        }]);
       } catch (err) {
         const failure = toAgentFailure(err);
         return {

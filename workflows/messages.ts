@@ -2,6 +2,7 @@
  * Every signal, query and update of the agent workflow, and the task queue name: the one module that
  * the workflow and all clients import, so no message name is spelled anywhere else.
  */
+import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type {
   AgentConfig,
@@ -16,6 +17,17 @@ import type {
 } from '../agent';
 
 export const TASK_QUEUE = 'livecontext-agents';
+
+/**
+ * Search attributes that make agents findable in the Web UI and by `livecontext list`. They must be
+ * registered on the namespace (`livecontext dev` does; on a cluster: `temporal operator
+ * search-attribute create --name LivecontextRunState --type Keyword`, same for the others). Agents
+ * started where they are not registered simply run without them.
+ */
+export const RUN_STATE_ATTRIBUTE = defineSearchAttributeKey('LivecontextRunState', SearchAttributeType.KEYWORD);
+export const MODEL_ATTRIBUTE = defineSearchAttributeKey('LivecontextModel', SearchAttributeType.KEYWORD);
+export const PROVIDER_ATTRIBUTE = defineSearchAttributeKey('LivecontextProvider', SearchAttributeType.KEYWORD);
+export const SEARCH_ATTRIBUTES = [RUN_STATE_ATTRIBUTE, MODEL_ATTRIBUTE, PROVIDER_ATTRIBUTE];
 export const WORKFLOW_TYPE = 'agentWorkflow';
 
 /** Start arguments: a fresh agent from a config, or one restored from a snapshot (import, continue-as-new). */
@@ -85,6 +97,8 @@ export interface ToolDecision {
 export const decideToolCallUpdate = defineUpdate<AgentStatus, [ToolDecision]>('decideToolCall');
 /** Fire-and-forget variant; an invalid decision is logged and dropped. */
 export const decideToolCallSignal = defineSignal<[ToolDecision]>('decideToolCall');
+/** Start over with an empty history, keeping the configuration (and queued input). */
+export const resetUpdate = defineUpdate<{ reset: true }>('reset');
 /** Try a failed model call again. */
 export const retrySignal = defineSignal('retry');
 /** End the agent after its current step. */

@@ -26,7 +26,7 @@ test('signal-with-start starts the agent once and feeds it; later calls just fee
     await withWorker({ taskQueue, workspaceRoot: `/tmp/lc-sws-${agentId}` }, async () => {
       const first = await feed('invoice 1 paid');
       const second = await feed('invoice 2 paid');
-      expect(second.firstExecutionRunId).toBe(first.firstExecutionRunId);
+      expect(second.signaledRunId).toBe(first.signaledRunId); // the same run: started once, fed twice
       await eventually(async () => (await t.agents.state(agentId)).consumedInputSeq === 2 && (await t.agents.state(agentId)).blockedOn === 'input', 30_000, 'both inputs answered');
       const inputs = (await t.agents.history(agentId)).filter((e) => e.kind === 'model_input');
       expect(inputs.map((e) => e.kind === 'model_input' && [e.sender, e.sections[0].content])).toEqual([

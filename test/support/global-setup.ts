@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { SEARCH_ATTRIBUTES } from '../../workflows/messages';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { ensureTemporalCli } = require('../../scripts/temporal-cli.cjs');
@@ -18,6 +19,7 @@ export default async function globalSetup(): Promise<void> {
     server: {
       ...(exe ? { executable: { type: 'existing-path', path: exe } } : {}),
       extraArgs: ['--namespace', SECOND_NAMESPACE, '--log-level', 'error'],
+      searchAttributes: SEARCH_ATTRIBUTES,
     },
   });
   (globalThis as Record<string, unknown>).__LIVECONTEXT_ENV__ = env;

@@ -1,0 +1,151 @@
+/** The agent commands of the CLI (what they do; parsing and errors live in cli.ts). */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { AgentSnapshot, ModelName } from '../agent';
+import { outcomeText } from './agent-client';
+import { runChat } from './chat';
+import { UserError, connectAgents, defaultModel } from './connect';
+import { formatEntry } from './format';
+
+export type Values = Record<string, string | boolean | undefined>;
+const str = (v: Values, k: string) => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
+
+export function need(value: string | undefined, name: string): string {
+  if (!value) throw new UserError(`Missing <${name}>.`);
+  return value;
+}
+
+export function checkModel(model: string): string {
+  if (!ModelName.safeParse(model).success) {
+    throw new UserError(`Invalid model name "${model}": name it provider:model, e.g. openai:gpt-4.1-mini or anthropic:claude-sonnet-4-6.`);
+  }
+  return model;
+}
+
+const print = (json: boolean, data: unknown, text: () => string) => console.log(json ? JSON.stringify(data, null, 2) : text());
+
+export async function startCmd(agentId: string, v: Values) {
+  const model = checkModel(str(v, 'model') ?? defaultModel());
+  const { agents } = await connectAgents();
+  const system = str(v, 'system');
+  const tools = str(v, 'tools');
+  try {
+    await agents.start(agentId, {
+      model,
+      ...(system ? { systemInstruction: system } : {}),
+      ...(tools ? { tools: tools.split(',').map((t) => t.trim()).filter(Boolean) } : {}),
+    });
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError) throw new UserError(`Agent "${agentId}" already exists.`);
+    throw err;
+  }
+  console.log(`Started agent "${agentId}" with model ${model}.`);
+}
+
+export async function sendCmd(agentId: string, text: string, v: Values): Promise<number> {
+  const { agents } = await connectAgents();
+  const { inputSeq } = await agents.send(agentId, text);
+  if (!v.wait) {
+    print(!!v.json, { inputSeq }, () => `Accepted as input #${inputSeq}.`);
+    return 0;
+  }
+  const outcome = await agents.waitForAnswer(agentId, inputSeq);
+  print(!!v.json, outcome, () => outcomeText(outcome));
+  return outcome.status === 'answered' || outcome.status === 'ignored' ? 0 : 1;
+}
+
+export async function chatCmd(agentId: string) {
+  const { agents } = await connectAgents();
+  await agents.state(agentId); // an unknown id fails here, with a clear line
+  await runChat({ agents, agentId, input: process.stdin, output: process.stdout, interactive: !!process.stdin.isTTY });
+}
+
+export async function stateCmd(agentId: string, v: Values) {
+  const { agents } = await connectAgents();
+  const s = await agents.state(agentId);
+  print(!!v.json, s, () =>
+    [
+      `agent ${agentId}: ${s.runState}${s.blockedOn ? ` (waiting for ${s.blockedOn})` : ''}`,
+      `model ${s.config.model}${s.config.executorModel ? `, after tool results ${s.config.executorModel}` : ''}`,
+      `history ${s.entryCount} entries, inbox ${s.inboxLength}, usage ${s.usage.inputTokens} in / ${s.usage.outputTokens} out tokens (${s.usage.cachedInputTokens} cached)${s.usage.costUsd ? `, $${s.usage.costUsd.toFixed(4)}` : ''}`,
+      ...(s.lastError ? [`error ${s.lastError.code}: ${s.lastError.message}`] : []),
+      ...s.awaitingApproval.map((a) => `awaiting approval: ${a.toolCallId} ${a.toolName} ${a.arguments} (${a.reason})`),
+      ...s.pendingToolCalls.map((c) => `pending tool call: ${c.toolCallId} ${c.toolName}`),
+    ].join('\n'),
+  );
+}
+
+export async function historyCmd(agentId: string, v: Values) {
+  const { agents } = await connectAgents();
+  const entries = await agents.history(agentId);
+  print(!!v.json, entries, () => entries.flatMap(formatEntry).join('\n'));
+}
+
+export async function listCmd(v: Values) {
+  const { agents } = await connectAgents();
+  const list = await agents.list({ all: !!v.all });
+  print(!!v.json, list, () =>
+    list.length ? list.map((a) => `${a.agentId}\t${a.status}\t${a.runState ?? '-'}\t${a.model ?? '-'}`).join('\n') : '(no agents)',
+  );
+}
+
+export async function configureCmd(agentId: string, v: Values) {
+  const model = str(v, 'model');
+  const system = str(v, 'system');
+  if (!model && system === undefined) throw new UserError('Nothing to change: give --model and/or --system.');
+  const { agents } = await connectAgents();
+  const s = await agents.configure(agentId, { ...(model ? { model: checkModel(model) } : {}), ...(system !== undefined ? { systemInstruction: system } : {}) });
+  print(!!v.json, s, () => `Agent "${agentId}": model ${s.config.model}; system instruction ${s.systemInstruction ? `"${s.systemInstruction.slice(0, 60)}"` : '(none)'}.`);
+}
+
+export async function decideCmd(agentId: string, toolCallId: string, approved: boolean, v: Values) {
+  const { agents } = await connectAgents();
+  const reason = str(v, 'reason');
+  await agents.decide(agentId, { toolCallId, approved, by: process.env.USER ?? 'cli', ...(reason ? { reason } : {}) });
+  console.log(`${approved ? 'Approved' : 'Denied'} ${toolCallId}.`);
+}
+
+export async function exportCmd(agentId: string, v: Values) {
+  const { agents } = await connectAgents();
+  const snapshot = { ...(await agents.snapshot(agentId)), sourceAgentId: agentId };
+  const json = JSON.stringify(snapshot, null, 2);
+  const out = str(v, 'out');
+  if (out) {
+    writeFileSync(out, `${json}\n`);
+    console.log(`Exported agent "${agentId}" (${snapshot.entries.length} entries) to ${out}.`);
+  } else {
+    console.log(json);
+  }
+}
+
+export async function importCmd(file: string, v: Values) {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new UserError(`Cannot read ${file}: ${(err as Error).message}`);
+  }
+  const parsed = AgentSnapshot.safeParse(raw);
+  if (!parsed.success) {
+    const why = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`).join('; ');
+    throw new UserError(`${file} is not a livecontext agent snapshot (${why}).`);
+  }
+  const agentId = need(str(v, 'id') ?? parsed.data.sourceAgentId, '--id NEW-ID');
+  const { agents } = await connectAgents();
+  try {
+    await agents.restore(agentId, parsed.data);
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError) throw new UserError(`Agent "${agentId}" already exists.`);
+    throw err;
+  }
+  console.log(`Imported as agent "${agentId}".`);
+}
+
+export async function simpleCmd(agentId: string, action: 'stop' | 'retry' | 'reset') {
+  const { agents } = await connectAgents();
+  await agents.handle(agentId).describe(); // an unknown id fails here (no worker needed)
+  if (action === 'stop') await agents.stop(agentId);
+  else if (action === 'retry') await agents.retry(agentId);
+  else await agents.reset(agentId);
+  console.log(`${action === 'stop' ? 'Asked agent to stop' : action === 'retry' ? 'Asked agent to retry' : 'Reset agent'} "${agentId}".`);
+}

@@ -1,0 +1,106 @@
+/**
+ * The CLI driven as a user would (child processes against the real dev server): start → send --wait →
+ * history --json; piped chat with /history and /quit; list; and every error a user will meet, as one
+ * clear line and a non-zero exit code.
+ */
+import { ScriptedModelProvider } from '../../activities';
+import { INPUT_MAX_BYTES } from '../../agent';
+import { echoScript } from '../fixtures/scripts';
+import { cli } from '../support/cli';
+import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+
+let t: TestContext;
+const taskQueue = uniqueId('cli');
+const env = { LIVECONTEXT_TASK_QUEUE: taskQueue };
+beforeAll(async () => (t = await connectTest(taskQueue)));
+afterAll(async () => t?.close());
+const models = () => [new ScriptedModelProvider({ echo: echoScript })];
+
+test('start → send --wait → history --json → state → list → stop', async () => {
+  const id = uniqueId('cli-agent');
+  await withWorker({ taskQueue, models: models() }, async () => {
+    const started = await cli(['start', id, '--model', 'scripted:echo', '--system', 'Echo things.'], { env });
+    expect(started).toMatchObject({ code: 0, stdout: `Started agent "${id}" with model scripted:echo.\n` });
+
+    const sent = await cli(['send', id, 'hello', 'there', '--wait'], { env });
+    expect(sent).toMatchObject({ code: 0, stdout: 'echo: hello there\n' });
+
+    const history = await cli(['history', id, '--json'], { env });
+    expect(history.code).toBe(0);
+    const entries = JSON.parse(history.stdout);
+    expect(entries.map((e: { kind: string }) => e.kind)).toEqual(['system_instruction', 'model_input', 'model_output']);
+    expect(entries[2].contents).toEqual(['echo: hello there']);
+
+    const state = await cli(['state', id, '--json'], { env });
+    expect(JSON.parse(state.stdout)).toMatchObject({ runState: 'WaitingInput', systemInstruction: 'Echo things.' });
+    expect((await cli(['state', id], { env })).stdout).toMatch(/^agent .*: WaitingInput \(waiting for input\)\nmodel scripted:echo/);
+
+    const list = await cli(['list', '--json'], { env });
+    const mine = JSON.parse(list.stdout).find((a: { agentId: string }) => a.agentId === id);
+    expect(mine).toMatchObject({ status: 'RUNNING', model: 'scripted:echo', provider: 'scripted' });
+    expect(['WaitingInput', 'Working']).toContain(mine.runState); // visibility is eventually consistent
+
+    const configured = await cli(['configure', id, '--system', 'Be loud.'], { env });
+    expect(configured.code).toBe(0);
+    expect((await cli(['stop', id], { env })).code).toBe(0);
+  });
+});
+
+test('chat with piped input: one reply per line, /history, /notebook, /quit detaches', async () => {
+  const id = uniqueId('cli-chat');
+  await withWorker({ taskQueue, models: models() }, async () => {
+    await t.agents.start(id, { model: 'scripted:echo' });
+    const chat = await cli(['chat', id], { env, input: 'first\nsecond\n/history\n/notebook\n/quit\nnever sent\n' });
+    expect(chat.code).toBe(0);
+    const lines = chat.stdout.trim().split('\n');
+    expect(lines.slice(0, 2)).toEqual(['echo: first', 'echo: second']);
+    expect(lines).toContain('#1 you: first');
+    expect(lines).toContain('#4 agent (scripted:echo): echo: second');
+    expect(lines).toContain('(the notebook is empty)');
+    expect(lines[lines.length - 1]).toBe(`Detached. The agent "${id}" keeps running in Temporal.`);
+    expect((await t.agents.history(id)).filter((e) => e.kind === 'model_input')).toHaveLength(2); // "never sent" was not
+    expect((await t.agents.state(id)).runState).toBe('WaitingInput');
+  });
+});
+
+test('errors a user will meet: one line, no stack trace, non-zero exit', async () => {
+  const id = uniqueId('cli-err');
+  const oneLine = (r: { stderr: string }) => {
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  };
+  await withWorker({ taskQueue, models: models() }, async () => {
+    const unknown = await cli(['state', 'no-such-agent-xyz'], { env });
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toMatch(/^livecontext: No agent "no-such-agent-xyz"/);
+    oneLine(unknown);
+
+    const unreachable = await cli(['state', id], { env: { ...env, TEMPORAL_ADDRESS: '127.0.0.1:1' } });
+    expect(unreachable.code).not.toBe(0);
+    expect(unreachable.stderr).toMatch(/Cannot reach a Temporal server at 127\.0\.0\.1:1.*livecontext dev/);
+    oneLine(unreachable);
+
+    const badModel = await cli(['start', id, '--model', 'gpt4'], { env });
+    expect(badModel.code).toBe(2);
+    expect(badModel.stderr).toMatch(/Invalid model name "gpt4": name it provider:model/);
+    oneLine(badModel);
+
+    expect((await cli(['start', id, '--model', 'scripted:echo'], { env })).code).toBe(0);
+    const exists = await cli(['start', id, '--model', 'scripted:echo'], { env });
+    expect(exists.code).toBe(2);
+    expect(exists.stderr).toBe(`livecontext: Agent "${id}" already exists.\n`);
+
+    const big = await cli(['send', id, 'x'.repeat(INPUT_MAX_BYTES + 10)], { env });
+    expect(big.code).not.toBe(0);
+    expect(big.stderr).toMatch(/Input is \d+ bytes; the limit is 262144 bytes/);
+    oneLine(big);
+
+    const usage = await cli(['send'], { env });
+    expect(usage).toMatchObject({ code: 2, stderr: 'livecontext: Missing <agent-id>.\n' });
+    const badFlag = await cli(['state', id, '--nope'], { env });
+    expect(badFlag.code).toBe(2);
+    oneLine(badFlag);
+    const help = await cli(['export', '--help'], { env });
+    expect(help).toMatchObject({ code: 0, stdout: expect.stringMatching(/^livecontext export <agent-id> \[--out FILE\]/) });
+  });
+});
