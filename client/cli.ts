@@ -62,10 +62,13 @@ const commands: Record<string, Command> = {
     run: (p, v) => cmd.startCmd(need(p[0], 'agent-id'), v),
   },
   send: {
-    usage: 'livecontext send <agent-id> <text> [--wait] [--json]',
-    summary: 'Sends input; with --wait, prints the answer.',
+    usage: 'livecontext send <agent-id> <text | -> [--wait] [--json]',
+    summary: 'Sends input (`-` reads it from stdin); with --wait, prints the answer.',
     options: { wait: { type: 'boolean' }, ...json },
-    run: (p, v) => cmd.sendCmd(need(p[0], 'agent-id'), need(p.slice(1).join(' ') || undefined, 'text'), v),
+    run: async (p, v) => {
+      const text = p[1] === '-' && p.length === 2 ? await readStdin() : p.slice(1).join(' ');
+      return cmd.sendCmd(need(p[0], 'agent-id'), need(text || undefined, 'text'), v);
+    },
   },
   chat: {
     usage: 'livecontext chat <agent-id>',
@@ -130,6 +133,12 @@ const commands: Record<string, Command> = {
     run: (p) => cmd.simpleCmd(need(p[0], 'agent-id'), 'stop'),
   },
 };
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 function untilSignal(): Promise<void> {
   return new Promise((resolve) => {

@@ -90,7 +90,7 @@ test('errors a user will meet: one line, no stack trace, non-zero exit', async (
     expect(exists.code).toBe(2);
     expect(exists.stderr).toBe(`livecontext: Agent "${id}" already exists.\n`);
 
-    const big = await cli(['send', id, 'x'.repeat(INPUT_MAX_BYTES + 10)], { env });
+    const big = await cli(['send', id, '-'], { env, input: 'x'.repeat(INPUT_MAX_BYTES + 10) });
     expect(big.code).not.toBe(0);
     expect(big.stderr).toMatch(/Input is \d+ bytes; the limit is 262144 bytes/);
     oneLine(big);
@@ -102,5 +102,19 @@ test('errors a user will meet: one line, no stack trace, non-zero exit', async (
     oneLine(badFlag);
     const help = await cli(['export', '--help'], { env });
     expect(help).toMatchObject({ code: 0, stdout: expect.stringMatching(/^livecontext export <agent-id> \[--out FILE\]/) });
+  });
+});
+
+test('/reset starts the agent over with an empty history, keeping its configuration', async () => {
+  const id = uniqueId('cli-reset');
+  await withWorker({ taskQueue, models: models() }, async () => {
+    await t.agents.start(id, { model: 'scripted:echo', systemInstruction: 'Keep me.' });
+    const chat = await cli(['chat', id], { env, input: 'before\n/reset\nafter\n/quit\n' });
+    expect(chat.code).toBe(0);
+    expect(chat.stdout).toContain('The agent starts over with an empty history.');
+    expect(chat.stdout).toContain('echo: after');
+    const history = await t.agents.history(id);
+    expect(history.map((e) => (e.kind === 'model_input' ? `in:${e.sections[0].content}` : e.kind))).toEqual(['system_instruction', 'in:after', 'model_output']);
+    expect((await t.agents.state(id)).systemInstruction).toBe('Keep me.');
   });
 });
