@@ -8,6 +8,8 @@ import { up } from './up';
 import { startDevServer } from '../worker/dev-server';
 import { startWorker } from '../worker/run-worker';
 import { loadToolsModule } from '../worker/tools-module';
+import { startCodecServer } from '../worker/codec/codec-server';
+import { payloadCodecs } from '../worker/codec/data-converter';
 import * as cmd from './commands';
 import { UserError, defaultModel } from './connect';
 
@@ -121,6 +123,18 @@ const commands: Record<string, Command> = {
     summary: 'Starts an agent from a snapshot (on this cluster/namespace); it continues where it was.',
     options: { id: { type: 'string' } },
     run: (p, v) => cmd.importCmd(need(p[0], 'FILE'), v),
+  },
+  'codec-server': {
+    usage: 'livecontext codec-server [--port 8888] [--ui-origin http://localhost:8233]',
+    summary: 'Decodes encrypted/offloaded payloads for the Temporal Web UI (its "codec endpoint").',
+    options: { port: { type: 'string' }, 'ui-origin': { type: 'string' } },
+    async run(_p, v) {
+      const server = await startCodecServer({ codecs: payloadCodecs(), port: Number(v.port ?? 8888), allowOrigin: v['ui-origin'] as string | undefined });
+      const address = server.address() as { port: number };
+      console.log(`Codec server on http://127.0.0.1:${address.port} (set it as the Web UI's codec endpoint). Ctrl-C to stop.`);
+      await untilSignal();
+      server.close();
+    },
   },
   retry: {
     usage: 'livecontext retry <agent-id>',

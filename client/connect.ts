@@ -1,5 +1,6 @@
 /** Client connections with errors a user can act on. */
 import { Client, Connection } from '@temporalio/client';
+import { livecontextDataConverter } from '../worker/codec/data-converter';
 import { connectSettings } from '../worker/connection';
 import { TASK_QUEUE } from '../workflows/messages';
 import { AgentClient } from './agent-client';
@@ -22,7 +23,7 @@ export async function connectAgents(options: { address?: string; namespace?: str
         'Start one with `livecontext dev` (or `npm start`), or set TEMPORAL_ADDRESS to your cluster.',
     );
   }
-  const client = new Client({ connection, namespace: settings.namespace });
+  const client = new Client({ connection, namespace: settings.namespace, dataConverter: livecontextDataConverter() });
   return { agents: new AgentClient(client, taskQueue()), client, connection, settings };
 }
 

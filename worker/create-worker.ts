@@ -1,6 +1,8 @@
 /** Builds a Worker that hosts agent workflows and runs their model calls and tools. */
 import path from 'node:path';
+import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { livecontextDataConverter } from './codec/data-converter';
 import {
   ModelRouter,
   type ModelLiveness,
@@ -40,6 +42,8 @@ export interface LivecontextWorkerOptions {
   workspaceRoot?: string;
   /** A prebuilt workflow bundle (from bundleWorkflowCode), to skip bundling at start-up. */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /** Payload codecs (encryption, offloading). Default: livecontextDataConverter() from the environment. */
+  dataConverter?: DataConverter;
   /** Anything else Temporal's Worker accepts (concurrency, identity, sinks, interceptors…). */
   workerOptions?: Partial<WorkerOptions>;
 }
@@ -67,6 +71,7 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
     taskQueue: options.taskQueue ?? TASK_QUEUE,
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities({ models, tools, workspaceRoot, liveness: options.liveness, prices: options.prices ?? loadPriceTable() }),
+    dataConverter: options.dataConverter ?? livecontextDataConverter(),
     // Heartbeats carry the partial output clients display; send them often enough to look live.
     maxHeartbeatThrottleInterval: '250 ms',
     defaultHeartbeatThrottleInterval: '250 ms',

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { AgentClient } from '../../client/agent-client';
+import { livecontextDataConverter } from '../../worker/codec/data-converter';
 import { createLivecontextWorker, type LivecontextWorkerOptions } from '../../worker/create-worker';
 
 export function testAddress(): string {
@@ -28,7 +29,7 @@ export interface TestContext {
 
 export async function connectTest(taskQueue: string, namespace = 'default'): Promise<TestContext> {
   const connection = await Connection.connect({ address: testAddress() });
-  const client = new Client({ connection, namespace });
+  const client = new Client({ connection, namespace, dataConverter: livecontextDataConverter() });
   return { connection, client, agents: new AgentClient(client, taskQueue), close: () => connection.close() };
 }
 
