@@ -45,6 +45,11 @@ export const AgentConfig = z.object({
    * tool's own policy). Tools not listed follow the policy they were defined with.
    */
   approval: z.record(z.string(), z.enum(['always', 'never'])).optional(),
+  /**
+   * Continue-as-new when the run's history passes this many bytes (or when Temporal suggests it).
+   * Default 8 MiB. Lossless: the new run carries the whole agent.
+   */
+  historyBudgetBytes: z.number().int().positive().optional(),
 });
 export type AgentConfig = z.infer<typeof AgentConfig>;
 
@@ -58,6 +63,7 @@ export const ConfigChange = z
     contextWindow: z.number().int().positive().optional(),
     parallelTools: z.boolean().optional(),
     approval: z.record(z.string(), z.enum(['always', 'never'])).optional(),
+    historyBudgetBytes: z.number().int().positive().optional(),
     systemInstruction: z.string().max(64 * 1024).optional(),
   })
   .strict();

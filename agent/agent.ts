@@ -20,7 +20,9 @@ export type TurnOutcome =
   | { inputSeq: number; status: 'ignored'; reason: string }
   | { inputSeq: number; status: 'error'; error: AgentError }
   | { inputSeq: number; status: 'stopped' }
-  | { inputSeq: number; status: 'reset' };
+  | { inputSeq: number; status: 'reset' }
+  /** The agent moved to a new run (continue-as-new) before answering: ask the new run. */
+  | { inputSeq: number; status: 'continued' };
 
 export class Agent {
   private pendingResults: ToolCallResult[];

@@ -128,7 +128,11 @@ export class AgentClient {
 
   /** Waits (server-side, no polling) until the agent has finished its turn for `inputSeq`. */
   async waitForAnswer(agentId: string, inputSeq: number): Promise<TurnOutcome> {
-    return this.handle(agentId).executeUpdate(waitForAnswerUpdate, { args: [{ inputSeq }] });
+    for (;;) {
+      const outcome = await this.handle(agentId).executeUpdate(waitForAnswerUpdate, { args: [{ inputSeq }] });
+      if (outcome.status !== 'continued') return outcome;
+      // The agent moved to a new run (continue-as-new); the same wait goes on there.
+    }
   }
 
   /** send + waitForAnswer. */
@@ -138,7 +142,23 @@ export class AgentClient {
   }
 
   state(agentId: string): Promise<AgentStatus> {
-    return this.handle(agentId).query(stateQuery);
+    return this.query(agentId, () => this.handle(agentId).query(stateQuery));
+  }
+
+  /**
+   * Queries retried briefly while a run has just started (continue-as-new, reset) and has no workflow
+   * task yet: a moment in which the agent exists but cannot answer.
+   */
+  private async query<T>(agentId: string, run: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await run();
+      } catch (err) {
+        const text = `${(err as Error)?.message} ${(err as { cause?: Error })?.cause?.message ?? ''}`;
+        if (attempt >= 50 || !/not scheduled yet|Workflow task is not scheduled/i.test(text)) throw err;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
   }
 
   /** All history entries after `afterSeq`, paging through the `entries` query. */
@@ -146,7 +166,8 @@ export class AgentClient {
     const out: HistoryEntry[] = [];
     let cursor: number | null = afterSeq;
     while (cursor !== null) {
-      const page: EntriesPage = await this.handle(agentId).query(entriesQuery, { afterSeq: cursor });
+      const after = cursor;
+      const page: EntriesPage = await this.query(agentId, () => this.handle(agentId).query(entriesQuery, { afterSeq: after }));
       out.push(...page.entries);
       cursor = page.nextAfterSeq;
     }
@@ -175,7 +196,7 @@ export class AgentClient {
   }
 
   snapshot(agentId: string): Promise<AgentSnapshot> {
-    return this.handle(agentId).query(snapshotQuery);
+    return this.query(agentId, () => this.handle(agentId).query(snapshotQuery));
   }
 
   /**
@@ -227,5 +248,7 @@ export function outcomeText(outcome: TurnOutcome): string {
       return '(the agent stopped)';
     case 'reset':
       return '(the agent was reset)';
+    case 'continued':
+      return '(the agent continued in a new run)';
   }
 }

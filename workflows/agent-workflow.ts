@@ -55,6 +55,8 @@ type Activities = ReturnType<typeof createActivities>;
 const { callModel } = proxyActivities<Activities>(DEFAULT_MODEL_ACTIVITY_OPTIONS);
 const { executeTool } = proxyActivities<Activities>(DEFAULT_TOOL_ACTIVITY_OPTIONS);
 
+export const DEFAULT_HISTORY_BUDGET_BYTES = 8 * 1024 * 1024;
+
 export interface AgentWorkflowResult {
   stopped: true;
   reason: string;
@@ -66,8 +68,9 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   const agent = createAgent(input, clock);
   let stopReason: string | undefined;
   let resetRequested = false;
+  let continuing = false;
   let retryRequested = false;
-  const ending = () => stopReason !== undefined || resetRequested;
+  const ending = () => stopReason !== undefined || resetRequested || continuing;
   const visibility = searchAttributePublisher(agent);
 
   setHandler(inputSignal, (raw) => {
@@ -92,7 +95,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     async ({ inputSeq }): Promise<TurnOutcome> => {
       let outcome: TurnOutcome | undefined;
       await condition(() => (outcome = agent.turnOutcome(inputSeq)) !== undefined || ending());
-      return outcome ?? { inputSeq, status: resetRequested ? 'reset' : 'stopped' };
+      return outcome ?? { inputSeq, status: resetRequested ? 'reset' : continuing ? 'continued' : 'stopped' };
     },
     {
       validator: ({ inputSeq }) => {
@@ -185,8 +188,14 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   setHandler(snapshotQuery, () => agent.toSnapshot());
 
   const deps = stepDeps(agent);
+  const historyTooLong = historyMonitor(agent);
   while (!ending()) {
     const outcome = await agent.doStep(deps);
+    // A safe point: no activity or timer of ours is in flight. Long agents move to a fresh run here.
+    if (historyTooLong()) {
+      continuing = true;
+      break;
+    }
     if (outcome === 'ProgressMade') continue;
     visibility.publish(outcome);
     if (outcome === 'BlockedOnInput') {
@@ -202,11 +211,33 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     visibility.publish('Working');
   }
   await condition(allHandlersFinished);
+  if (continuing && stopReason === undefined && !resetRequested) {
+    // Lossless: the new run starts from the whole agent — history, pending results, approvals, inbox,
+    // configuration, widgets. Large state is offloaded by the payload codec, never truncated.
+    log.info('continuing as new', { category: 'History', historySize: workflowInfo().historySize, entries: agent.state.entries.length });
+    await continueAsNew<typeof agentWorkflow>({ snapshot: agent.toSnapshot() });
+  }
   if (resetRequested && stopReason === undefined) {
     // Start over: a new run with a fresh history, the same configuration and the queued input.
     await continueAsNew<typeof agentWorkflow>({ snapshot: agent.resetSnapshot() });
   }
   return { stopped: true, reason: stopReason ?? 'stop requested', lastSeq: agent.state.lastSeq };
+}
+
+/**
+ * What this run added to history passed the agent's budget (default 8 MiB), or Temporal suggests a new
+ * run and this one has done some work. Measured from the run's start, so a large carried state never
+ * makes a fresh run continue again at once.
+ */
+function historyMonitor(agent: Agent) {
+  const baseline = workflowInfo().historySize;
+  let steps = 0;
+  return () => {
+    steps++;
+    const info = workflowInfo();
+    const grown = info.historySize - baseline;
+    return grown > (agent.config.historyBudgetBytes ?? DEFAULT_HISTORY_BUDGET_BYTES) || (info.continueAsNewSuggested && steps >= 10);
+  };
 }
 
 /** A start input that cannot make an agent fails the run at once (not a workflow task retried forever). */
