@@ -84,7 +84,8 @@ export class AgentClient {
       });
     } catch (err) {
       // A namespace without the livecontext search attributes still runs agents, just less findable.
-      if (!/search attribute/i.test(String((err as Error)?.message))) throw err;
+      const text = `${(err as Error)?.message} ${(err as { cause?: Error })?.cause?.message ?? ''}`;
+      if (!/search attribute/i.test(text)) throw err;
       return this.client.workflow.start<typeof agentWorkflow>('agentWorkflow', options);
     }
   }
