@@ -1,0 +1,168 @@
+/**
+ * The chaos suite: agents in tool loops while their worker process is SIGKILLed and restarted again
+ * and again, and the model provider (the wire-level OpenAI fake, through the official SDK) answers
+ * with injected faults. It reports what must all be zero: inputs lost, inputs duplicated, completed
+ * tool calls executed again, replay failures of the final histories — and how many agents finished.
+ */
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Worker } from '@temporalio/worker';
+import type { AgentClient } from '../../client/agent-client';
+import type { HistoryEntry } from '../../agent';
+import { type ChildWorker, startChildWorker } from '../support/child-worker';
+import { type FakeOpenAIResponse, type RecordedOpenAIRequest, startFakeOpenAIServer } from '../support/fake-openai-server';
+
+export interface ChaosOptions {
+  agents: AgentClient;
+  taskQueue: string;
+  workflowBundle: { codePath: string };
+  agentCount?: number;
+  inputsPerAgent?: number;
+  kills?: number;
+  /** Share of model requests answered with a fault. */
+  faultRate?: number;
+  log?: (line: string) => void;
+}
+
+export interface ChaosReport {
+  agents: number;
+  agentsFinished: number;
+  inputsSent: number;
+  inputsLost: number;
+  inputsDuplicated: number;
+  toolCallsCompleted: number;
+  completedToolCallsReExecuted: number;
+  replayFailures: number;
+  workerKills: number;
+  modelRequests: number;
+  faultsInjected: Record<string, number>;
+  seconds: number;
+}
+
+/** A small deterministic PRNG, so a run's fault pattern can be reproduced from its seed. */
+function prng(seed: number) {
+  let s = seed >>> 0;
+  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+}
+
+export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
+  const started = Date.now();
+  const log = o.log ?? (() => {});
+  const agentCount = o.agentCount ?? 20;
+  const inputsPerAgent = o.inputsPerAgent ?? 3;
+  const kills = o.kills ?? 5;
+  const random = prng(20261122);
+  const faults: Record<string, number> = {};
+  const fake = await startFakeOpenAIServer();
+  // Tool calls after input, an answer after tool results; one request in `faultRate` fails instead.
+  fake.respond = (req: RecordedOpenAIRequest): FakeOpenAIResponse => {
+    const faultKinds: FakeOpenAIResponse[] = [
+      { kind: 'error', status: 500 },
+      { kind: 'error', status: 429, headers: { 'retry-after': '1' } },
+      { kind: 'cut', afterChunks: 1, text: 'partial words that are lost' },
+      { kind: 'truncated', text: 'looks complete but is not' },
+    ];
+    if (random() < (o.faultRate ?? 0.2)) {
+      const f = faultKinds[Math.floor(random() * faultKinds.length)];
+      faults[f.kind === 'error' ? String(f.status) : f.kind] = (faults[f.kind === 'error' ? String(f.status) : f.kind] ?? 0) + 1;
+      return f;
+    }
+    const messages = req.body.messages as Array<{ role: string; content: string | null }>;
+    const last = messages[messages.length - 1];
+    if (last.role === 'user') {
+      const label = String(last.content).split('\n')[0];
+      return { kind: 'stream', toolCalls: [{ name: 'record', arguments: JSON.stringify({ label: `${label}/a` }) }, { name: 'record', arguments: JSON.stringify({ label: `${label}/b` }) }] };
+    }
+    return { kind: 'stream', text: `done with ${messages.filter((m) => m.role === 'user').length} inputs` };
+  };
+
+  const env = {
+    taskQueue: o.taskQueue,
+    workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-chaos-ws-')),
+    controlDir: mkdtempSync(path.join(tmpdir(), 'lc-chaos-ctl-')),
+    extraEnv: { OPENAI_API_KEY: fake.apiKey, OPENAI_BASE_URL: `${fake.url}/v1` },
+  };
+  let worker: ChildWorker | undefined = await startChildWorker(env);
+  const ids = Array.from({ length: agentCount }, (_, i) => `${o.taskQueue}-agent-${i}`);
+  try {
+    await Promise.all(ids.map((id) => o.agents.start(id, { model: 'openai:gpt-4.1-mini', tools: ['record'] })));
+    const sent: Record<string, string[]> = Object.fromEntries(ids.map((id) => [id, []]));
+    const send = async (round: number) => {
+      for (const id of ids) {
+        const text = `${id} input ${round}`;
+        sent[id].push(text);
+        await o.agents.signal(id, text); // fire-and-forget, as other services would
+      }
+    };
+    await send(0);
+    for (let k = 0; k < kills; k++) {
+      await new Promise((r) => setTimeout(r, 1500 + random() * 2000));
+      await worker.kill('SIGKILL');
+      log(`chaos: worker killed (${k + 1}/${kills})`);
+      if (k < inputsPerAgent - 1) await send(k + 1); // inputs sent while no worker runs
+      await new Promise((r) => setTimeout(r, random() * 1000));
+      worker = await startChildWorker(env);
+    }
+    for (let round = kills + 1; round < inputsPerAgent; round++) await send(round);
+
+    const finished = await Promise.all(
+      ids.map((id) =>
+        o.agents.waitForAnswer(id, inputsPerAgent).then(
+          (r) => r.status === 'answered',
+          () => false,
+        ),
+      ),
+    );
+    log('chaos: all answers awaited');
+
+    let lost = 0;
+    let duplicated = 0;
+    let completed = 0;
+    let reExecuted = 0;
+    let replayFailures = 0;
+    for (const id of ids) {
+      const history: HistoryEntry[] = await o.agents.history(id);
+      const inputs = history.flatMap((e) => (e.kind === 'model_input' ? [e.sections[0].content] : []));
+      lost += sent[id].filter((t) => !inputs.includes(t)).length;
+      duplicated += inputs.length - new Set(inputs).size;
+      const logFile = path.join(env.workspaceRoot, id, 'executions.log');
+      const lines = existsSync(logFile) ? readFileSync(logFile, 'utf8').trim().split('\n') : [];
+      // A call counts as re-executed when it started again after it had completed once.
+      const byKey = new Map<string, string[]>();
+      let current: string | undefined;
+      for (const line of lines) {
+        // "start <label> <idempotency key>" / "done <label>"; calls of one agent run one at a time.
+        const kind = line.split(' ')[0];
+        if (kind === 'start') current = line.split(' ').pop();
+        if (current) byKey.set(current, [...(byKey.get(current) ?? []), kind]);
+      }
+      for (const events of byKey.values()) {
+        const firstDone = events.indexOf('done');
+        if (firstDone >= 0) completed++;
+        if (firstDone >= 0 && events.slice(firstDone + 1).includes('start')) reExecuted++;
+      }
+      for await (const wf of o.agents.client.workflow.list({ query: `WorkflowId = '${id}'` })) {
+        const h = await o.agents.client.workflow.getHandle(id, wf.runId).fetchHistory();
+        await Worker.runReplayHistory({ workflowBundle: o.workflowBundle }, h, id).catch(() => replayFailures++);
+      }
+    }
+    return {
+      agents: agentCount,
+      agentsFinished: finished.filter(Boolean).length,
+      inputsSent: agentCount * inputsPerAgent,
+      inputsLost: lost,
+      inputsDuplicated: duplicated,
+      toolCallsCompleted: completed,
+      completedToolCallsReExecuted: reExecuted,
+      replayFailures,
+      workerKills: kills,
+      modelRequests: fake.requests.length,
+      faultsInjected: faults,
+      seconds: Math.round((Date.now() - started) / 1000),
+    };
+  } finally {
+    await worker?.kill('SIGKILL');
+    await fake.close();
+  }
+}
