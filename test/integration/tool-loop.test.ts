@@ -69,6 +69,13 @@ test('model -> two tool calls -> results -> model -> answer, each entry once, in
       'record',
     ]);
 
+    // Activities carry readable summaries for the Web UI.
+    const events = (await t.agents.handle(agentId).fetchHistory()).events ?? [];
+    const summaries = events
+      .filter((e) => e.activityTaskScheduledEventAttributes)
+      .map((e) => JSON.parse(Buffer.from(e.userMetadata!.summary!.data!).toString()));
+    expect(summaries).toEqual(['model scripted:loop', 'tool record', 'tool record', 'model scripted:loop']);
+
     const log = readFileSync(path.join(workspaceRoot, agentId, 'executions.log'), 'utf8');
     expect(log.match(/^start /gm)).toHaveLength(2);
 
