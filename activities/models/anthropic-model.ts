@@ -2,14 +2,13 @@
  * The Anthropic Messages adapter through the official `@anthropic-ai/sdk`, streaming. The SDK's retries
  * are off; `max_tokens` is always set; a stream without `message_stop` is reported as an error.
  */
+import { BaseModel } from './base-model';
 import Anthropic from '@anthropic-ai/sdk';
 import {
   type ContextMessage,
   DeltaSequencer,
   type FinishReason,
   type MessageDelta,
-  type Model,
-  type ModelConfig,
   type StreamOptions,
   type ToolSpec,
 } from '../../agent';
@@ -49,27 +48,16 @@ export function anthropicProvider(options: AnthropicProviderOptions = {}): Model
 
 const STOP: Record<string, FinishReason> = { end_turn: 'stop', stop_sequence: 'stop', tool_use: 'tool_calls', max_tokens: 'length', refusal: 'content_filter', pause_turn: 'other' };
 
-export class AnthropicMessagesModel implements Model {
-  private config: ModelConfig;
-
+export class AnthropicMessagesModel extends BaseModel {
   constructor(
     private readonly client: Anthropic,
-    private readonly providerId: string,
+    providerId: string,
     modelId: string,
     private readonly cache: boolean,
   ) {
-    this.config = { modelId };
+    super(providerId, 'anthropic-messages', modelId);
   }
 
-  updateConfig(config: Partial<ModelConfig>) {
-    this.config = { ...this.config, ...config };
-  }
-  getConfig() {
-    return this.config;
-  }
-  modelInfo() {
-    return { providerId: this.providerId, specification: 'anthropic-messages', modelId: this.config.modelId };
-  }
 
   async *stream(messages: readonly ContextMessage[], toolSpecs: readonly ToolSpec[], systemPrompt: string | undefined, options: StreamOptions): AsyncIterable<MessageDelta> {
     const d = new DeltaSequencer();

@@ -3,7 +3,8 @@
  * it files each message as a note in the workspace with real tool calls (write_file, list_files) and
  * then reports what it did, so a new user sees the whole durable tool loop without any account.
  */
-import type { ContextMessage, MessageDelta, Model, ModelConfig, ToolResultsEntry } from '../../agent';
+import { BaseModel } from './base-model';
+import type { ContextMessage, MessageDelta, ToolResultsEntry } from '../../agent';
 import { DeltaSequencer, unwrap } from '../../agent';
 import type { ModelProvider } from './model-router';
 
@@ -15,19 +16,9 @@ export const offlineDemoProvider: ModelProvider = {
   create: (modelId) => new OfflineDemoModel(modelId),
 };
 
-class OfflineDemoModel implements Model {
-  private config: ModelConfig;
+class OfflineDemoModel extends BaseModel {
   constructor(modelId: string) {
-    this.config = { modelId };
-  }
-  updateConfig(config: Partial<ModelConfig>) {
-    this.config = { ...this.config, ...config };
-  }
-  getConfig() {
-    return this.config;
-  }
-  modelInfo() {
-    return { providerId: 'demo', specification: 'offline-demo', modelId: this.config.modelId };
+    super('demo', 'offline-demo', modelId);
   }
 
   async *stream(messages: readonly ContextMessage[]): AsyncIterable<MessageDelta> {

@@ -3,8 +3,9 @@
  * vLLM, LM Studio) through the official `openai` SDK, streaming with usage. The SDK's retries are off.
  * The SDK accepts a stream that ends without a finish_reason; this adapter reports it as an error.
  */
+import { BaseModel } from './base-model';
 import OpenAI, { AzureOpenAI } from 'openai';
-import { type ContextMessage, DeltaSequencer, type MessageDelta, type Model, type ModelConfig, type StreamOptions, type ToolSpec } from '../../agent';
+import { type ContextMessage, DeltaSequencer, type MessageDelta, type StreamOptions, type ToolSpec } from '../../agent';
 import type { FinishReason } from '../../agent';
 import type { ModelProvider } from './model-router';
 import { toOpenAIMessages, toOpenAITools, toOpenAIToolChoice } from './openai-messages';
@@ -59,27 +60,16 @@ export function missingKey(variable: string, id: string) {
 
 const FINISH: Record<string, FinishReason> = { stop: 'stop', tool_calls: 'tool_calls', function_call: 'tool_calls', length: 'length', content_filter: 'content_filter' };
 
-export class OpenAIChatModel implements Model {
-  private config: ModelConfig;
-
+export class OpenAIChatModel extends BaseModel {
   constructor(
     private readonly client: OpenAI,
-    private readonly providerId: string,
+    providerId: string,
     modelId: string,
     private readonly legacyMaxTokens: boolean,
   ) {
-    this.config = { modelId };
+    super(providerId, 'openai-chat-completions', modelId);
   }
 
-  updateConfig(config: Partial<ModelConfig>) {
-    this.config = { ...this.config, ...config };
-  }
-  getConfig() {
-    return this.config;
-  }
-  modelInfo() {
-    return { providerId: this.providerId, specification: 'openai-chat-completions', modelId: this.config.modelId };
-  }
 
   async *stream(messages: readonly ContextMessage[], toolSpecs: readonly ToolSpec[], systemPrompt: string | undefined, options: StreamOptions): AsyncIterable<MessageDelta> {
     const d = new DeltaSequencer();

@@ -3,7 +3,8 @@
  * outputs in its context, so the script survives worker restarts and activity retries. It records
  * every request it is sent and fails loudly when its script runs out.
  */
-import type { ContextMessage, MessageDelta, Model, ModelConfig, ToolSpec } from '../../agent';
+import { BaseModel } from './base-model';
+import type { ContextMessage, MessageDelta, Model, ToolSpec } from '../../agent';
 import { DeltaSequencer, unwrap } from '../../agent';
 import type { ModelProvider } from './model-router';
 
@@ -51,29 +52,16 @@ export class ScriptedModelProvider implements ModelProvider {
   }
 }
 
-class ScriptedModel implements Model {
-  private config: ModelConfig;
-
+class ScriptedModel extends BaseModel {
   constructor(
-    private readonly providerId: string,
+    providerId: string,
     modelId: string,
     private readonly script: Script,
     private readonly log: ScriptedRequest[],
   ) {
-    this.config = { modelId };
+    super(providerId, 'scripted', modelId);
   }
 
-  updateConfig(config: Partial<ModelConfig>) {
-    this.config = { ...this.config, ...config };
-  }
-
-  getConfig() {
-    return this.config;
-  }
-
-  modelInfo() {
-    return { providerId: this.providerId, specification: 'scripted', modelId: this.config.modelId };
-  }
 
   async *stream(
     messages: readonly ContextMessage[],

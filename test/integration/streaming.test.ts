@@ -18,6 +18,19 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** Collects the partial outputs a client sees until the answer to `inputSeq` arrives. */
+async function watchUntilAnswered(agentId: string, inputSeq: number) {
+  const seen: PartialOutput[] = [];
+  const stop = new AbortController();
+  const watching = (async () => {
+    for await (const partial of t.agents.streamPartial(agentId, { intervalMs: 100, signal: stop.signal })) seen.push(partial);
+  })();
+  const outcome = await t.agents.waitForAnswer(agentId, inputSeq);
+  stop.abort();
+  await watching;
+  return { outcome, seen };
+}
+
 test('partial text is visible before the call ends; history holds only the final message', async () => {
   const final = Array.from({ length: 24 }, (_, i) => `word${i}`).join(' ');
   p.openai.enqueue({ kind: 'stream', text: final, chunkDelayMs: 120 });
@@ -25,14 +38,7 @@ test('partial text is visible before the call ends; history holds only the final
   await withWorker({ taskQueue, models: p.models() }, async () => {
     await t.agents.start(agentId, { model: 'openai:gpt-4.1-mini' });
     const { inputSeq } = await t.agents.send(agentId, 'talk to me');
-    const seen: PartialOutput[] = [];
-    const stop = new AbortController();
-    const watching = (async () => {
-      for await (const partial of t.agents.streamPartial(agentId, { intervalMs: 100, signal: stop.signal })) seen.push(partial);
-    })();
-    const outcome = await t.agents.waitForAnswer(agentId, inputSeq);
-    stop.abort();
-    await watching;
+    const { outcome, seen } = await watchUntilAnswered(agentId, inputSeq);
     expect(outcome).toMatchObject({ status: 'answered', answer: { contents: [final] } });
 
     const texts = seen.map((s) => s.text).filter((x) => x.length > 0);
@@ -59,14 +65,7 @@ test('a retried call restarts the partial view', async () => {
   await withWorker({ taskQueue, models: p.models(), liveness: { firstTokenTimeoutMs: 8000, stallTimeoutMs: 1200 } }, async () => {
     await t.agents.start(agentId, { model: 'anthropic:claude-sonnet-4-6' });
     const { inputSeq } = await t.agents.send(agentId, 'go');
-    const seen: PartialOutput[] = [];
-    const stop = new AbortController();
-    const watching = (async () => {
-      for await (const partial of t.agents.streamPartial(agentId, { intervalMs: 100, signal: stop.signal })) seen.push(partial);
-    })();
-    const outcome = await t.agents.waitForAnswer(agentId, inputSeq);
-    stop.abort();
-    await watching;
+    const { outcome, seen } = await watchUntilAnswered(agentId, inputSeq);
     expect(outcome).toMatchObject({ status: 'answered', answer: { contents: [final] } });
     expect(seen.some((s) => s.attempt === 1 && s.text.startsWith('stale'))).toBe(true);
     const second = seen.filter((s) => s.attempt === 2);
