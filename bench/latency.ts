@@ -1,0 +1,45 @@
+/** latency: client-side time from input to answer (send + waitForAnswer), 200 sequential turns on one agent. */
+import { type Bench, type BenchResult, agentClient, baselineClient, percentile, progress, ratio, round, timed, uniqueId, withWorkers } from './support';
+
+const TURNS = 200;
+const WARMUP = 5;
+
+export async function latency(bench: Bench): Promise<BenchResult> {
+  const queues = { livecontext: uniqueId('lat-lc'), baseline: uniqueId('lat-bl') };
+  const agents = agentClient(bench, queues.livecontext);
+  const baseline = baselineClient(bench, queues.baseline);
+  const agentId = uniqueId('lat-agent');
+  const baselineId = uniqueId('lat-baseline');
+
+  const measure = async (side: string, ask: (text: string) => Promise<boolean>) => {
+    for (let i = 1; i <= WARMUP; i++) await ask(`warm-up ${i}`);
+    const samples: number[] = [];
+    for (let i = 1; i <= TURNS; i++) {
+      const { ms, value } = await timed(() => ask(`question ${i}`));
+      if (!value) throw new Error(`${side}: turn ${i} was not answered`);
+      samples.push(ms);
+    }
+    progress(`latency: ${side} ${TURNS} turns`);
+    return { turns: TURNS, p50Ms: round(percentile(samples, 50)), p99Ms: round(percentile(samples, 99)), meanMs: round(samples.reduce((a, b) => a + b, 0) / TURNS) };
+  };
+
+  return withWorkers(bench, queues, async () => {
+    await agents.start(agentId, { model: 'scripted:instant' });
+    const lc = await measure('livecontext', async (text) => (await agents.ask(agentId, text)).status === 'answered');
+    await baseline.start(baselineId, { modelCallsPerTurn: 1, toolCallsPerTurn: 0 });
+    const bl = await measure('baseline', async (text) => (await baseline.ask(baselineId, text)).status === 'answered');
+    return {
+      figures: {
+        method: `client-side wall time of ask() (sendInput update + waitForAnswer update) per turn, ${TURNS} sequential turns on one workflow after ${WARMUP} warm-up turns; nearest-rank percentiles`,
+        livecontext: lc,
+        baseline: bl,
+        ratioP50: ratio(lc.p50Ms, bl.p50Ms),
+        ratioP99: ratio(lc.p99Ms, bl.p99Ms),
+      },
+      rows: [
+        { figure: 'input→answer p50 (ms)', livecontext: lc.p50Ms, baseline: bl.p50Ms, ratio: ratio(lc.p50Ms, bl.p50Ms) },
+        { figure: 'input→answer p99 (ms)', livecontext: lc.p99Ms, baseline: bl.p99Ms, ratio: ratio(lc.p99Ms, bl.p99Ms) },
+      ],
+    };
+  });
+}

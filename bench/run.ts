@@ -1,0 +1,140 @@
+/**
+ * `npm run bench`: one Temporal dev server, every benchmark side by side with its baseline, a markdown
+ * table on stdout, all figures in bench/results/latest.json and the table in bench/results/latest.md.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync, writeSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, NativeConnection, Runtime, bundleWorkflowCode } from '@temporalio/worker';
+import { livecontextDataConverter } from '../worker/codec/data-converter';
+import { WORKFLOWS_PATH } from '../worker/create-worker';
+import { SEARCH_ATTRIBUTES } from '../workflows/messages';
+import { continueAsNew } from './continue-as-new';
+import { historyPerTurn } from './history-per-turn';
+import { latency } from './latency';
+import { longConversation } from './long-conversation';
+import { recovery } from './recovery';
+import { type Bench, type BenchResult, type Row, progress } from './support';
+import { throughput } from './throughput';
+
+const BENCHMARKS: Array<[string, (bench: Bench) => Promise<BenchResult>]> = [
+  ['historyBytesPerTurn', historyPerTurn],
+  ['longConversation', longConversation],
+  ['throughput', throughput],
+  ['latency', latency],
+  ['continueAsNew', continueAsNew],
+  ['recovery', recovery],
+];
+
+/**
+ * One dev-server setting, the same for both sides (BENCH_SERVER_DEFAULTS=1 runs the server as it ships):
+ * Temporal suggests continue-as-new at 50,000 events instead of 4,096. Otherwise the agent and the
+ * baseline both continue as new after ~200 turns whatever their budget, and the long single runs that
+ * historyBytesPerTurn, continueAsNew and recovery are about would not exist.
+ */
+const SERVER_SETTINGS = ['limit.historyCount.suggestContinueAsNew=50000'];
+
+const quietLogger = { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} } as never;
+
+async function main(): Promise<number> {
+  const t0 = Date.now();
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'livecontext-bench-'));
+  process.env.LIVECONTEXT_BLOB_DIR ??= path.join(tmp, 'blobs'); // the offload codec's store, shared by worker and client
+  const cli = process.env.TEMPORAL_CLI_PATH;
+  const serverSettings = process.env.BENCH_SERVER_DEFAULTS === '1' ? [] : SERVER_SETTINGS;
+  const only = process.argv.slice(2); // `npm run bench -- latency throughput` runs just those
+  const selected = BENCHMARKS.filter(([name]) => !only.length || only.includes(name));
+
+  progress('starting the Temporal dev server');
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      ...(cli ? { executable: { type: 'existing-path' as const, path: cli } } : {}),
+      extraArgs: ['--log-level', 'error', ...serverSettings.flatMap((kv) => ['--dynamic-config-value', kv])],
+      searchAttributes: SEARCH_ATTRIBUTES, // as `livecontext dev` and `npm start` register them
+    },
+  });
+  const native = await NativeConnection.connect({ address: env.address });
+  const connection = await Connection.connect({ address: env.address });
+  const results: Record<string, unknown> = {};
+  const rows: Array<Row & { benchmark: string }> = [];
+  let failed = 0;
+  try {
+    progress('bundling the livecontext and baseline workflows');
+    const bench: Bench = {
+      env,
+      native,
+      client: new Client({ connection, dataConverter: livecontextDataConverter() }),
+      baselineClient: new Client({ connection }),
+      livecontextBundle: await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger }),
+      baselineBundle: await bundleWorkflowCode({ workflowsPath: require.resolve('./baseline/workflows'), logger: quietLogger }),
+      workspaceRoot: path.join(tmp, 'workspaces'),
+    };
+    for (const [name, run] of selected) {
+      progress(`== ${name}`);
+      const started = Date.now();
+      try {
+        const result = await run(bench);
+        results[name] = { ...result.figures, seconds: Math.round((Date.now() - started) / 100) / 10 };
+        rows.push(...result.rows.map((r) => ({ benchmark: name, ...r })));
+      } catch (err) {
+        failed++;
+        const reason = err instanceof Error ? err.message : String(err);
+        progress(`${name} could not be measured: ${reason}`);
+        results[name] = { livecontext: null, baseline: null, reason };
+        rows.push({ benchmark: name, figure: `not measured: ${reason}`, livecontext: null, baseline: null });
+      }
+    }
+  } finally {
+    await native.close();
+    await connection.close();
+    await env.teardown();
+  }
+
+  const totalSeconds = Math.round((Date.now() - t0) / 1000);
+  const machine = {
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    cores: os.cpus().length,
+    memoryGiB: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
+    node: process.version,
+    temporalCli: cli ? execFileSync(cli, ['--version']).toString().trim() : 'downloaded by @temporalio/testing (version not read)',
+    date: new Date().toISOString(),
+  };
+  const table = markdownTable(rows);
+  const machineLine =
+    `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB RAM, Node ${machine.node}, ${machine.temporalCli}, ${machine.date}. ` +
+    `Dev server settings: ${serverSettings.join(', ') || 'as shipped'}. Total run time ${totalSeconds} s.`;
+  // scripts/bench.mjs gives us the real stdout as fd 3 and sends fd 1 (which the dev server inherits and
+  // prints its banner to) to stderr, so stdout carries the table alone.
+  const out = process.env.LIVECONTEXT_BENCH_STDOUT_FD ? Number(process.env.LIVECONTEXT_BENCH_STDOUT_FD) : 1;
+  writeSync(out, `${table}\n${machineLine}\n`);
+
+  const dir = path.join(__dirname, 'results');
+  mkdirSync(dir, { recursive: true });
+  const json = { machine, server: { devServerDynamicConfig: serverSettings }, totalSeconds, ...results };
+  writeFileSync(path.join(dir, 'latest.json'), `${JSON.stringify(json, null, 2)}\n`);
+  writeFileSync(path.join(dir, 'latest.md'), `# livecontext benchmarks\n\n${table}\n${machineLine}\n\nAll figures and how each was measured: latest.json.\n`);
+  progress(`done in ${totalSeconds} s; results in ${path.relative(process.cwd(), dir)}/latest.{json,md}`);
+  return failed ? 1 : 0;
+}
+
+function markdownTable(rows: Array<Row & { benchmark: string }>): string {
+  const cell = (v: number | string | null | undefined) => (v === null || v === undefined ? '—' : typeof v === 'number' ? v.toLocaleString('en-US') : v);
+  const lines = [
+    '| benchmark | figure | livecontext | baseline | livecontext ÷ baseline |',
+    '|---|---|---:|---:|---:|',
+    ...rows.map((r) => `| ${r.benchmark} | ${r.figure} | ${cell(r.livecontext)} | ${cell(r.baseline)} | ${cell(r.ratio)} |`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,52 @@
+/** throughput: 100 concurrent agents × 10 turns each (instant model, no tools): turns per second. */
+import { type Bench, type BenchResult, agentClient, baselineClient, progress, ratio, round, sequentially, timed, uniqueId, withWorkers } from './support';
+
+const AGENTS = 100;
+const TURNS = 10;
+
+export async function throughput(bench: Bench): Promise<BenchResult> {
+  const queues = { livecontext: uniqueId('tp-lc'), baseline: uniqueId('tp-bl') };
+  const agents = agentClient(bench, queues.livecontext);
+  const baseline = baselineClient(bench, queues.baseline);
+  const ids = (prefix: string) => Array.from({ length: AGENTS }, (_, i) => uniqueId(`${prefix}-${i}`));
+
+  /** Starts every workflow first (not timed), then times AGENTS × TURNS turns run concurrently. */
+  const measure = async (side: string, start: (id: string) => Promise<unknown>, ask: (id: string, i: number) => Promise<boolean>) => {
+    const all = ids(`tp-${side}`);
+    await Promise.all(all.map(start));
+    let answered = 0;
+    const { ms } = await timed(() =>
+      Promise.all(
+        all.map((id) =>
+          sequentially(TURNS, async (i) => {
+            if (await ask(id, i)) answered++;
+          }),
+        ),
+      ),
+    );
+    progress(`throughput: ${side} ${answered} turns in ${Math.round(ms)} ms`);
+    return { turns: answered, seconds: round(ms / 1000, 2), turnsPerSecond: round(answered / (ms / 1000), 1) };
+  };
+
+  return withWorkers(bench, queues, async () => {
+    const lc = await measure(
+      'livecontext',
+      (id) => agents.start(id, { model: 'scripted:instant' }),
+      async (id, i) => (await agents.ask(id, `question ${i}`)).status === 'answered',
+    );
+    const bl = await measure(
+      'baseline',
+      (id) => baseline.start(id, { modelCallsPerTurn: 1, toolCallsPerTurn: 0 }),
+      async (id, i) => (await baseline.ask(id, `question ${i}`)).status === 'answered',
+    );
+    return {
+      figures: {
+        method: `${AGENTS} workflows started first (not timed), then each runs ${TURNS} sequential ask() turns, all concurrently; turns/s = answered turns / wall time`,
+        livecontext: lc,
+        baseline: bl,
+        ratio: ratio(lc.turnsPerSecond, bl.turnsPerSecond),
+      },
+      rows: [{ figure: `turns/s, ${AGENTS} agents × ${TURNS} turns`, livecontext: lc.turnsPerSecond, baseline: bl.turnsPerSecond, ratio: ratio(lc.turnsPerSecond, bl.turnsPerSecond) }],
+    };
+  });
+}
