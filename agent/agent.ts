@@ -124,6 +124,11 @@ export class Agent {
     return this.lastErrorValue;
   }
 
+  /** The number the next accepted input gets. */
+  get nextInputSeq(): number {
+    return this.nextInputSeqValue;
+  }
+
   get consumedInputSeq(): number {
     return this.consumedInputSeqValue;
   }

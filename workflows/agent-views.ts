@@ -18,7 +18,6 @@ export function describeAgent(agent: Agent, stopping: boolean): AgentStatus {
     usage.cachedInputTokens += e.usage?.cachedInputTokens ?? 0;
     usage.costUsd += e.usage?.costUsd ?? 0;
   }
-  const snapshot = agent.toSnapshot();
   const awaiting = agent.awaitingApproval();
   return {
     runState,
@@ -42,7 +41,7 @@ export function describeAgent(agent: Agent, stopping: boolean): AgentStatus {
     entryCount: agent.state.entries.length,
     lastSeq: agent.state.lastSeq,
     inboxLength: agent.inbox.length,
-    nextInputSeq: snapshot.nextInputSeq,
+    nextInputSeq: agent.nextInputSeq,
     consumedInputSeq: agent.consumedInputSeq,
     pendingToolCalls: agent.pendingToolCalls(),
     pendingToolResultCount: agent.pendingToolResults.length,

@@ -99,7 +99,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     },
     {
       validator: ({ inputSeq }) => {
-        if (!Number.isInteger(inputSeq) || inputSeq < 1 || inputSeq >= agent.toSnapshot().nextInputSeq) {
+        if (!Number.isInteger(inputSeq) || inputSeq < 1 || inputSeq >= agent.nextInputSeq) {
           throw new InputRejectedError('UNKNOWN_INPUT', `No input #${inputSeq} was accepted by this agent.`);
         }
       },
