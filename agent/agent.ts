@@ -9,7 +9,7 @@ import type { HistoryEntry, ModelOutputEntry, ToolCallRequest, ToolCallResult } 
 import { InputRejectedError, SnapshotError } from './errors';
 import { isBlank, parseInput, type InboxItem } from './input';
 import { AgentRunState, determineState } from './run-state';
-import { AgentSnapshot, type ApprovalState, SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot';
+import { AgentSnapshot, type ApprovalState, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type TimerState } from './snapshot';
 import type { AgentError, StepDeps, StepOutcome } from './step-io';
 import { runToolStep } from './tool-step';
 import { MemoryNotebookWidget, type Widget } from './widgets';
@@ -31,6 +31,7 @@ export class Agent {
   private consumedInputSeqValue: number;
   private lastErrorValue: AgentError | undefined;
   private approvalsValue: Record<string, ApprovalState>;
+  private timersValue: Record<string, TimerState>;
   /** The agent's widgets (seed 003); their tools run inside the workflow. */
   readonly notebook: MemoryNotebookWidget;
   readonly widgets: readonly Widget[];
@@ -39,9 +40,10 @@ export class Agent {
     readonly state: AgentState,
     public config: AgentConfig,
     private readonly clock: Clock,
-    rest: Pick<AgentSnapshot, 'pendingToolResults' | 'inbox' | 'nextInputSeq' | 'consumedInputSeq' | 'lastError' | 'widgets' | 'approvals'>,
+    rest: Pick<AgentSnapshot, 'pendingToolResults' | 'inbox' | 'nextInputSeq' | 'consumedInputSeq' | 'lastError' | 'widgets' | 'approvals' | 'timers'>,
   ) {
     this.approvalsValue = { ...rest.approvals };
+    this.timersValue = { ...rest.timers };
     this.notebook = new MemoryNotebookWidget(rest.widgets.memory_notebook.content);
     this.widgets = [this.notebook];
     this.pendingResults = [...rest.pendingToolResults];
@@ -89,6 +91,8 @@ export class Agent {
       nextInputSeq: this.nextInputSeqValue,
       consumedInputSeq: this.consumedInputSeqValue,
       approvals: { ...this.approvalsValue },
+      // Only when a timer runs, so snapshots (and histories) of agents that never sleep stay as they were.
+      ...(Object.keys(this.timersValue).length ? { timers: { ...this.timersValue } } : {}),
       widgets: { memory_notebook: this.notebook.toJSON() },
       ...(this.lastErrorValue ? { lastError: this.lastErrorValue } : {}),
     };
@@ -214,6 +218,7 @@ export class Agent {
             config: this.config,
             widgets: this.widgets,
             approvals: this.approvalsValue,
+            timers: this.timersValue,
             clock: this.clock,
             pendingCalls: () => this.pendingToolCalls(),
             addResult: (r) => this.pendingResults.push(r),
@@ -226,6 +231,7 @@ export class Agent {
         const entry = this.state.appendToolResults({ results: ordered });
         this.pendingResults = [];
         this.approvalsValue = {};
+        this.timersValue = {};
         deps.log?.('History', `appended tool_results #${entry.seq}`);
         return 'ProgressMade';
       }

@@ -25,6 +25,10 @@ export const ApprovalState = z.discriminatedUnion('status', [
 ]);
 export type ApprovalState = z.infer<typeof ApprovalState>;
 
+/** A durable timer (sleep / wait_until) in progress, so a new run (or an import) waits only what is left. */
+export const TimerState = z.object({ startedAt: z.string(), wakeAt: z.string() });
+export type TimerState = z.infer<typeof TimerState>;
+
 export const AgentSnapshot = z.object({
   format: z.literal(SNAPSHOT_FORMAT),
   version: z.literal(SNAPSHOT_VERSION),
@@ -43,6 +47,8 @@ export const AgentSnapshot = z.object({
   lastError: AgentErrorSchema.optional(),
   /** Approval state of the current batch's tool calls, by toolCallId. */
   approvals: z.record(z.string(), ApprovalState).default({}),
+  /** Timers of the current batch's sleep/wait_until calls still running, by toolCallId. */
+  timers: z.record(z.string(), TimerState).optional(),
   /** Widget state (seed 003). Also rebuildable from `entries` alone. */
   widgets: z
     .object({ memory_notebook: z.object({ content: z.string() }) })

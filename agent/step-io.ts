@@ -58,8 +58,12 @@ export interface StepDeps {
    * doStep records a Failed result. `approved` skips the tool's own approval policy.
    */
   executeTool(call: ToolCallRequest, options?: { approved?: boolean }): Promise<ToolCallResult | ApprovalRequired>;
-  /** A durable timer (Temporal `sleep` in workflows), for the sleep/wait_until tools. */
-  sleep?(ms: number): Promise<void>;
+  /**
+   * A durable timer (Temporal `sleep` in workflows), for the sleep/wait_until tools. Resolving to
+   * `false` means it was interrupted (the workflow is moving to a new run, stopping or resetting): the
+   * call stays pending and its timer is kept in the agent's state, to resume where it was.
+   */
+  sleep?(ms: number): Promise<void | boolean>;
   /** Category-tagged debug log (History, StateMachine, Provider, Tools). */
   log?(category: string, message: string, attributes?: Record<string, unknown>): void;
 }

@@ -8,7 +8,7 @@ import type { AgentConfig } from './agent-config';
 import { checkMetadata } from './agent-state';
 import type { ToolCallRequest, ToolCallResult } from './entries';
 import { parseToolArguments } from './lenient-args';
-import type { ApprovalState } from './snapshot';
+import type { ApprovalState, TimerState } from './snapshot';
 import type { ApprovalRequired, StepDeps, StepOutcome } from './step-io';
 import { SleepArgs, WaitUntilArgs, isTimerTool } from './timer-tools';
 import type { Widget } from './widgets';
@@ -17,6 +17,8 @@ export interface ToolStepHost {
   config: AgentConfig;
   widgets: readonly Widget[];
   approvals: Record<string, ApprovalState>;
+  /** Running sleep/wait_until timers by toolCallId: carried across runs, so a wait resumes, not restarts. */
+  timers: Record<string, TimerState>;
   clock(): number;
   /** Calls of the last output without a result yet, in call order. */
   pendingCalls(): ToolCallRequest[];
@@ -34,6 +36,12 @@ export async function runToolStep(host: ToolStepHost, deps: StepDeps): Promise<S
   await Promise.all(
     batch.map(async (call) => {
       const result = await runOne(host, call, deps);
+      if (result === INTERRUPTED) {
+        // The workflow needs the step to end (new run, stop, reset); the timer stays in `host.timers`.
+        progressed = true;
+        deps.log?.('Tools', `timer of ${call.toolName} (${call.toolCallId}) interrupted; it resumes in the next run`);
+        return;
+      }
       if ('approvalRequired' in result) {
         host.approvals[call.toolCallId] = { status: 'pending', reason: result.reason, requestedAt: iso(host) };
         deps.log?.('Tools', `tool ${call.toolName} (${call.toolCallId}) waits for approval: ${result.reason}`);
@@ -47,7 +55,9 @@ export async function runToolStep(host: ToolStepHost, deps: StepDeps): Promise<S
   return progressed ? 'ProgressMade' : 'BlockedOnApproval';
 }
 
-async function runOne(host: ToolStepHost, call: ToolCallRequest, deps: StepDeps): Promise<ToolCallResult | ApprovalRequired> {
+const INTERRUPTED = Symbol('interrupted');
+
+async function runOne(host: ToolStepHost, call: ToolCallRequest, deps: StepDeps): Promise<ToolCallResult | ApprovalRequired | typeof INTERRUPTED> {
   const base = { toolCallId: call.toolCallId, toolName: call.toolName };
   const decision = host.approvals[call.toolCallId];
   if (decision?.status === 'denied') {
@@ -80,24 +90,44 @@ async function runOne(host: ToolStepHost, call: ToolCallRequest, deps: StepDeps)
   }
 }
 
-async function runTimer(host: ToolStepHost, call: ToolCallRequest, sleep: (ms: number) => Promise<void>): Promise<ToolCallResult> {
+async function runTimer(
+  host: ToolStepHost,
+  call: ToolCallRequest,
+  sleep: NonNullable<StepDeps['sleep']>,
+): Promise<ToolCallResult | typeof INTERRUPTED> {
   const base = { toolCallId: call.toolCallId, toolName: call.toolName };
-  const started = host.clock();
-  let ms: number;
-  if (call.toolName === 'sleep') {
-    const args = parseToolArguments(SleepArgs, call);
-    if (!args.ok) return { ...base, status: 'Failed', result: args.message };
-    ms = args.data.seconds * 1000;
-  } else {
-    const args = parseToolArguments(WaitUntilArgs, call);
-    if (!args.ok) return { ...base, status: 'Failed', result: args.message };
-    const at = Date.parse(args.data.time);
-    if (Number.isNaN(at)) return { ...base, status: 'Failed', result: `"${args.data.time}" is not an ISO-8601 date-time.` };
-    ms = Math.max(0, at - started);
+  let timer = host.timers[call.toolCallId];
+  if (!timer) {
+    const startedAt = host.clock();
+    let wakeAt: number;
+    if (call.toolName === 'sleep') {
+      const args = parseToolArguments(SleepArgs, call);
+      if (!args.ok) return { ...base, status: 'Failed', result: args.message };
+      wakeAt = startedAt + args.data.seconds * 1000;
+    } else {
+      const args = parseToolArguments(WaitUntilArgs, call);
+      if (!args.ok) return { ...base, status: 'Failed', result: args.message };
+      const at = Date.parse(args.data.time);
+      if (Number.isNaN(at)) return { ...base, status: 'Failed', result: `"${args.data.time}" is not an ISO-8601 date-time.` };
+      wakeAt = Math.max(startedAt, at);
+    }
+    timer = { startedAt: new Date(startedAt).toISOString(), wakeAt: new Date(wakeAt).toISOString() };
+    host.timers[call.toolCallId] = timer;
   }
-  if (ms > 0) await sleep(ms);
-  const now = new Date(host.clock()).toISOString();
-  return { ...base, status: 'Success', result: `Waited ${Math.round(ms / 1000)} s; it is now ${now}.`, elapsedMs: host.clock() - started, metadata: { waited_ms: ms } };
+  const startedAt = Date.parse(timer.startedAt);
+  const wakeAt = Date.parse(timer.wakeAt);
+  const left = wakeAt - host.clock();
+  if (left > 0 && (await sleep(left)) === false) return INTERRUPTED;
+  delete host.timers[call.toolCallId];
+  const ms = wakeAt - startedAt;
+  const now = host.clock();
+  return {
+    ...base,
+    status: 'Success',
+    result: `Waited ${Math.round(ms / 1000)} s; it is now ${new Date(now).toISOString()}.`,
+    elapsedMs: now - startedAt,
+    metadata: { waited_ms: ms },
+  };
 }
 
 /** Attaches metadata if it is valid (snake_case, <= 2 KB); otherwise notes why it was left out. */

@@ -10,6 +10,7 @@ import {
   condition,
   continueAsNew,
   log,
+  patched,
   proxyActivities,
   setHandler,
   sleep,
@@ -56,6 +57,8 @@ const { callModel } = proxyActivities<Activities>(DEFAULT_MODEL_ACTIVITY_OPTIONS
 const { executeTool } = proxyActivities<Activities>(DEFAULT_TOOL_ACTIVITY_OPTIONS);
 
 export const DEFAULT_HISTORY_BUDGET_BYTES = 8 * 1024 * 1024;
+/** Since this patch a sleep/wait_until gives way to continue-as-new, stop and reset, and is carried. */
+const TIMERS_CARRIED_PATCH = 'timers-carried-across-continue-as-new';
 
 export interface AgentWorkflowResult {
   stopped: true;
@@ -187,12 +190,19 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   setHandler(pendingToolCallsQuery, () => agent.pendingToolCalls());
   setHandler(snapshotQuery, () => agent.toSnapshot());
 
-  const deps = stepDeps(agent);
-  const historyTooLong = historyMonitor(agent);
+  const history = historyMonitor(agent);
+  const deps = stepDeps(agent, {
+    // A running sleep gives way when this run must end: stop, reset, or a history grown too long while
+    // the agent slept (inputs keep arriving). Its timer is in the agent's state and resumes in the next run.
+    interrupt: () => ending() || history.tooLongWhileWaiting(),
+    onInterrupted: () => {
+      if (!ending()) continuing = true;
+    },
+  });
   while (!ending()) {
     const outcome = await agent.doStep(deps);
-    // A safe point: no activity or timer of ours is in flight. Long agents move to a fresh run here.
-    if (historyTooLong()) {
+    // A safe point: no activity of ours is in flight. Long agents move to a fresh run here.
+    if (history.tooLong()) {
       continuing = true;
       break;
     }
@@ -230,13 +240,24 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
  * makes a fresh run continue again at once.
  */
 function historyMonitor(agent: Agent) {
-  const baseline = workflowInfo().historySize;
+  const start = workflowInfo();
   let steps = 0;
-  return () => {
-    steps++;
-    const info = workflowInfo();
-    const grown = info.historySize - baseline;
-    return grown > (agent.config.historyBudgetBytes ?? DEFAULT_HISTORY_BUDGET_BYTES) || (info.continueAsNewSuggested && steps >= 10);
+  const overBudget = () => workflowInfo().historySize - start.historySize > (agent.config.historyBudgetBytes ?? DEFAULT_HISTORY_BUDGET_BYTES);
+  return {
+    /** Checked after each step. */
+    tooLong() {
+      steps++;
+      return overBudget() || (workflowInfo().continueAsNewSuggested && steps >= 10);
+    },
+    /**
+     * Checked while a timer runs, on every activation: what grows history then is input, so "some work"
+     * is counted in events. Temporal reports the size as of the workflow task, so input arriving in the
+     * same task counts from the next one.
+     */
+    tooLongWhileWaiting() {
+      const info = workflowInfo();
+      return overBudget() || (info.continueAsNewSuggested && info.historyLength - start.historyLength >= 500);
+    },
   };
 }
 
@@ -275,7 +296,7 @@ function searchAttributePublisher(agent: Agent) {
   };
 }
 
-function stepDeps(agent: Agent): StepDeps {
+function stepDeps(agent: Agent, timers: { interrupt: () => boolean; onInterrupted: () => void }): StepDeps {
   const { workflowId, runId } = workflowInfo();
   return {
     async callModel(request) {
@@ -288,7 +309,15 @@ function stepDeps(agent: Agent): StepDeps {
         throw toAgentFailure(err);
       }
     },
-    sleep: (ms) => sleep(ms),
+    async sleep(ms) {
+      if (!patched(TIMERS_CARRIED_PATCH)) {
+        await sleep(ms); // histories recorded before the patch slept through everything
+        return true;
+      }
+      const interrupted = await condition(timers.interrupt, ms);
+      if (interrupted) timers.onInterrupted();
+      return !interrupted;
+    },
     async executeTool(call, options) {
       try {
         return await executeTool.executeWithOptions({ ...DEFAULT_TOOL_ACTIVITY_OPTIONS, summary: `tool ${call.toolName}` }, [{

@@ -160,3 +160,33 @@ test('malformed input is rejected with what to send instead', () => {
   expect(() => agent.enqueueInput(42)).toThrow(/Malformed input/);
   expect(agent.inbox).toHaveLength(0);
 });
+
+test('an interrupted sleep keeps its timer in the snapshot; the restored agent waits only what is left', async () => {
+  const agent = Agent.create({ config: { model: 'fake:m' }, clock });
+  const sleepCall = { toolName: 'sleep', toolCallId: 's1', rawArguments: '{"seconds":60}', arguments: { seconds: 60 } };
+  const waits: number[] = [];
+  const deps: StepDeps = {
+    ...fakeDeps([{ contents: [], toolCalls: [sleepCall], invocation }, { contents: ['awake'], toolCalls: [], invocation }]),
+    sleep: async (ms) => {
+      waits.push(ms);
+      return false; // the workflow needs the step to end (continue-as-new)
+    },
+  };
+  agent.enqueueInput({ text: 'nap' });
+  await agent.doStep(deps); // pull input
+  await agent.doStep(deps); // model asks to sleep
+  expect(await agent.doStep(deps)).toBe('ProgressMade');
+  const snapshot = agent.toSnapshot();
+  expect(snapshot.pendingToolResults).toEqual([]);
+  const timer = snapshot.timers!.s1;
+  expect(Date.parse(timer.wakeAt) - Date.parse(timer.startedAt)).toBe(60_000);
+
+  const restored = Agent.fromSnapshot(JSON.parse(JSON.stringify(snapshot)), clock);
+  now += 20_000; // twenty seconds pass before the next run gets to it
+  const resumed: StepDeps = { ...deps, sleep: async (ms) => void waits.push(ms) };
+  expect(await restored.doStep(resumed)).toBe('ProgressMade');
+  expect(waits[1]).toBeLessThan(waits[0] - 20_000); // resumed, not restarted
+  const [result] = restored.pendingToolResults;
+  expect(result).toMatchObject({ status: 'Success', metadata: { waited_ms: 60_000 } });
+  expect(restored.toSnapshot().timers).toBeUndefined(); // a finished timer is not carried on
+});
