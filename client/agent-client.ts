@@ -5,7 +5,7 @@ import { Client, WorkflowIdReusePolicy, type WorkflowHandle } from '@temporalio/
 import { TypedSearchAttributes } from '@temporalio/common';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import type { PartialOutput } from '../activities/call-model';
-import type { AgentConfig, AgentInput, AgentSnapshot, ConfigChange, HistoryEntry, TurnOutcome } from '../agent';
+import type { AgentConfig, AgentInput, AgentSnapshot, ConfigChange, HistoryEntry, ModelOutputEntry, TurnOutcome } from '../agent';
 import type { agentWorkflow } from '../workflows';
 import {
   type AgentStatus,
@@ -130,10 +130,24 @@ export class AgentClient {
   /** Waits (server-side, no polling) until the agent has finished its turn for `inputSeq`. */
   async waitForAnswer(agentId: string, inputSeq: number): Promise<TurnOutcome> {
     for (;;) {
-      const outcome = await this.handle(agentId).executeUpdate(waitForAnswerUpdate, { args: [{ inputSeq }] });
-      if (outcome.status !== 'continued') return outcome;
-      // The agent moved to a new run (continue-as-new); the same wait goes on there.
+      const receipt = await this.handle(agentId).executeUpdate(waitForAnswerUpdate, { args: [{ inputSeq }] });
+      if (receipt.status === 'continued') continue; // the agent moved to a new run; the same wait goes on there
+      if (receipt.status === 'answered' && 'answerSeq' in receipt) {
+        const { answerSeq, runId, ...rest } = receipt;
+        return { ...rest, answer: await this.answerEntry(agentId, answerSeq, runId) };
+      }
+      return receipt;
     }
+  }
+
+  /** The answer named by a receipt: from the current run, or from the run that answered if it was reset since. */
+  private async answerEntry(agentId: string, seq: number, runId: string): Promise<ModelOutputEntry> {
+    for (const handle of [this.handle(agentId), this.client.workflow.getHandle(agentId, runId)]) {
+      const page = await this.query(agentId, () => handle.query(entriesQuery, { afterSeq: seq - 1, uptoSeq: seq, limit: 1 }));
+      const entry = page.entries[0];
+      if (entry?.seq === seq && entry.kind === 'model_output') return entry;
+    }
+    throw new Error(`Answer entry #${seq} of agent ${agentId} is no longer available.`);
   }
 
   /** send + waitForAnswer. */

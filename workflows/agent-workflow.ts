@@ -36,6 +36,7 @@ import {
   PROVIDER_ATTRIBUTE,
   RUN_STATE_ATTRIBUTE,
   type ToolDecision,
+  type TurnReceipt,
   configureSignal,
   configureUpdate,
   decideToolCallSignal,
@@ -59,6 +60,8 @@ const { executeTool } = proxyActivities<Activities>(DEFAULT_TOOL_ACTIVITY_OPTION
 export const DEFAULT_HISTORY_BUDGET_BYTES = 8 * 1024 * 1024;
 /** Since this patch a sleep/wait_until gives way to continue-as-new, stop and reset, and is carried. */
 const TIMERS_CARRIED_PATCH = 'timers-carried-across-continue-as-new';
+/** Since this patch waitForAnswer returns the answer's entry number, so each answer is in history once. */
+const ANSWER_BY_REFERENCE_PATCH = 'answer-by-reference';
 
 export interface AgentWorkflowResult {
   stopped: true;
@@ -95,10 +98,14 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
 
   setHandler(
     waitForAnswerUpdate,
-    async ({ inputSeq }): Promise<TurnOutcome> => {
+    async ({ inputSeq, withAnswer }): Promise<TurnReceipt> => {
       let outcome: TurnOutcome | undefined;
       await condition(() => (outcome = agent.turnOutcome(inputSeq)) !== undefined || ending());
-      return outcome ?? { inputSeq, status: resetRequested ? 'reset' : continuing ? 'continued' : 'stopped' };
+      if (!outcome) return { inputSeq, status: resetRequested ? 'reset' : continuing ? 'continued' : 'stopped' };
+      if (outcome.status !== 'answered' || withAnswer || !patched(ANSWER_BY_REFERENCE_PATCH)) return outcome;
+      // The answer entry is in history already (the model call's result): name it, do not copy it.
+      const { answer, ...rest } = outcome;
+      return { ...rest, answerSeq: answer.seq, runId: workflowInfo().runId };
     },
     {
       validator: ({ inputSeq }) => {

@@ -78,8 +78,26 @@ export interface EntriesRequest {
 export const inputSignal = defineSignal<[AgentInput]>('input');
 /** Input that returns once accepted, with its input sequence number; rejected (with a reason) if invalid. */
 export const sendInputUpdate = defineUpdate<{ inputSeq: number }, [AgentInput]>('sendInput');
+/**
+ * An answer by reference: the entry is already in history (as the model call's result), so the update
+ * result names it instead of copying it. Read it with the `entries` query (`afterSeq: answerSeq - 1`),
+ * on `runId` if the agent has been reset since.
+ */
+export interface AnsweredByReference {
+  inputSeq: number;
+  status: 'answered';
+  answerSeq: number;
+  inputEntrySeq: number;
+  runId: string;
+}
+export type TurnReceipt = Exclude<TurnOutcome, { status: 'answered' }> | AnsweredByReference | Extract<TurnOutcome, { status: 'answered' }>;
+export interface WaitForAnswerRequest {
+  inputSeq: number;
+  /** Put the whole answer in the result (a second copy of it in history); default: by reference. */
+  withAnswer?: boolean;
+}
 /** Completes when the agent has finished its turn for that input (answered, ignored, error or stopped). */
-export const waitForAnswerUpdate = defineUpdate<TurnOutcome, [{ inputSeq: number }]>('waitForAnswer');
+export const waitForAnswerUpdate = defineUpdate<TurnReceipt, [WaitForAnswerRequest]>('waitForAnswer');
 /** Change model, tools or system instruction; returns the new status. Clears a blocking error. */
 export const configureUpdate = defineUpdate<AgentStatus, [ConfigChange]>('configure');
 /** Fire-and-forget variant of `configure`; an invalid change is logged and dropped. */

@@ -1,0 +1,60 @@
+/**
+ * Linear history: every input and every answer enters Temporal history once. The model call carries
+ * references, not the transcript, and `waitForAnswer` names the answer's entry instead of copying it
+ * (unless a caller asks for the answer inline, which costs a second copy).
+ */
+import type { temporal } from '@temporalio/proto';
+import { ScriptedModelProvider } from '../../activities';
+import { echoStep } from '../fixtures/scripts';
+import { waitForAnswerUpdate } from '../../workflows/messages';
+import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+
+let t: TestContext;
+const taskQueue = uniqueId('linear');
+beforeAll(async () => (t = await connectTest(taskQueue)));
+afterAll(async () => t?.close());
+
+/** How often `marker` occurs in the payloads of the agent's history events. */
+function occurrences(events: temporal.api.history.v1.IHistoryEvent[], marker: string): number {
+  let count = 0;
+  const walk = (value: unknown): void => {
+    if (value instanceof Uint8Array) {
+      count += Buffer.from(value).toString('utf8').split(marker).length - 1;
+    } else if (value && typeof value === 'object') {
+      for (const v of Object.values(value)) walk(v);
+    }
+  };
+  walk(events);
+  return count;
+}
+
+test('each input and each answer is in history once; the client still gets the whole answer', async () => {
+  const scripted = new ScriptedModelProvider({ echo: echoStep });
+  const agentId = uniqueId('linear');
+  await withWorker({ taskQueue, models: [scripted] }, async () => {
+    await t.agents.start(agentId, { model: 'scripted:echo' });
+    const markers = ['alpha-7f3e', 'bravo-19c2', 'charlie-a0d4'];
+    for (const m of markers) {
+      const outcome = await t.agents.ask(agentId, m);
+      expect(outcome).toMatchObject({ status: 'answered', answer: { kind: 'model_output', contents: [`echo: ${m}`] } });
+    }
+    const handle = t.agents.handle(agentId);
+    const events = (await handle.fetchHistory()).events ?? [];
+    for (const m of markers) {
+      expect(occurrences(events, m)).toBe(2); // the input (update argument) and the answer (activity result)
+      expect(occurrences(events, `echo: ${m}`)).toBe(1);
+    }
+
+    // A caller that wants the answer inline gets it, and pays one more copy.
+    const { inputSeq } = await t.agents.send(agentId, 'delta-55b1');
+    const inline = await handle.executeUpdate(waitForAnswerUpdate, { args: [{ inputSeq, withAnswer: true }] });
+    expect(inline).toMatchObject({ status: 'answered', answer: { contents: ['echo: delta-55b1'] } });
+    const after = (await handle.fetchHistory()).events ?? [];
+    expect(occurrences(after, 'echo: delta-55b1')).toBe(2);
+
+    // A plain Temporal client reads a receipt, then the entry it names.
+    const receipt = await handle.executeUpdate(waitForAnswerUpdate, { args: [{ inputSeq: 1 }] });
+    expect(receipt).toMatchObject({ status: 'answered', inputSeq: 1, answerSeq: 2, inputEntrySeq: 1 });
+    expect(receipt).not.toHaveProperty('answer');
+  });
+});
