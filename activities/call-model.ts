@@ -79,7 +79,7 @@ export function createCallModel(deps: CallModelDeps) {
     }, Math.min(1000, liveness.stallTimeoutMs / 4, liveness.firstTokenTimeoutMs / 4));
 
     const assembler = new MessageAssembler();
-    let partialAt = 0;
+    let partialAt = Date.now(); // a call that ends within 100 ms sends no heartbeat at all
     try {
       for await (const delta of model.stream(context.messages, toolSpecs, context.system, {
         signal: abort.signal,

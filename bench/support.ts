@@ -7,7 +7,7 @@ import { type NativeConnection, Worker, type WorkflowBundle } from '@temporalio/
 import { z } from 'zod';
 import { ScriptedModelProvider, defineTool, type ScriptedRequest, type ScriptStep } from '../activities';
 import { unwrap } from '../agent';
-import { AgentClient } from '../client/agent-client';
+import { AgentClient, type AgentClientOptions } from '../client/agent-client';
 import { createLivecontextWorker } from '../worker/create-worker';
 import * as baselineActivities from './baseline/activities';
 import { type BaselineOutcome, type BaselineState, type baselineAgent, configure, sendInput, waitForAnswer } from './baseline/workflows';
@@ -93,8 +93,8 @@ export function livecontextWorker(bench: Bench, taskQueue: string): Promise<Work
   });
 }
 
-export function agentClient(bench: Bench, taskQueue: string): AgentClient {
-  return new AgentClient(bench.client, taskQueue);
+export function agentClient(bench: Bench, taskQueue: string, options?: AgentClientOptions): AgentClient {
+  return new AgentClient(bench.client, taskQueue, options);
 }
 
 // ---- the baseline side -------------------------------------------------------------------------

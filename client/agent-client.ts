@@ -42,10 +42,25 @@ export interface StartAgentOptions extends AgentConfig {
   systemInstruction?: string;
 }
 
+/** Trade-offs a client may choose; the defaults keep history linear and agents findable. */
+export interface AgentClientOptions {
+  /**
+   * Start agents with the LivecontextRunState/Model/Provider search attributes (default true): they
+   * make agents findable, at the cost of a visibility update at each turn's start and end.
+   */
+  searchAttributes?: boolean;
+  /**
+   * Have `waitForAnswer` return the answer inline (default false): one query fewer per turn, but a
+   * second copy of every answer in history.
+   */
+  answersInline?: boolean;
+}
+
 export class AgentClient {
   constructor(
     readonly client: Client,
     readonly taskQueue: string = TASK_QUEUE,
+    readonly options: AgentClientOptions = {},
   ) {}
 
   handle(agentId: string): WorkflowHandle<typeof agentWorkflow> {
@@ -73,6 +88,7 @@ export class AgentClient {
       workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
       staticSummary: `livecontext agent (${model})`,
     };
+    if (this.options.searchAttributes === false) return this.client.workflow.start<typeof agentWorkflow>('agentWorkflow', options);
     try {
       return await this.client.workflow.start<typeof agentWorkflow>('agentWorkflow', {
         ...options,
@@ -130,7 +146,7 @@ export class AgentClient {
   /** Waits (server-side, no polling) until the agent has finished its turn for `inputSeq`. */
   async waitForAnswer(agentId: string, inputSeq: number): Promise<TurnOutcome> {
     for (;;) {
-      const receipt = await this.handle(agentId).executeUpdate(waitForAnswerUpdate, { args: [{ inputSeq }] });
+      const receipt = await this.handle(agentId).executeUpdate(waitForAnswerUpdate, { args: [{ inputSeq, ...(this.options.answersInline ? { withAnswer: true } : {}) }] });
       if (receipt.status === 'continued') continue; // the agent moved to a new run; the same wait goes on there
       if (receipt.status === 'answered' && 'answerSeq' in receipt) {
         const { answerSeq, runId, ...rest } = receipt;
