@@ -5,6 +5,7 @@
  */
 import type { temporal } from '@temporalio/proto';
 import { ScriptedModelProvider } from '../../activities';
+import { EntryCache } from '../../activities/entry-cache';
 import { echoStep } from '../fixtures/scripts';
 import { waitForAnswerUpdate } from '../../workflows/messages';
 import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
@@ -56,5 +57,38 @@ test('each input and each answer is in history once; the client still gets the w
     const receipt = await handle.executeUpdate(waitForAnswerUpdate, { args: [{ inputSeq: 1 }] });
     expect(receipt).toMatchObject({ status: 'answered', inputSeq: 1, answerSeq: 2, inputEntrySeq: 1 });
     expect(receipt).not.toHaveProperty('answer');
+  });
+});
+
+test("a worker's entry cache survives continue-as-new and is dropped after a reset", async () => {
+  const scripted = new ScriptedModelProvider({ echo: echoStep });
+  const agentId = uniqueId('cache');
+  await withWorker({ taskQueue, models: [scripted] }, async () => {
+    // A tiny budget: every turn or two moves the agent to a new run with every entry carried.
+    await t.agents.start(agentId, { model: 'scripted:echo', historyBudgetBytes: 6_000 });
+    const handle = t.agents.handle(agentId);
+    const runs = new Set<string>();
+    const cache = new EntryCache();
+    for (let i = 0; i < 8; i++) {
+      await t.agents.ask(agentId, `turn-${i}-${'x'.repeat(500)}`);
+      const { runId } = await handle.describe();
+      runs.add(runId);
+      const { lastSeq } = await t.agents.state(agentId);
+      const entries = await cache.entriesUpTo(t.client, agentId, runId, lastSeq);
+      expect(entries).toEqual(await t.agents.history(agentId));
+    }
+    expect(runs.size).toBeGreaterThanOrEqual(3);
+    const { lastSeq } = await t.agents.state(agentId);
+    // Each entry crossed the wire once, plus one check entry per new run — not the whole transcript each run.
+    expect(cache.fetchedEntries).toBe(lastSeq + runs.size - 1);
+
+    // A reset starts a new history under the same agent id: the cache must not serve the old one.
+    await t.agents.reset(agentId);
+    await t.agents.ask(agentId, 'after-reset');
+    const { runId } = await handle.describe();
+    const after = await cache.entriesUpTo(t.client, agentId, runId, (await t.agents.state(agentId)).lastSeq);
+    expect(after).toEqual(await t.agents.history(agentId));
+    expect(JSON.stringify(after)).toContain('after-reset');
+    expect(JSON.stringify(after)).not.toContain('turn-0-');
   });
 });
