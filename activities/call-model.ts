@@ -8,7 +8,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { type AssembledMessage, MessageAssembler, type ModelCallResult, renderModelContext } from '../agent';
+import { type AssembledMessage, MAX_INLINE_PAYLOAD_BYTES, MessageAssembler, type ModelCallResult, renderModelContext, utf8Length } from '../agent';
 import type { EntryCache } from './entry-cache';
 import { inputBudgetFor, tokenizerFor } from './models/context-window';
 import type { ModelRouter } from './models/model-router';
@@ -32,6 +32,8 @@ export interface CallModelDeps {
   entries: EntryCache;
   liveness?: ModelLiveness;
   prices?: PriceTable;
+  /** False when the worker does not offload large payloads: an answer over the inline limit is refused. */
+  offloading?: boolean;
 }
 
 /** Heartbeat detail while streaming: a bounded view of the partial message. */
@@ -130,6 +132,15 @@ export function createCallModel(deps: CallModelDeps) {
     if (message.usage) {
       const costUsd = costOf(deps.prices, input.model, message.usage);
       result.usage = costUsd === undefined ? message.usage : { ...message.usage, costUsd };
+    }
+    const bytes = deps.offloading === false ? utf8Length(JSON.stringify(result)) : 0;
+    if (bytes > MAX_INLINE_PAYLOAD_BYTES) {
+      // Temporal would refuse the result anyway; say why, once (retrying cannot make it smaller).
+      throw ApplicationFailure.create({
+        type: ModelError.OutputTooLarge,
+        nonRetryable: true,
+        message: `The answer of ${input.model} is ${(bytes / 1024 / 1024).toFixed(1)} MB, over Temporal's 2 MB payload limit, and this worker does not offload large payloads (LIVECONTEXT_OFFLOAD=0). Turn offloading on, or lower maxTokens.`,
+      });
     }
     return result;
   };

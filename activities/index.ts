@@ -8,6 +8,7 @@ import { EntryCache } from './entry-cache';
 import { createExecuteTool } from './execute-tool';
 import type { ModelRouter } from './models/model-router';
 import type { ToolRegistry } from './tools/registry';
+import type { PayloadLimits } from './types';
 
 export interface ActivityDeps {
   models: ModelRouter;
@@ -15,16 +16,32 @@ export interface ActivityDeps {
   workspaceRoot: string;
   liveness?: ModelLiveness;
   prices?: PriceTable;
+  /**
+   * Whether this worker's data converter offloads large payloads (default true). Without it a model
+   * answer or a carried state over Temporal's 2 MB payload limit is refused with a clear error instead.
+   */
+  offloading?: boolean;
 }
 
 export function createActivities(deps: ActivityDeps) {
   return {
-    callModel: createCallModel({ models: deps.models, tools: deps.tools, entries: new EntryCache(), liveness: deps.liveness, prices: deps.prices }),
+    callModel: createCallModel({
+      models: deps.models,
+      tools: deps.tools,
+      entries: new EntryCache(),
+      liveness: deps.liveness,
+      prices: deps.prices,
+      offloading: deps.offloading ?? true,
+    }),
     executeTool: createExecuteTool({ tools: deps.tools, workspaceRoot: deps.workspaceRoot }),
+    /** A local activity the workflow asks before carrying a state too large to pass inline. */
+    async payloadLimits(): Promise<PayloadLimits> {
+      return { offloading: deps.offloading ?? true };
+    },
   };
 }
 
-export type { CallModelInput, ExecuteToolInput } from './types';
+export type { CallModelInput, ExecuteToolInput, PayloadLimits } from './types';
 export { ModelRouter, type ModelProvider } from './models/model-router';
 export { openaiProvider, OpenAIChatModel, type OpenAIProviderOptions } from './models/openai-model';
 export { anthropicProvider, AnthropicMessagesModel, type AnthropicProviderOptions } from './models/anthropic-model';

@@ -18,3 +18,9 @@ export interface ExecuteToolInput {
   /** A person approved this call (or the agent's policy waives approval): skip the tool's own policy. */
   approved?: boolean;
 }
+
+/** What the worker's data converter does with payloads over Temporal's limits. */
+export interface PayloadLimits {
+  /** Large payloads go to a blob store and history holds references; false: they would be refused. */
+  offloading: boolean;
+}

@@ -9,6 +9,11 @@ import { InboxItem } from './input';
 import { AgentRunState } from './run-state';
 
 export const SNAPSHOT_FORMAT = 'livecontext.agent-snapshot';
+/**
+ * The largest payload passed inline: Temporal refuses one over 2 MiB (its default blob size limit), and
+ * encoding, encryption and metadata add a little. Larger ones need payload offloading.
+ */
+export const MAX_INLINE_PAYLOAD_BYTES = 1.5 * 1024 * 1024;
 export const SNAPSHOT_VERSION = 1;
 
 const AgentErrorSchema = z.object({

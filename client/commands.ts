@@ -69,6 +69,7 @@ export async function stateCmd(agentId: string, v: Values) {
       `model ${s.config.model}${s.config.executorModel ? `, after tool results ${s.config.executorModel}` : ''}`,
       `history ${s.entryCount} entries, inbox ${s.inboxLength}, usage ${s.usage.inputTokens} in / ${s.usage.outputTokens} out tokens (${s.usage.cachedInputTokens} cached)${s.usage.costUsd ? `, $${s.usage.costUsd.toFixed(4)}` : ''}`,
       ...(s.lastError ? [`error ${s.lastError.code}: ${s.lastError.message}`] : []),
+      ...(s.warning ? [`warning: ${s.warning}`] : []),
       ...s.awaitingApproval.map((a) => `awaiting approval: ${a.toolCallId} ${a.toolName} ${a.arguments} (${a.reason})`),
       ...s.pendingToolCalls.map((c) => `pending tool call: ${c.toolCallId} ${c.toolName}`),
     ].join('\n'),

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { livecontextDataConverter } from './codec/data-converter';
+import { OffloadCodec } from './codec/offload-codec';
 import {
   ModelRouter,
   type ModelLiveness,
@@ -44,6 +45,12 @@ export interface LivecontextWorkerOptions {
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Payload codecs (encryption, offloading). Default: livecontextDataConverter() from the environment. */
   dataConverter?: DataConverter;
+  /**
+   * Whether the data converter offloads large payloads (default: true when it has livecontext's
+   * offloading codec or Temporal's external storage). Without it, what would exceed Temporal's 2 MB
+   * payload limit is refused with a clear error instead of being sent.
+   */
+  offloading?: boolean;
   /** Anything else Temporal's Worker accepts (concurrency, identity, sinks, interceptors…). */
   workerOptions?: Partial<WorkerOptions>;
 }
@@ -65,13 +72,16 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
     ...(options.models ?? []),
   ]);
   const workspaceRoot = path.resolve(options.workspaceRoot ?? path.join('.livecontext', 'workspaces'));
+  const dataConverter = options.dataConverter ?? livecontextDataConverter();
+  const offloading =
+    options.offloading ?? (dataConverter.externalStorage !== undefined || (dataConverter.payloadCodecs ?? []).some((c) => c instanceof OffloadCodec));
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace ?? 'default',
     taskQueue: options.taskQueue ?? TASK_QUEUE,
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    activities: createActivities({ models, tools, workspaceRoot, liveness: options.liveness, prices: options.prices ?? loadPriceTable() }),
-    dataConverter: options.dataConverter ?? livecontextDataConverter(),
+    activities: createActivities({ models, tools, workspaceRoot, liveness: options.liveness, prices: options.prices ?? loadPriceTable(), offloading }),
+    dataConverter,
     // Heartbeats carry the partial output clients display; send them often enough to look live.
     maxHeartbeatThrottleInterval: '250 ms',
     defaultHeartbeatThrottleInterval: '250 ms',

@@ -6,7 +6,7 @@ const PAGE_MAX_ENTRIES = 500;
 /** Well under gRPC's 4 MB message limit, whatever the entries hold. */
 const PAGE_MAX_BYTES = 1024 * 1024;
 
-export function describeAgent(agent: Agent, stopping: boolean): AgentStatus {
+export function describeAgent(agent: Agent, stopping: boolean, warning?: string): AgentStatus {
   const runState = agent.runState;
   const usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, costUsd: 0, modelCalls: 0 };
   // Totals come only from recorded entries, so retries and replays never count twice.
@@ -48,6 +48,7 @@ export function describeAgent(agent: Agent, stopping: boolean): AgentStatus {
     lastError: agent.lastError ?? null,
     usage,
     stopping,
+    warning: warning ?? null,
   };
 }
 

@@ -12,6 +12,7 @@ import {
   log,
   patched,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   sleep,
   upsertSearchAttributes,
@@ -24,7 +25,9 @@ import {
   ConfigChange,
   InputRejectedError,
   LivecontextError,
+  MAX_INLINE_PAYLOAD_BYTES,
   parseInput,
+  utf8Length,
   type StepDeps,
   type TurnOutcome,
 } from '../agent';
@@ -56,12 +59,15 @@ import {
 type Activities = ReturnType<typeof createActivities>;
 const { callModel } = proxyActivities<Activities>(DEFAULT_MODEL_ACTIVITY_OPTIONS);
 const { executeTool } = proxyActivities<Activities>(DEFAULT_TOOL_ACTIVITY_OPTIONS);
+const { payloadLimits } = proxyLocalActivities<Activities>({ startToCloseTimeout: '10 seconds' });
 
 export const DEFAULT_HISTORY_BUDGET_BYTES = 8 * 1024 * 1024;
 /** Since this patch a sleep/wait_until gives way to continue-as-new, stop and reset, and is carried. */
 const TIMERS_CARRIED_PATCH = 'timers-carried-across-continue-as-new';
 /** Since this patch waitForAnswer returns the answer's entry number, so each answer is in history once. */
 const ANSWER_BY_REFERENCE_PATCH = 'answer-by-reference';
+/** Since this patch a state too large to pass inline is carried only by a worker that offloads it. */
+const STATE_SIZE_GUARD_PATCH = 'state-size-guard';
 
 export interface AgentWorkflowResult {
   stopped: true;
@@ -78,6 +84,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   let retryRequested = false;
   const ending = () => stopReason !== undefined || resetRequested || continuing;
   const visibility = searchAttributePublisher(agent);
+  const carrier = stateCarrier(agent);
 
   setHandler(inputSignal, (raw) => {
     try {
@@ -138,7 +145,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     configureUpdate,
     (change) => {
       applyConfig(change);
-      return describeAgent(agent, stopReason !== undefined);
+      return describeAgent(agent, stopReason !== undefined, carrier.refusal);
     },
     {
       validator: (change) => {
@@ -160,7 +167,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     decideToolCallUpdate,
     (d) => {
       decide(d);
-      return describeAgent(agent, stopReason !== undefined);
+      return describeAgent(agent, stopReason !== undefined, carrier.refusal);
     },
     {
       validator: (d) => {
@@ -192,7 +199,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     stopReason = arg?.reason ?? 'stop requested';
   });
 
-  setHandler(stateQuery, () => describeAgent(agent, stopReason !== undefined));
+  setHandler(stateQuery, () => describeAgent(agent, stopReason !== undefined, carrier.refusal));
   setHandler(entriesQuery, (req) => pageEntries(agent.state.entries, req ?? {}));
   setHandler(pendingToolCallsQuery, () => agent.pendingToolCalls());
   setHandler(snapshotQuery, () => agent.toSnapshot());
@@ -201,39 +208,44 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   const deps = stepDeps(agent, {
     // A running sleep gives way when this run must end: stop, reset, or a history grown too long while
     // the agent slept (inputs keep arriving). Its timer is in the agent's state and resumes in the next run.
-    interrupt: () => ending() || history.tooLongWhileWaiting(),
+    interrupt: () => ending() || (history.tooLongWhileWaiting() && !carrier.refusal),
     onInterrupted: () => {
       if (!ending()) continuing = true;
     },
   });
-  while (!ending()) {
-    const outcome = await agent.doStep(deps);
-    // A safe point: no activity of ours is in flight. Long agents move to a fresh run here.
-    if (history.tooLong()) {
-      continuing = true;
-      break;
+  for (;;) {
+    while (!ending()) {
+      const outcome = await agent.doStep(deps);
+      // A safe point: no activity of ours is in flight. Long agents move to a fresh run here.
+      if (history.tooLong() && !carrier.refusal) {
+        continuing = true;
+        break;
+      }
+      if (outcome === 'ProgressMade') continue;
+      visibility.publish(outcome);
+      if (outcome === 'BlockedOnInput') {
+        await condition(() => agent.inbox.length > 0 || ending());
+      } else if (outcome === 'BlockedOnApproval') {
+        const seen = decisions;
+        await condition(() => decisions !== seen || ending());
+      } else if (outcome === 'BlockedOnError') {
+        await condition(() => retryRequested || ending());
+        retryRequested = false;
+        agent.clearError();
+      }
+      visibility.publish('Working');
     }
-    if (outcome === 'ProgressMade') continue;
-    visibility.publish(outcome);
-    if (outcome === 'BlockedOnInput') {
-      await condition(() => agent.inbox.length > 0 || ending());
-    } else if (outcome === 'BlockedOnApproval') {
-      const seen = decisions;
-      await condition(() => decisions !== seen || ending());
-    } else if (outcome === 'BlockedOnError') {
-      await condition(() => retryRequested || ending());
-      retryRequested = false;
-      agent.clearError();
+    if (!continuing || stopReason !== undefined || resetRequested) break;
+    if (await carrier.canCarry()) {
+      await condition(allHandlersFinished);
+      // Lossless: the new run starts from the whole agent — history, pending results, approvals, inbox,
+      // configuration, widgets. Large state is offloaded by the payload codec, never truncated.
+      log.info('continuing as new', { category: 'History', historySize: workflowInfo().historySize, entries: agent.state.entries.length });
+      await continueAsNew<typeof agentWorkflow>({ snapshot: agent.toSnapshot() });
     }
-    visibility.publish('Working');
+    continuing = false; // the state cannot be carried: this run goes on (see stateCarrier)
   }
   await condition(allHandlersFinished);
-  if (continuing && stopReason === undefined && !resetRequested) {
-    // Lossless: the new run starts from the whole agent — history, pending results, approvals, inbox,
-    // configuration, widgets. Large state is offloaded by the payload codec, never truncated.
-    log.info('continuing as new', { category: 'History', historySize: workflowInfo().historySize, entries: agent.state.entries.length });
-    await continueAsNew<typeof agentWorkflow>({ snapshot: agent.toSnapshot() });
-  }
   if (resetRequested && stopReason === undefined) {
     // Start over: a new run with a fresh history, the same configuration and the queued input.
     await continueAsNew<typeof agentWorkflow>({ snapshot: agent.resetSnapshot() });
@@ -264,6 +276,32 @@ function historyMonitor(agent: Agent) {
     tooLongWhileWaiting() {
       const info = workflowInfo();
       return overBudget() || (info.continueAsNewSuggested && info.historyLength - start.historyLength >= 500);
+    },
+  };
+}
+
+/**
+ * Whether this run may continue as new with the agent's state. A state over the inline payload limit
+ * needs a worker that offloads payloads: without one Temporal refuses the continue-as-new command and
+ * terminates the agent. Then the agent stays in this run instead, and its status says why.
+ */
+function stateCarrier(agent: Agent) {
+  let refusal: string | undefined;
+  return {
+    get refusal() {
+      return refusal;
+    },
+    async canCarry(): Promise<boolean> {
+      if (refusal) return false;
+      const bytes = utf8Length(JSON.stringify(agent.toSnapshot()));
+      if (bytes <= MAX_INLINE_PAYLOAD_BYTES || !patched(STATE_SIZE_GUARD_PATCH)) return true;
+      if ((await payloadLimits()).offloading) return true;
+      refusal =
+        `The agent's state is ${(bytes / 1024 / 1024).toFixed(1)} MB, over Temporal's 2 MB payload limit, and its worker does not ` +
+        'offload large payloads (LIVECONTEXT_OFFLOAD=0): it cannot continue as new, so it stays in this run, whose history ' +
+        'keeps growing towards Temporal\'s limit. Turn offloading on for its workers.';
+      log.warn(refusal, { category: 'History', bytes });
+      return false;
     },
   };
 }

@@ -56,6 +56,8 @@ export interface AgentStatus {
   lastError: AgentError | null;
   usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number; costUsd: number; modelCalls: number };
   stopping: boolean;
+  /** Something the agent cannot do as it should, though it goes on working (e.g. carry its state to a new run). */
+  warning: string | null;
 }
 
 export interface EntriesPage {

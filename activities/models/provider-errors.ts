@@ -23,6 +23,7 @@ export const ModelError = {
   Unprocessable: 'ModelError.Unprocessable',
   ContextLength: 'ModelError.ContextLength',
   MissingApiKey: 'ModelError.MissingApiKey',
+  OutputTooLarge: 'ModelError.OutputTooLarge',
   Unknown: 'ModelError.Unknown',
 } as const;
 
