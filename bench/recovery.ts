@@ -28,6 +28,12 @@ import {
 
 const TURNS = 500;
 const REPEAT = 3;
+/**
+ * Both sides' workflow task timeout. The new process replays the whole 500-turn run (~7,500 events, one
+ * run because the bench raises Temporal's continue-as-new suggestion) in one workflow task, which can
+ * take longer than Temporal's default 10 s on 2 cores; then the task times out and is retried forever.
+ */
+const WORKFLOW_TASK_TIMEOUT = '60 seconds' as const;
 
 interface WorkerProcess {
   proc: ChildProcess;
@@ -89,7 +95,7 @@ async function measure(label: string, spawnOne: () => WorkerProcess, ask: (text:
 export async function recovery(bench: Bench): Promise<BenchResult> {
   const lcQueue = uniqueId('rec-lc');
   const blQueue = uniqueId('rec-bl');
-  const agents = agentClient(bench, lcQueue);
+  const agents = agentClient(bench, lcQueue, { workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT });
   const baseline = baselineClient(bench, blQueue);
   const agentId = uniqueId('rec-agent');
   const baselineId = uniqueId('rec-baseline');
@@ -103,7 +109,7 @@ export async function recovery(bench: Bench): Promise<BenchResult> {
       await runTurns('recovery: livecontext build', TURNS, (text) => agents.ask(agentId, text));
     }),
     (await blWorker()).runUntil(async () => {
-      await baseline.start(baselineId, { modelCallsPerTurn: 1, toolCallsPerTurn: 0 });
+      await baseline.start(baselineId, { modelCallsPerTurn: 1, toolCallsPerTurn: 0 }, { workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT });
       await runTurns('recovery: baseline build', TURNS, (text) => baseline.ask(baselineId, text));
     }),
   ]);
@@ -143,7 +149,7 @@ export async function recovery(bench: Bench): Promise<BenchResult> {
   return {
     figures: {
       method:
-        `${TURNS} sequential turns on an in-process worker, shut down (not timed); then a worker process takes one warm-up turn and, ${REPEAT} times, is SIGKILLed and replaced by a new process, timed client-side from the new process's spawn to the answer of one input sent at once (Node start-up, prebuilt bundle, connection, the server giving up on the dead worker's sticky queue, replay of the run); spawnToAnswerMs = median; spawnToReadyMs = spawn until the worker polls; replayMs = Worker.runReplayHistory of the run's history in the bench process (median), the part of recovery that depends on the workflow code`,
+        `${TURNS} sequential turns on an in-process worker, shut down (not timed); then a worker process takes one warm-up turn and, ${REPEAT} times, is SIGKILLed and replaced by a new process, timed client-side from the new process's spawn to the answer of one input sent at once (Node start-up, prebuilt bundle, connection, the server giving up on the dead worker's sticky queue, replay of the run); spawnToAnswerMs = median; spawnToReadyMs = spawn until the worker polls; replayMs = Worker.runReplayHistory of the run's history in the bench process (median), the part of recovery that depends on the workflow code; workflow task timeout ${WORKFLOW_TASK_TIMEOUT} on both sides`,
       livecontext: lc,
       baseline: bl,
       ratio: ratio(lc.spawnToAnswerMs, bl.spawnToAnswerMs),

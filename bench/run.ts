@@ -82,7 +82,9 @@ async function main(): Promise<number> {
         rows.push(...result.rows.map((r) => ({ benchmark: name, ...r })));
       } catch (err) {
         failed++;
-        const reason = err instanceof Error ? err.message : String(err);
+        const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
+        const reason = err instanceof Error ? `${err.message}${cause}` : String(err);
+        if (err instanceof Error) console.error(err);
         progress(`${name} could not be measured: ${reason}`);
         results[name] = { livecontext: null, baseline: null, reason };
         rows.push({ benchmark: name, figure: `not measured: ${reason}`, livecontext: null, baseline: null });

@@ -1,6 +1,7 @@
 /** Shared helpers of the benchmarks: the server, workers on both sides, history sizes, statistics. */
 import { randomUUID } from 'node:crypto';
 import { Client, type WorkflowHandle } from '@temporalio/client';
+import type { Duration } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { type NativeConnection, Worker, type WorkflowBundle } from '@temporalio/worker';
@@ -119,8 +120,8 @@ export class BaselineClient {
     return this.client.workflow.getHandle(id);
   }
 
-  start(id: string, state: BaselineState): Promise<WorkflowHandle<typeof baselineAgent>> {
-    return this.client.workflow.start<typeof baselineAgent>('baselineAgent', { workflowId: id, taskQueue: this.taskQueue, args: [state] });
+  start(id: string, state: BaselineState, options: { workflowTaskTimeout?: Duration } = {}): Promise<WorkflowHandle<typeof baselineAgent>> {
+    return this.client.workflow.start<typeof baselineAgent>('baselineAgent', { workflowId: id, taskQueue: this.taskQueue, args: [state], ...options });
   }
 
   send(id: string, text: string): Promise<{ inputSeq: number }> {

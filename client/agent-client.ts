@@ -1,8 +1,8 @@
 /**
  * AgentClient: the typed way for programs to start agents, feed them and read them.
  */
-import { Client, WorkflowIdReusePolicy, type WorkflowHandle } from '@temporalio/client';
-import { TypedSearchAttributes } from '@temporalio/common';
+import { Client, WorkflowIdReusePolicy, type WorkflowHandle, type WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
+import { type Duration, TypedSearchAttributes } from '@temporalio/common';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import type { PartialOutput } from '../activities/call-model';
 import type { AgentConfig, AgentInput, AgentSnapshot, ConfigChange, HistoryEntry, ModelOutputEntry, TurnOutcome } from '../agent';
@@ -54,7 +54,16 @@ export interface AgentClientOptions {
    * second copy of every answer in history.
    */
   answersInline?: boolean;
+  /**
+   * Temporal's workflow task timeout for agents this client starts (default: Temporal's 10 s). A worker
+   * that picks up a run it has not cached replays the run's history within one workflow task; raise
+   * this if your workers are slow and your agents' runs long.
+   */
+  workflowTaskTimeout?: Duration;
 }
+
+/** How long updates wait out a workflow task that is failing for now (a worker died mid-task, a replay timed out). */
+const FAILED_TASK_PATIENCE_MS = 120_000;
 
 export class AgentClient {
   constructor(
@@ -68,14 +77,14 @@ export class AgentClient {
   }
 
   /** Starts a new agent; fails with WorkflowExecutionAlreadyStartedError if one with this id is running. */
-  async start(agentId: string, options: StartAgentOptions): Promise<WorkflowHandle<typeof agentWorkflow>> {
+  async start(agentId: string, options: StartAgentOptions): Promise<WorkflowHandleWithFirstExecutionRunId<typeof agentWorkflow>> {
     const { systemInstruction, ...config } = options;
     const input: AgentWorkflowInput = systemInstruction ? { config, systemInstruction } : { config };
     return this.startWith(agentId, input);
   }
 
   /** Starts an agent from a snapshot (import). */
-  async restore(agentId: string, snapshot: AgentSnapshot): Promise<WorkflowHandle<typeof agentWorkflow>> {
+  async restore(agentId: string, snapshot: AgentSnapshot): Promise<WorkflowHandleWithFirstExecutionRunId<typeof agentWorkflow>> {
     return this.startWith(agentId, { snapshot });
   }
 
@@ -87,6 +96,7 @@ export class AgentClient {
       args: [input] as [AgentWorkflowInput],
       workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
       staticSummary: `livecontext agent (${model})`,
+      ...(this.options.workflowTaskTimeout ? { workflowTaskTimeout: this.options.workflowTaskTimeout } : {}),
     };
     if (this.options.searchAttributes === false) return this.client.workflow.start<typeof agentWorkflow>('agentWorkflow', options);
     try {
@@ -130,12 +140,12 @@ export class AgentClient {
 
   /** Starts the agent over with an empty history, keeping its configuration and queued input. */
   async reset(agentId: string): Promise<void> {
-    await this.handle(agentId).executeUpdate(resetUpdate);
+    await this.update(() => this.handle(agentId).executeUpdate(resetUpdate));
   }
 
   /** Input that returns once the agent accepted it, with its input sequence number. */
   async send(agentId: string, input: AgentInput | string): Promise<{ inputSeq: number }> {
-    return this.handle(agentId).executeUpdate(sendInputUpdate, { args: [asInput(input)] });
+    return this.update(() => this.handle(agentId).executeUpdate(sendInputUpdate, { args: [asInput(input)] }));
   }
 
   /** Fire-and-forget input (what other services typically use). */
@@ -146,7 +156,8 @@ export class AgentClient {
   /** Waits (server-side, no polling) until the agent has finished its turn for `inputSeq`. */
   async waitForAnswer(agentId: string, inputSeq: number): Promise<TurnOutcome> {
     for (;;) {
-      const receipt = await this.handle(agentId).executeUpdate(waitForAnswerUpdate, { args: [{ inputSeq, ...(this.options.answersInline ? { withAnswer: true } : {}) }] });
+      const request = { inputSeq, ...(this.options.answersInline ? { withAnswer: true } : {}) };
+      const receipt = await this.update(() => this.handle(agentId).executeUpdate(waitForAnswerUpdate, { args: [request] }));
       if (receipt.status === 'continued') continue; // the agent moved to a new run; the same wait goes on there
       if (receipt.status === 'answered' && 'answerSeq' in receipt) {
         const { answerSeq, runId, ...rest } = receipt;
@@ -192,6 +203,24 @@ export class AgentClient {
     }
   }
 
+  /**
+   * Updates retried while the agent's workflow task is failing for now: Temporal refuses them before
+   * accepting them then (nothing reached the agent, so sending again cannot duplicate), and the task
+   * is retried by itself — after a worker died mid-task, or a replay outlasted the task timeout.
+   */
+  private async update<T>(run: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + FAILED_TASK_PATIENCE_MS;
+    for (let delay = 200; ; delay = Math.min(delay * 2, 5_000)) {
+      try {
+        return await run();
+      } catch (err) {
+        const text = `${(err as Error)?.message} ${(err as { cause?: Error })?.cause?.message ?? ''}`;
+        if (Date.now() > deadline || !/Workflow Task in failed state/i.test(text)) throw err;
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+  }
+
   /** All history entries after `afterSeq`, paging through the `entries` query. */
   async history(agentId: string, afterSeq = 0): Promise<HistoryEntry[]> {
     const out: HistoryEntry[] = [];
@@ -206,12 +235,12 @@ export class AgentClient {
   }
 
   configure(agentId: string, change: ConfigChange): Promise<AgentStatus> {
-    return this.handle(agentId).executeUpdate(configureUpdate, { args: [change] });
+    return this.update(() => this.handle(agentId).executeUpdate(configureUpdate, { args: [change] }));
   }
 
   /** Approve or deny one pending tool call (by update: refused if the call is not pending). */
   decide(agentId: string, decision: ToolDecision): Promise<AgentStatus> {
-    return this.handle(agentId).executeUpdate(decideToolCallUpdate, { args: [decision] });
+    return this.update(() => this.handle(agentId).executeUpdate(decideToolCallUpdate, { args: [decision] }));
   }
 
   approve(agentId: string, toolCallId: string, by?: string): Promise<AgentStatus> {
