@@ -369,7 +369,9 @@ function stepDeps(agent: Agent, timers: { interrupt: () => boolean; onInterrupte
           ...(options?.approved ? { approved: true } : {}),
           agentId: workflowId,
           runId,
-          call,
+          // The raw arguments only: the parsed copy is in the model output entry already, and the
+          // activity parses the raw text again (the same way), so the arguments enter history once more, not twice.
+          call: { toolName: call.toolName, toolCallId: call.toolCallId, rawArguments: call.rawArguments },
           idempotencyKey: `${workflowId}/${call.toolCallId}`,
           ...(agent.config.tools ? { allowedTools: agent.config.tools } : {}),
         }]);

@@ -7,6 +7,7 @@ import type { temporal } from '@temporalio/proto';
 import { ScriptedModelProvider } from '../../activities';
 import { EntryCache } from '../../activities/entry-cache';
 import { echoStep } from '../fixtures/scripts';
+import { recordTool } from '../fixtures/test-tools';
 import { waitForAnswerUpdate } from '../../workflows/messages';
 import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
 
@@ -90,5 +91,22 @@ test("a worker's entry cache survives continue-as-new and is dropped after a res
     expect(after).toEqual(await t.agents.history(agentId));
     expect(JSON.stringify(after)).toContain('after-reset');
     expect(JSON.stringify(after)).not.toContain('turn-0-');
+  });
+});
+
+test("a tool call's arguments reach the tool without being copied twice more", async () => {
+  const marker = 'golf-3b7e';
+  const scripted = new ScriptedModelProvider({
+    tool: (req) => (req.step === 0 ? { toolCalls: [{ name: 'record', args: { label: marker } }] } : { text: 'done' }),
+  });
+  const agentId = uniqueId('args');
+  await withWorker({ taskQueue, models: [scripted], tools: [recordTool] }, async () => {
+    await t.agents.start(agentId, { model: 'scripted:tool' });
+    expect(await t.agents.ask(agentId, 'record it')).toMatchObject({ status: 'answered' });
+    const events = (await t.agents.handle(agentId).fetchHistory()).events ?? [];
+    // The model output holds the raw and the parsed arguments, the tool's input the raw text only, and
+    // the result ("recorded <label>") names it once more.
+    expect(occurrences(events, `recorded ${marker}`)).toBe(1);
+    expect(occurrences(events, marker)).toBe(4);
   });
 });
