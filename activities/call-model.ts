@@ -50,7 +50,10 @@ export function createCallModel(deps: CallModelDeps) {
   const liveness = deps.liveness ?? DEFAULT_MODEL_LIVENESS;
   return async function callModel(input: CallModelInput): Promise<ModelCallResult> {
     const ctx = Context.current();
-    const entries = await deps.entries.entriesUpTo(ctx.client, input.agentId, input.runId, input.uptoSeq);
+    // The entries query waits for the agent's workflow worker; on a busy worker that can outlast the
+    // heartbeat timeout, which would time out (and retry) a call that has not even started.
+    const fetching = setInterval(() => ctx.heartbeat(), 1000);
+    const entries = await deps.entries.entriesUpTo(ctx.client, input.agentId, input.runId, input.uptoSeq).finally(() => clearInterval(fetching));
     const maxInputTokens = inputBudgetFor(input.model, input.contextWindow);
     const tokenizer = tokenizerFor(input.model);
     const context = renderModelContext(entries, {

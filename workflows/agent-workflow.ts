@@ -208,7 +208,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   const deps = stepDeps(agent, {
     // A running sleep gives way when this run must end: stop, reset, or a history grown too long while
     // the agent slept (inputs keep arriving). Its timer is in the agent's state and resumes in the next run.
-    interrupt: () => ending() || (history.tooLongWhileWaiting() && !carrier.refusal),
+    interrupt: () => ending() || (history.tooLongWhileWaiting() && !carrier.blocked),
     onInterrupted: () => {
       if (!ending()) continuing = true;
     },
@@ -217,7 +217,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     while (!ending()) {
       const outcome = await agent.doStep(deps);
       // A safe point: no activity of ours is in flight. Long agents move to a fresh run here.
-      if (history.tooLong() && !carrier.refusal) {
+      if (history.tooLong() && !carrier.blocked) {
         continuing = true;
         break;
       }
@@ -283,19 +283,30 @@ function historyMonitor(agent: Agent) {
 /**
  * Whether this run may continue as new with the agent's state. A state over the inline payload limit
  * needs a worker that offloads payloads: without one Temporal refuses the continue-as-new command and
- * terminates the agent. Then the agent stays in this run instead, and its status says why.
+ * terminates the agent. Then the agent stays in this run instead, and its status says why; its
+ * workers are asked again every REASK_AFTER_EVENTS events, so turning offloading on lets it move on.
  */
+const REASK_AFTER_EVENTS = 200;
 function stateCarrier(agent: Agent) {
   let refusal: string | undefined;
+  let askedAt = 0;
   return {
     get refusal() {
       return refusal;
     },
+    /** A refusal stands: not worth asking again yet. */
+    get blocked() {
+      return refusal !== undefined && workflowInfo().historyLength - askedAt < REASK_AFTER_EVENTS;
+    },
     async canCarry(): Promise<boolean> {
-      if (refusal) return false;
+      if (this.blocked) return false;
       const bytes = utf8Length(JSON.stringify(agent.toSnapshot()));
       if (bytes <= MAX_INLINE_PAYLOAD_BYTES || !patched(STATE_SIZE_GUARD_PATCH)) return true;
-      if ((await payloadLimits()).offloading) return true;
+      askedAt = workflowInfo().historyLength;
+      if ((await payloadLimits()).offloading) {
+        refusal = undefined;
+        return true;
+      }
       refusal =
         `The agent's state is ${(bytes / 1024 / 1024).toFixed(1)} MB, over Temporal's 2 MB payload limit, and its worker does not ` +
         'offload large payloads (LIVECONTEXT_OFFLOAD=0): it cannot continue as new, so it stays in this run, whose history ' +

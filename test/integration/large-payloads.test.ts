@@ -99,3 +99,27 @@ test('with offloading, the same large state is carried to a new run', async () =
     expect((await t.agents.history(agentId)).map((e) => e.seq)).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
   });
 });
+
+test('an agent held in its run moves on once its workers offload', async () => {
+  const big = (req: { step: number }) => ({ text: `${req.step}:${'y'.repeat(600 * 1024)}` });
+  const small = (req: { step: number }) => ({ text: `small ${req.step}` });
+  const offDataConverter = livecontextDataConverter({ offload: false });
+  const agentsOff = new AgentClient(new Client({ connection: t.connection, dataConverter: offDataConverter }), taskQueue);
+  const agentId = uniqueId('moves-on');
+  const { firstExecutionRunId } = await agentsOff.start(agentId, { model: 'scripted:big', historyBudgetBytes: 1_500_000 });
+  await withWorker({ taskQueue, models: [new ScriptedModelProvider({ big, small })], dataConverter: offDataConverter }, async () => {
+    for (let i = 0; i < 4; i++) expect(await agentsOff.ask(agentId, `q${i}`)).toMatchObject({ status: 'answered' });
+    expect((await agentsOff.state(agentId)).warning).toMatch(/cannot continue as new/);
+  });
+  // The same agent on a worker (and client) that offload: within 200 events it is asked again and moves on.
+  await withWorker({ taskQueue, models: [new ScriptedModelProvider({ big, small })] }, async () => {
+    await t.agents.configure(agentId, { model: 'scripted:small' });
+    for (let i = 0; i < 25 && (await t.agents.handle(agentId).describe()).runId === firstExecutionRunId; i++) {
+      expect(await t.agents.ask(agentId, `more ${i}`)).toMatchObject({ status: 'answered' });
+    }
+    expect((await t.agents.handle(agentId).describe()).runId).not.toBe(firstExecutionRunId);
+    const state = await t.agents.state(agentId);
+    expect(state.warning).toBeNull();
+    expect((await t.agents.history(agentId)).map((e) => e.seq)).toEqual(Array.from({ length: state.lastSeq }, (_, i) => i + 1));
+  });
+});
