@@ -3,6 +3,8 @@ import { type Bench, type BenchResult, agentClient, baselineClient, progress, ra
 
 const AGENTS = 100;
 const TURNS = 10;
+/** Rounds of the three sides, interleaved; each side's best round is its figure (this machine is shared, and noisy). */
+const ROUNDS = 2;
 
 export async function throughput(bench: Bench): Promise<BenchResult> {
   const queues = { livecontext: uniqueId('tp-lc'), baseline: uniqueId('tp-bl') };
@@ -30,25 +32,37 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
     return { turns: answered, seconds: round(ms / 1000, 2), turnsPerSecond: round(answered / (ms / 1000), 1) };
   };
 
+  type Round = Awaited<ReturnType<typeof measure>>;
+  const best = (rounds: Round[]) => ({ ...rounds.reduce((a, b) => (b.turnsPerSecond > a.turnsPerSecond ? b : a)), roundsTurnsPerSecond: rounds.map((r) => r.turnsPerSecond) });
   return withWorkers(bench, queues, async () => {
-    const lc = await measure(
-      'livecontext',
-      (id) => agents.start(id, { model: 'scripted:instant' }),
-      async (id, i) => (await agents.ask(id, `question ${i}`)).status === 'answered',
-    );
-    const leanResult = await measure(
-      'livecontext-lean',
-      (id) => lean.start(id, { model: 'scripted:instant' }),
-      async (id, i) => (await lean.ask(id, `question ${i}`)).status === 'answered',
-    );
-    const bl = await measure(
-      'baseline',
-      (id) => baseline.start(id, { modelCallsPerTurn: 1, toolCallsPerTurn: 0 }),
-      async (id, i) => (await baseline.ask(id, `question ${i}`)).status === 'answered',
-    );
+    const rounds: Record<'lc' | 'lean' | 'bl', Round[]> = { lc: [], lean: [], bl: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      rounds.lc.push(
+        await measure(
+          'livecontext',
+          (id) => agents.start(id, { model: 'scripted:instant' }),
+          async (id, i) => (await agents.ask(id, `question ${i}`)).status === 'answered',
+        ),
+      );
+      rounds.lean.push(
+        await measure(
+          'livecontext-lean',
+          (id) => lean.start(id, { model: 'scripted:instant' }),
+          async (id, i) => (await lean.ask(id, `question ${i}`)).status === 'answered',
+        ),
+      );
+      rounds.bl.push(
+        await measure(
+          'baseline',
+          (id) => baseline.start(id, { modelCallsPerTurn: 1, toolCallsPerTurn: 0 }),
+          async (id, i) => (await baseline.ask(id, `question ${i}`)).status === 'answered',
+        ),
+      );
+    }
+    const [lc, leanResult, bl] = [best(rounds.lc), best(rounds.lean), best(rounds.bl)];
     return {
       figures: {
-        method: `${AGENTS} workflows started first (not timed), then each runs ${TURNS} sequential ask() turns, all concurrently; turns/s = answered turns / wall time`,
+        method: `${AGENTS} workflows started first (not timed), then each runs ${TURNS} sequential ask() turns, all concurrently; turns/s = answered turns / wall time; ${ROUNDS} rounds of the three sides interleaved, each side's best round reported`,
         livecontext: lc,
         livecontextWithoutSearchAttributesAnswersInline: leanResult,
         baseline: bl,
@@ -56,7 +70,7 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
         leanRatio: ratio(leanResult.turnsPerSecond, bl.turnsPerSecond),
       },
       rows: [
-        { figure: `turns/s, ${AGENTS} agents × ${TURNS} turns`, livecontext: lc.turnsPerSecond, baseline: bl.turnsPerSecond, ratio: ratio(lc.turnsPerSecond, bl.turnsPerSecond) },
+        { figure: `turns/s, ${AGENTS} agents × ${TURNS} turns (best of ${ROUNDS})`, livecontext: lc.turnsPerSecond, baseline: bl.turnsPerSecond, ratio: ratio(lc.turnsPerSecond, bl.turnsPerSecond) },
         {
           figure: 'turns/s, client without search attributes, answers inline',
           livecontext: leanResult.turnsPerSecond,
