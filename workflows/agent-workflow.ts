@@ -66,6 +66,8 @@ export const DEFAULT_HISTORY_BUDGET_BYTES = 8 * 1024 * 1024;
 const TIMERS_CARRIED_PATCH = 'timers-carried-across-continue-as-new';
 /** Since this patch waitForAnswer returns the answer's entry number, so each answer is in history once. */
 const ANSWER_BY_REFERENCE_PATCH = 'answer-by-reference';
+/** Since this patch a retry (or new configuration) clears a blocking error at once, not when the loop next runs. */
+const RETRY_CLEARS_ERROR_PATCH = 'retry-clears-error-at-once';
 /** Since this patch a state too large to pass inline is carried only by a worker that offloads it. */
 const STATE_SIZE_GUARD_PATCH = 'state-size-guard';
 
@@ -83,6 +85,12 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   let continuing = false;
   let retryRequested = false;
   const ending = () => stopReason !== undefined || resetRequested || continuing;
+  const requestRetry = () => {
+    retryRequested = true;
+    // A client that retries and then waits for the answer must see the turn in progress again, not the
+    // error being retried (the loop clears it too, but only once it runs, after this activation's handlers).
+    if (agent.lastError && patched(RETRY_CLEARS_ERROR_PATCH)) agent.clearError();
+  };
   const visibility = searchAttributePublisher(agent);
   const carrier = stateCarrier(agent);
 
@@ -130,7 +138,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
       // Recorded in history, so every later model call (and every replay) renders the instruction in force.
       agent.state.setSystemInstruction(systemInstruction);
     }
-    retryRequested = true; // a new configuration is a reason to try a failed call again
+    requestRetry(); // a new configuration is a reason to try a failed call again
     visibility.publish();
     log.debug('configuration changed', { category: 'History', ...rest, systemInstructionChanged: systemInstruction !== undefined });
   };
@@ -188,9 +196,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     }
   });
 
-  setHandler(retrySignal, () => {
-    retryRequested = true;
-  });
+  setHandler(retrySignal, requestRetry);
   setHandler(resetUpdate, () => {
     resetRequested = true;
     return { reset: true as const };
@@ -238,6 +244,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     if (!continuing || stopReason !== undefined || resetRequested) break;
     if (await carrier.canCarry()) {
       await condition(allHandlersFinished);
+      if (stopReason !== undefined || resetRequested) break; // arrived while the worker was asked
       // Lossless: the new run starts from the whole agent — history, pending results, approvals, inbox,
       // configuration, widgets. Large state is offloaded by the payload codec, never truncated.
       log.info('continuing as new', { category: 'History', historySize: workflowInfo().historySize, entries: agent.state.entries.length });

@@ -59,6 +59,25 @@ describe('with offloading turned off (LIVECONTEXT_OFFLOAD=0)', () => {
     });
   });
 
+  test('retry then wait, delivered together, waits for the retried call instead of returning the old error', async () => {
+    let huge = true;
+    const scripted = () => new ScriptedModelProvider({ flip: () => ({ text: huge ? 'y'.repeat(3 * 1024 * 1024) : 'fits now' }) });
+    const agents = agentsWithout();
+    const agentId = uniqueId('retried');
+    await withWorker({ taskQueue, models: [scripted()], dataConverter }, async () => {
+      await agents.start(agentId, { model: 'scripted:flip' });
+      expect(await agents.ask(agentId, 'go')).toMatchObject({ status: 'error' });
+    });
+    // No worker now: the retry signal and the wait reach the agent in one workflow task.
+    await agents.retry(agentId);
+    const waiting = agents.waitForAnswer(agentId, 1);
+    await new Promise((r) => setTimeout(r, 500));
+    huge = false;
+    await withWorker({ taskQueue, models: [scripted()], dataConverter }, async () => {
+      expect(await waiting).toMatchObject({ status: 'answered', answer: { contents: ['fits now'] } });
+    });
+  });
+
   test('a state too large to carry keeps the agent in its run, working, with a warning', async () => {
     const scripted = new ScriptedModelProvider({ big: (req) => ({ text: `${req.step}:${'y'.repeat(600 * 1024)}` }) });
     const agents = agentsWithout();
