@@ -24,6 +24,7 @@ export interface ActivityDeps {
 }
 
 export function createActivities(deps: ActivityDeps) {
+  const offloading = deps.offloading ?? true;
   return {
     callModel: createCallModel({
       models: deps.models,
@@ -31,12 +32,12 @@ export function createActivities(deps: ActivityDeps) {
       entries: new EntryCache(),
       liveness: deps.liveness,
       prices: deps.prices,
-      offloading: deps.offloading ?? true,
+      offloading,
     }),
     executeTool: createExecuteTool({ tools: deps.tools, workspaceRoot: deps.workspaceRoot }),
     /** A local activity the workflow asks before carrying a state too large to pass inline. */
     async payloadLimits(): Promise<PayloadLimits> {
-      return { offloading: deps.offloading ?? true };
+      return { offloading };
     },
   };
 }

@@ -35,31 +35,17 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
   type Round = Awaited<ReturnType<typeof measure>>;
   const best = (rounds: Round[]) => ({ ...rounds.reduce((a, b) => (b.turnsPerSecond > a.turnsPerSecond ? b : a)), roundsTurnsPerSecond: rounds.map((r) => r.turnsPerSecond) });
   return withWorkers(bench, queues, async () => {
-    const rounds: Record<'lc' | 'lean' | 'bl', Round[]> = { lc: [], lean: [], bl: [] };
+    // The three sides: the default client, the client with its trade-offs switched, the baseline.
+    const sides: Array<[string, (id: string) => Promise<unknown>, (id: string, i: number) => Promise<boolean>]> = [
+      ['livecontext', (id) => agents.start(id, { model: 'scripted:instant' }), async (id, i) => (await agents.ask(id, `question ${i}`)).status === 'answered'],
+      ['livecontext-lean', (id) => lean.start(id, { model: 'scripted:instant' }), async (id, i) => (await lean.ask(id, `question ${i}`)).status === 'answered'],
+      ['baseline', (id) => baseline.start(id, { modelCallsPerTurn: 1, toolCallsPerTurn: 0 }), async (id, i) => (await baseline.ask(id, `question ${i}`)).status === 'answered'],
+    ];
+    const rounds: Round[][] = sides.map(() => []);
     for (let round = 0; round < ROUNDS; round++) {
-      rounds.lc.push(
-        await measure(
-          'livecontext',
-          (id) => agents.start(id, { model: 'scripted:instant' }),
-          async (id, i) => (await agents.ask(id, `question ${i}`)).status === 'answered',
-        ),
-      );
-      rounds.lean.push(
-        await measure(
-          'livecontext-lean',
-          (id) => lean.start(id, { model: 'scripted:instant' }),
-          async (id, i) => (await lean.ask(id, `question ${i}`)).status === 'answered',
-        ),
-      );
-      rounds.bl.push(
-        await measure(
-          'baseline',
-          (id) => baseline.start(id, { modelCallsPerTurn: 1, toolCallsPerTurn: 0 }),
-          async (id, i) => (await baseline.ask(id, `question ${i}`)).status === 'answered',
-        ),
-      );
+      for (const [i, [side, start, ask]] of sides.entries()) rounds[i].push(await measure(side, start, ask));
     }
-    const [lc, leanResult, bl] = [best(rounds.lc), best(rounds.lean), best(rounds.bl)];
+    const [lc, leanResult, bl] = rounds.map(best);
     return {
       figures: {
         method: `${AGENTS} workflows started first (not timed), then each runs ${TURNS} sequential ask() turns, all concurrently; turns/s = answered turns / wall time; ${ROUNDS} rounds of the three sides interleaved, each side's best round reported`,

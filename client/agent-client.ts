@@ -110,8 +110,7 @@ export class AgentClient {
       });
     } catch (err) {
       // A namespace without the livecontext search attributes still runs agents, just less findable.
-      const text = `${(err as Error)?.message} ${(err as { cause?: Error })?.cause?.message ?? ''}`;
-      if (!/search attribute/i.test(text)) throw err;
+      if (!/search attribute/i.test(errorText(err))) throw err;
       return this.client.workflow.start<typeof agentWorkflow>('agentWorkflow', options);
     }
   }
@@ -170,7 +169,7 @@ export class AgentClient {
   /** The answer named by a receipt: from the current run, or from the run that answered if it was reset since. */
   private async answerEntry(agentId: string, seq: number, runId: string): Promise<ModelOutputEntry> {
     for (const handle of [this.handle(agentId), this.client.workflow.getHandle(agentId, runId)]) {
-      const page = await this.query(agentId, () => handle.query(entriesQuery, { afterSeq: seq - 1, uptoSeq: seq, limit: 1 }));
+      const page = await this.query(() => handle.query(entriesQuery, { afterSeq: seq - 1, uptoSeq: seq, limit: 1 }));
       const entry = page.entries[0];
       if (entry?.seq === seq && entry.kind === 'model_output') return entry;
     }
@@ -184,23 +183,15 @@ export class AgentClient {
   }
 
   state(agentId: string): Promise<AgentStatus> {
-    return this.query(agentId, () => this.handle(agentId).query(stateQuery));
+    return this.query(() => this.handle(agentId).query(stateQuery));
   }
 
   /**
    * Queries retried briefly while a run has just started (continue-as-new, reset) and has no workflow
    * task yet: a moment in which the agent exists but cannot answer.
    */
-  private async query<T>(agentId: string, run: () => Promise<T>): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await run();
-      } catch (err) {
-        const text = `${(err as Error)?.message} ${(err as { cause?: Error })?.cause?.message ?? ''}`;
-        if (attempt >= 50 || !/not scheduled yet|Workflow task is not scheduled/i.test(text)) throw err;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
+  private query<T>(run: () => Promise<T>): Promise<T> {
+    return retryWhile(run, /not scheduled yet|Workflow task is not scheduled/i, { patienceMs: 5_000, firstDelayMs: 100, maxDelayMs: 100 });
   }
 
   /**
@@ -208,17 +199,8 @@ export class AgentClient {
    * accepting them then (nothing reached the agent, so sending again cannot duplicate), and the task
    * is retried by itself — after a worker died mid-task, or a replay outlasted the task timeout.
    */
-  private async update<T>(run: () => Promise<T>): Promise<T> {
-    const deadline = Date.now() + FAILED_TASK_PATIENCE_MS;
-    for (let delay = 200; ; delay = Math.min(delay * 2, 5_000)) {
-      try {
-        return await run();
-      } catch (err) {
-        const text = `${(err as Error)?.message} ${(err as { cause?: Error })?.cause?.message ?? ''}`;
-        if (Date.now() > deadline || !/Workflow Task in failed state/i.test(text)) throw err;
-        await new Promise((r) => setTimeout(r, delay));
-      }
-    }
+  private update<T>(run: () => Promise<T>): Promise<T> {
+    return retryWhile(run, /Workflow Task in failed state/i, { patienceMs: FAILED_TASK_PATIENCE_MS, firstDelayMs: 200, maxDelayMs: 5_000 });
   }
 
   /** All history entries after `afterSeq`, paging through the `entries` query. */
@@ -227,7 +209,7 @@ export class AgentClient {
     let cursor: number | null = afterSeq;
     while (cursor !== null) {
       const after = cursor;
-      const page: EntriesPage = await this.query(agentId, () => this.handle(agentId).query(entriesQuery, { afterSeq: after }));
+      const page: EntriesPage = await this.query(() => this.handle(agentId).query(entriesQuery, { afterSeq: after }));
       out.push(...page.entries);
       cursor = page.nextAfterSeq;
     }
@@ -256,7 +238,7 @@ export class AgentClient {
   }
 
   snapshot(agentId: string): Promise<AgentSnapshot> {
-    return this.query(agentId, () => this.handle(agentId).query(snapshotQuery));
+    return this.query(() => this.handle(agentId).query(snapshotQuery));
   }
 
   /**
@@ -310,5 +292,23 @@ export function outcomeText(outcome: TurnOutcome): string {
       return '(the agent was reset)';
     case 'continued':
       return '(the agent continued in a new run)';
+  }
+}
+
+/** An error's message with its cause's, where Temporal's client puts the server's words. */
+function errorText(err: unknown): string {
+  return `${(err as Error)?.message} ${(err as { cause?: Error })?.cause?.message ?? ''}`;
+}
+
+/** Runs `run` again, with growing pauses, while it fails with an error matching `transient`, for at most `patienceMs`. */
+async function retryWhile<T>(run: () => Promise<T>, transient: RegExp, o: { patienceMs: number; firstDelayMs: number; maxDelayMs: number }): Promise<T> {
+  const deadline = Date.now() + o.patienceMs;
+  for (let delay = o.firstDelayMs; ; delay = Math.min(delay * 2, o.maxDelayMs)) {
+    try {
+      return await run();
+    } catch (err) {
+      if (Date.now() > deadline || !transient.test(errorText(err))) throw err;
+      await new Promise((r) => setTimeout(r, delay));
+    }
   }
 }

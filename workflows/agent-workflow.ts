@@ -93,6 +93,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   };
   const visibility = searchAttributePublisher(agent);
   const carrier = stateCarrier(agent);
+  const status = () => describeAgent(agent, stopReason !== undefined, carrier.refusal);
 
   setHandler(inputSignal, (raw) => {
     try {
@@ -153,7 +154,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     configureUpdate,
     (change) => {
       applyConfig(change);
-      return describeAgent(agent, stopReason !== undefined, carrier.refusal);
+      return status();
     },
     {
       validator: (change) => {
@@ -175,7 +176,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     decideToolCallUpdate,
     (d) => {
       decide(d);
-      return describeAgent(agent, stopReason !== undefined, carrier.refusal);
+      return status();
     },
     {
       validator: (d) => {
@@ -205,7 +206,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     stopReason = arg?.reason ?? 'stop requested';
   });
 
-  setHandler(stateQuery, () => describeAgent(agent, stopReason !== undefined, carrier.refusal));
+  setHandler(stateQuery, status);
   setHandler(entriesQuery, (req) => pageEntries(agent.state.entries, req ?? {}));
   setHandler(pendingToolCallsQuery, () => agent.pendingToolCalls());
   setHandler(snapshotQuery, () => agent.toSnapshot());
