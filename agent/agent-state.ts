@@ -145,6 +145,13 @@ export class AgentState {
       timestamp: new Date(this.clock()).toISOString(),
       kind,
     } as unknown as T;
+    // The schema a carried or imported state is read with: what enters history must pass it, so that
+    // continue-as-new and import can never fail on what the agent already holds.
+    const checked = HistoryEntry.safeParse(entry);
+    if (!checked.success) {
+      const why = checked.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || kind}: ${i.message}`).join('; ');
+      throw new HistoryValidationError('INVALID_ENTRY', `A ${kind} entry would not be valid history (${why}).`);
+    }
     this.history.push(entry);
     this.nextSeqValue += 1;
     return entry;

@@ -6,11 +6,14 @@
 import { AgentState, type Clock } from './agent-state';
 import type { AgentConfig } from './agent-config';
 import type { HistoryEntry, ModelOutputEntry, ToolCallRequest, ToolCallResult } from './entries';
-import { InputRejectedError, SnapshotError } from './errors';
+import { repairModelOutput, repairToolResult } from './entry-repair';
+import { InfrastructureError, InputRejectedError } from './errors';
 import { isBlank, parseInput, type InboxItem } from './input';
 import { AgentRunState, determineState } from './run-state';
-import { AgentSnapshot, type ApprovalState, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type TimerState } from './snapshot';
+import { type AgentSnapshot, type ApprovalState, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type TimerState } from './snapshot';
+import { readSnapshot } from './snapshot-check';
 import type { AgentError, StepDeps, StepOutcome } from './step-io';
+import { type ToolDecision, parseToolDecision } from './tool-decision';
 import { runToolStep } from './tool-step';
 import { MemoryNotebookWidget, type Widget } from './widgets';
 
@@ -32,6 +35,7 @@ export class Agent {
   private lastErrorValue: AgentError | undefined;
   private approvalsValue: Record<string, ApprovalState>;
   private timersValue: Record<string, TimerState>;
+  private readonly resetAfterInputSeq: number | undefined;
   /** The agent's widgets (seed 003); their tools run inside the workflow. */
   readonly notebook: MemoryNotebookWidget;
   readonly widgets: readonly Widget[];
@@ -40,8 +44,9 @@ export class Agent {
     readonly state: AgentState,
     public config: AgentConfig,
     private readonly clock: Clock,
-    rest: Pick<AgentSnapshot, 'pendingToolResults' | 'inbox' | 'nextInputSeq' | 'consumedInputSeq' | 'lastError' | 'widgets' | 'approvals' | 'timers'>,
+    rest: Pick<AgentSnapshot, 'pendingToolResults' | 'inbox' | 'nextInputSeq' | 'consumedInputSeq' | 'lastError' | 'widgets' | 'approvals' | 'timers' | 'resetAfterInputSeq'>,
   ) {
+    this.resetAfterInputSeq = rest.resetAfterInputSeq;
     this.approvalsValue = { ...rest.approvals };
     this.timersValue = { ...rest.timers };
     this.notebook = new MemoryNotebookWidget(rest.widgets.memory_notebook.content);
@@ -66,16 +71,15 @@ export class Agent {
     return agent;
   }
 
-  /** Seed 004 `FromSnapshot`: the snapshot is validated; runtime dependencies come from the caller. */
-  static fromSnapshot(raw: unknown, clock: Clock): Agent {
-    const parsed = AgentSnapshot.safeParse(raw);
-    if (!parsed.success) {
-      const why = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-      throw new SnapshotError('BAD_SNAPSHOT', `Not a livecontext agent snapshot v${SNAPSHOT_VERSION} (${why}).`);
-    }
-    const snapshot = parsed.data;
+  /**
+   * Seed 004 `FromSnapshot`: the snapshot is validated (schema and invariants, see readSnapshot);
+   * runtime dependencies come from the caller. An `imported` snapshot's approvals are not taken as
+   * given: the calls waiting for a decision are asked about again on the agent's new cluster.
+   */
+  static fromSnapshot(raw: unknown, clock: Clock, options: { imported?: boolean } = {}): Agent {
+    const snapshot = readSnapshot(raw);
     const state = new AgentState(clock, { entries: snapshot.entries, nextSeq: snapshot.nextSeq });
-    return new Agent(state, snapshot.config, clock, snapshot);
+    return new Agent(state, snapshot.config, clock, options.imported ? { ...snapshot, approvals: {} } : snapshot);
   }
 
   /** The whole agent as versioned JSON: history, pending results, inbox, config, blocking error. */
@@ -95,6 +99,7 @@ export class Agent {
       ...(Object.keys(this.timersValue).length ? { timers: { ...this.timersValue } } : {}),
       widgets: { memory_notebook: this.notebook.toJSON() },
       ...(this.lastErrorValue ? { lastError: this.lastErrorValue } : {}),
+      ...(this.resetAfterInputSeq !== undefined ? { resetAfterInputSeq: this.resetAfterInputSeq } : {}),
     };
   }
 
@@ -109,6 +114,8 @@ export class Agent {
       inbox: [...this.inboxItems],
       nextInputSeq: this.nextInputSeqValue,
       consumedInputSeq: this.consumedInputSeqValue,
+      // Inputs up to here were taken before the reset: waiting for one of them says so.
+      ...(this.consumedInputSeqValue > 0 ? { resetAfterInputSeq: this.consumedInputSeqValue } : {}),
     };
   }
 
@@ -194,7 +201,7 @@ export class Agent {
         try {
           const model =
             runState === AgentRunState.PendingToolResults && this.config.executorModel ? this.config.executorModel : this.config.model;
-          const output = await deps.callModel({
+          const raw = await deps.callModel({
             uptoSeq: this.state.lastSeq,
             model,
             ...(this.config.params ? { params: this.config.params } : {}),
@@ -202,11 +209,13 @@ export class Agent {
             ...(this.config.contextWindow ? { contextWindow: this.config.contextWindow } : {}),
             phase: runState,
           });
-          const entry = this.state.appendModelOutput(output);
+          // Repaired as it enters, so what the agent holds always passes the snapshot schema.
+          const entry = this.state.appendModelOutput(repairModelOutput(raw, this.state.nextSeq));
           this.lastErrorValue = undefined;
           deps.log?.('History', `appended model_output #${entry.seq} with ${entry.toolCalls.length} tool call(s)`);
           return 'ProgressMade';
         } catch (err) {
+          if (err instanceof InfrastructureError) throw err; // not the model's failure: nothing to record
           this.lastErrorValue = this.toAgentError(err, runState);
           deps.log?.('Provider', `model call failed: ${this.lastErrorValue.message}`);
           return 'BlockedOnError';
@@ -221,7 +230,7 @@ export class Agent {
             timers: this.timersValue,
             clock: this.clock,
             pendingCalls: () => this.pendingToolCalls(),
-            addResult: (r) => this.pendingResults.push(r),
+            addResult: (r) => this.pendingResults.push(repairToolResult(r, r)),
           },
           deps,
         );
@@ -260,15 +269,23 @@ export class Agent {
    * Approves or denies one call of the current batch (also ahead of time, before it is reached).
    * Throws for a call that is not pending.
    */
-  decideToolCall(toolCallId: string, decision: { approved: boolean; reason?: string; by?: string }): void {
-    if (!this.pendingToolCalls().some((c) => c.toolCallId === toolCallId)) {
-      throw new InputRejectedError('UNKNOWN_TOOL_CALL', `No pending tool call ${toolCallId}.`);
-    }
+  decideToolCall(raw: unknown): ToolDecision {
+    const decision = this.checkDecision(raw);
     const at = new Date(this.clock()).toISOString();
     const by = decision.by !== undefined ? { by: decision.by } : {};
-    this.approvalsValue[toolCallId] = decision.approved
+    this.approvalsValue[decision.toolCallId] = decision.approved
       ? { status: 'approved', at, ...by }
       : { status: 'denied', at, ...by, ...(decision.reason !== undefined ? { reason: decision.reason } : {}) };
+    return decision;
+  }
+
+  /** Validates a decision — from an update or a signal alike — and that its call is pending; throws InputRejectedError. */
+  checkDecision(raw: unknown): ToolDecision {
+    const decision = parseToolDecision(raw);
+    if (!this.pendingToolCalls().some((c) => c.toolCallId === decision.toolCallId)) {
+      throw new InputRejectedError('UNKNOWN_TOOL_CALL', `No pending tool call ${decision.toolCallId}.`);
+    }
+    return decision;
   }
 
   private toAgentError(err: unknown, runState: AgentRunState): AgentError {
@@ -279,6 +296,7 @@ export class Agent {
   /** What became of input `inputSeq`; undefined while it is still queued or being worked on. */
   turnOutcome(inputSeq: number): TurnOutcome | undefined {
     if (inputSeq > this.consumedInputSeqValue) return undefined;
+    if (this.resetAfterInputSeq !== undefined && inputSeq <= this.resetAfterInputSeq) return { inputSeq, status: 'reset' };
     const entries = this.state.entries;
     const start = entries.findIndex((e) => e.kind === 'model_input' && e.inputSeq === inputSeq);
     if (start < 0) return { inputSeq, status: 'ignored', reason: 'blank input is dropped' };

@@ -24,3 +24,10 @@ export class SnapshotError extends LivecontextError {}
 
 /** A model stream broke the MessageDelta protocol (seed 002 invariants). */
 export class StreamProtocolError extends LivecontextError {}
+
+/**
+ * A failure of the machinery around the agent, not of its model or tools (e.g. this worker cannot
+ * decode an activity's result): never recorded in the agent's state. In a workflow it fails the
+ * workflow task, which Temporal retries, perhaps on a worker that can do it.
+ */
+export class InfrastructureError extends LivecontextError {}

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ContentSection } from './entries';
 import { utf8Length } from './agent-state';
 import { InputRejectedError } from './errors';
+import { undecodableReason } from './undecodable';
 
 /** Largest accepted input, in UTF-8 bytes of its text. Far below Temporal's 2 MB payload limit. */
 export const INPUT_MAX_BYTES = 256 * 1024;
@@ -41,6 +42,10 @@ export const USER_SECTION_TITLE = 'Input';
  * Blank input is NOT an error here: seed 004 drops it when it is pulled, so it keeps its place in order.
  */
 export function parseInput(raw: unknown): { sections: ContentSection[]; sender?: string } {
+  const undecodable = undecodableReason(raw);
+  if (undecodable !== undefined) {
+    throw new InputRejectedError('UNDECODABLE_INPUT', `The input's payload could not be decoded (${undecodable}). Send JSON {"text": "..."} with the same data converter as the workers.`);
+  }
   const parsed = AgentInput.safeParse(raw);
   if (!parsed.success) {
     const why = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
@@ -48,7 +53,8 @@ export function parseInput(raw: unknown): { sections: ContentSection[]; sender?:
   }
   const { text, sections, sender } = parsed.data;
   const all = [...(text !== undefined ? [{ title: USER_SECTION_TITLE, content: text }] : []), ...(sections ?? [])];
-  const bytes = all.reduce((n, s) => n + utf8Length(s.title) + utf8Length(s.content), 0);
+  // What the sender sent: the text, and the titles and contents of its own sections (not our default title).
+  const bytes = utf8Length(text ?? '') + (sections ?? []).reduce((n, s) => n + utf8Length(s.title) + utf8Length(s.content), 0);
   if (bytes > INPUT_MAX_BYTES) {
     throw new InputRejectedError(
       'INPUT_TOO_LARGE',

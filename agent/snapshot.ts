@@ -58,5 +58,7 @@ export const AgentSnapshot = z.object({
   widgets: z
     .object({ memory_notebook: z.object({ content: z.string() }) })
     .default({ memory_notebook: { content: '' } }),
+  /** Set by a reset: inputs up to this number were taken before it, so their turns are gone. */
+  resetAfterInputSeq: z.number().int().nonnegative().optional(),
 });
 export type AgentSnapshot = z.infer<typeof AgentSnapshot>;

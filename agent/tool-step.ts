@@ -10,7 +10,8 @@ import type { ToolCallRequest, ToolCallResult } from './entries';
 import { parseToolArguments } from './lenient-args';
 import type { ApprovalState, TimerState } from './snapshot';
 import type { ApprovalRequired, StepDeps, StepOutcome } from './step-io';
-import { SleepArgs, WaitUntilArgs, isTimerTool } from './timer-tools';
+import { InfrastructureError } from './errors';
+import { MAX_SLEEP_SECONDS, SleepArgs, WaitUntilArgs, isTimerTool } from './timer-tools';
 import type { Widget } from './widgets';
 
 export interface ToolStepHost {
@@ -86,6 +87,7 @@ async function runOne(host: ToolStepHost, call: ToolCallRequest, deps: StepDeps)
     // The result must answer this call whatever the executor returned, and keep metadata within limits.
     return withMetadata({ ...result, ...base }, result.metadata);
   } catch (err) {
+    if (err instanceof InfrastructureError) throw err; // not the tool's failure: nothing to record
     return { ...base, status: 'Failed', result: `Tool ${call.toolName} could not be executed: ${(err as Error)?.message ?? String(err)}` };
   }
 }
@@ -109,6 +111,9 @@ async function runTimer(
       if (!args.ok) return { ...base, status: 'Failed', result: args.message };
       const at = Date.parse(args.data.time);
       if (Number.isNaN(at)) return { ...base, status: 'Failed', result: `"${args.data.time}" is not an ISO-8601 date-time.` };
+      if (at - startedAt > MAX_SLEEP_SECONDS * 1000) {
+        return { ...base, status: 'Failed', result: `${args.data.time} is more than a year away; wait at most a year at a time (until ${new Date(startedAt + MAX_SLEEP_SECONDS * 1000).toISOString()}).` };
+      }
       wakeAt = Math.max(startedAt, at);
     }
     timer = { startedAt: new Date(startedAt).toISOString(), wakeAt: new Date(wakeAt).toISOString() };

@@ -5,7 +5,7 @@ import { Client, WorkflowIdReusePolicy, type WorkflowHandle, type WorkflowHandle
 import { type Duration, TypedSearchAttributes } from '@temporalio/common';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import type { PartialOutput } from '../activities/call-model';
-import type { AgentConfig, AgentInput, AgentSnapshot, ConfigChange, HistoryEntry, ModelOutputEntry, TurnOutcome } from '../agent';
+import { type AgentConfig, type AgentInput, type AgentSnapshot, type ConfigChange, type HistoryEntry, type ModelOutputEntry, type TurnOutcome, readSnapshot } from '../agent';
 import type { agentWorkflow } from '../workflows';
 import {
   type AgentStatus,
@@ -83,9 +83,12 @@ export class AgentClient {
     return this.startWith(agentId, input);
   }
 
-  /** Starts an agent from a snapshot (import). */
+  /**
+   * Starts an agent from a snapshot (import). The snapshot is checked first (throws SnapshotError naming
+   * what is inconsistent); its tool-call approvals are asked again, not taken as given.
+   */
   async restore(agentId: string, snapshot: AgentSnapshot): Promise<WorkflowHandleWithFirstExecutionRunId<typeof agentWorkflow>> {
-    return this.startWith(agentId, { snapshot });
+    return this.startWith(agentId, { snapshot: readSnapshot(snapshot), imported: true });
   }
 
   private async startWith(agentId: string, input: AgentWorkflowInput) {

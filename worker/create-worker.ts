@@ -4,6 +4,7 @@ import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { livecontextDataConverter } from './codec/data-converter';
 import { OffloadCodec } from './codec/offload-codec';
+import { guardedForWorkers } from './codec/undecodable-guard';
 import {
   ModelRouter,
   type ModelLiveness,
@@ -81,7 +82,8 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
     taskQueue: options.taskQueue ?? TASK_QUEUE,
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities({ models, tools, workspaceRoot, liveness: options.liveness, prices: options.prices ?? loadPriceTable(), offloading }),
-    dataConverter,
+    // No payload a sender can produce may stall an agent: see UndecodableGuardCodec.
+    dataConverter: guardedForWorkers(dataConverter),
     // Heartbeats carry the partial output clients display; send them often enough to look live.
     maxHeartbeatThrottleInterval: '250 ms',
     defaultHeartbeatThrottleInterval: '250 ms',

@@ -23,10 +23,13 @@ import {
   Agent,
   AgentConfig,
   ConfigChange,
+  InfrastructureError,
   InputRejectedError,
   LivecontextError,
   MAX_INLINE_PAYLOAD_BYTES,
   parseInput,
+  readSnapshot,
+  undecodableReason,
   utf8Length,
   type StepDeps,
   type TurnOutcome,
@@ -38,7 +41,6 @@ import {
   MODEL_ATTRIBUTE,
   PROVIDER_ATTRIBUTE,
   RUN_STATE_ATTRIBUTE,
-  type ToolDecision,
   type TurnReceipt,
   configureSignal,
   configureUpdate,
@@ -106,10 +108,10 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   });
 
   setHandler(sendInputUpdate, (raw) => agent.enqueueInput(raw), {
-    validator: (raw) => {
+    validator: refusing((raw) => {
       if (stopReason !== undefined) throw new InputRejectedError('AGENT_STOPPING', 'The agent is stopping.');
       parseInput(raw); // the same checks enqueueInput makes, so a refused input never reaches the handler
-    },
+    }),
   });
 
   setHandler(
@@ -124,11 +126,12 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
       return { ...rest, answerSeq: answer.seq, runId: workflowInfo().runId };
     },
     {
-      validator: ({ inputSeq }) => {
-        if (!Number.isInteger(inputSeq) || inputSeq < 1 || inputSeq >= agent.nextInputSeq) {
-          throw new InputRejectedError('UNKNOWN_INPUT', `No input #${inputSeq} was accepted by this agent.`);
+      validator: refusing((request) => {
+        const inputSeq = (request as { inputSeq?: unknown } | undefined)?.inputSeq;
+        if (typeof inputSeq !== 'number' || !Number.isInteger(inputSeq) || inputSeq < 1 || inputSeq >= agent.nextInputSeq) {
+          throw new InputRejectedError('UNKNOWN_INPUT', `No input #${String(inputSeq)} was accepted by this agent.`);
         }
-      },
+      }),
     },
   );
 
@@ -157,18 +160,18 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
       return status();
     },
     {
-      validator: (change) => {
+      validator: refusing((change) => {
         const parsed = ConfigChange.safeParse(change);
         if (!parsed.success) {
-          throw new InputRejectedError('BAD_CONFIG', parsed.error.issues.map((i) => i.message).join('; '));
+          throw new InputRejectedError('BAD_CONFIG', parsed.error.issues.map((i) => `${i.path.join('.') || 'change'}: ${i.message}`).join('; '));
         }
-      },
+      }),
     },
   );
 
   let decisions = 0; // bumped on every approve/deny, to wake a loop blocked on approval
-  const decide = (d: ToolDecision) => {
-    agent.decideToolCall(d.toolCallId, d);
+  const decide = (raw: unknown) => {
+    const d = agent.decideToolCall(raw); // validated the same way for the update and the signal
     decisions++;
     log.debug(`tool call ${d.toolCallId} ${d.approved ? 'approved' : 'denied'}`, { category: 'Tools', by: d.by });
   };
@@ -178,16 +181,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
       decide(d);
       return status();
     },
-    {
-      validator: (d) => {
-        if (!d || typeof d.toolCallId !== 'string' || typeof d.approved !== 'boolean') {
-          throw new InputRejectedError('BAD_DECISION', 'A decision is {"toolCallId": "...", "approved": true|false, "reason"?: "..."}.');
-        }
-        if (!agent.pendingToolCalls().some((c) => c.toolCallId === d.toolCallId)) {
-          throw new InputRejectedError('UNKNOWN_TOOL_CALL', `No pending tool call ${d.toolCallId}.`);
-        }
-      },
-    },
+    { validator: refusing((d) => void agent.checkDecision(d)) },
   );
   setHandler(decideToolCallSignal, (d) => {
     try {
@@ -203,7 +197,8 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     return { reset: true as const };
   });
   setHandler(stopSignal, (arg) => {
-    stopReason = arg?.reason ?? 'stop requested';
+    const reason = (arg as { reason?: unknown } | undefined)?.reason;
+    stopReason = typeof reason === 'string' && reason ? reason.slice(0, 1000) : 'stop requested';
   });
 
   setHandler(stateQuery, status);
@@ -308,10 +303,21 @@ function stateCarrier(agent: Agent) {
     },
     async canCarry(): Promise<boolean> {
       if (this.blocked) return false;
-      const bytes = utf8Length(JSON.stringify(agent.toSnapshot()));
+      const json = JSON.stringify(agent.toSnapshot());
+      // The new run reads the state with the same checks as an import: never carry what it would refuse.
+      // (Everything is checked as it enters the agent, so this is a last line of defence.)
+      try {
+        readSnapshot(JSON.parse(json));
+      } catch (err) {
+        askedAt = workflowInfo().historyLength;
+        refusal = `The agent's state would not be readable in a new run (${(err as Error).message}), so it stays in this run. Export it and report this.`;
+        log.error(refusal, { category: 'History' });
+        return false;
+      }
+      const bytes = utf8Length(json);
       if (bytes <= MAX_INLINE_PAYLOAD_BYTES || !patched(STATE_SIZE_GUARD_PATCH)) return true;
       askedAt = workflowInfo().historyLength;
-      if ((await payloadLimits()).offloading) {
+      if (decoded(await payloadLimits(), 'payloadLimits').offloading) {
         refusal = undefined;
         return true;
       }
@@ -325,14 +331,44 @@ function stateCarrier(agent: Agent) {
   };
 }
 
-/** A start input that cannot make an agent fails the run at once (not a workflow task retried forever). */
+/**
+ * A start input that cannot make an agent fails the run at once (not a workflow task retried forever).
+ * Except a carried state this worker cannot decode (a missing key or blob): that is the agent's own
+ * data, so the task fails and is retried — perhaps by a worker that can — instead of ending the agent.
+ */
 function createAgent(input: AgentWorkflowInput, clock: () => number): Agent {
+  const undecodable = undecodableReason(input) ?? undecodableReason((input as { snapshot?: unknown })?.snapshot);
+  if (undecodable !== undefined && workflowInfo().continuedFromExecutionRunId) {
+    throw new InfrastructureError('UNDECODABLE_STATE', `This worker cannot decode the agent's carried state: ${undecodable}`);
+  }
   try {
-    if ('snapshot' in input) return Agent.fromSnapshot(input.snapshot, clock);
-    return Agent.create({ config: AgentConfig.parse(input.config), systemInstruction: input.systemInstruction, clock });
+    if (input && 'snapshot' in input) return Agent.fromSnapshot(input.snapshot, clock, { imported: input.imported === true });
+    return Agent.create({ config: AgentConfig.parse(input?.config), systemInstruction: input?.systemInstruction, clock });
   } catch (err) {
     throw ApplicationFailure.nonRetryable(`Cannot start the agent: ${(err as Error).message}`, 'BAD_START_INPUT');
   }
+}
+
+/**
+ * An update validator whose refusals are final: the same input would be refused again, so the error
+ * says so (`nonRetryable`), with the refusal's code as its type.
+ */
+function refusing<A>(validate: (arg: A) => void): (arg: A) => void {
+  return (arg) => {
+    try {
+      validate(arg);
+    } catch (err) {
+      if (err instanceof LivecontextError) throw ApplicationFailure.create({ type: err.code, message: err.message, nonRetryable: true });
+      throw err;
+    }
+  };
+}
+
+/** An activity result this worker could not decode is not the activity's answer: see InfrastructureError. */
+function decoded<T>(result: T, what: string): T {
+  const reason = undecodableReason(result);
+  if (reason !== undefined) throw new InfrastructureError('UNDECODABLE_RESULT', `This worker cannot decode the result of ${what}: ${reason}`);
+  return result;
 }
 
 /**
@@ -364,14 +400,16 @@ function stepDeps(agent: Agent, timers: { interrupt: () => boolean; onInterrupte
   const { workflowId, runId } = workflowInfo();
   return {
     async callModel(request) {
+      let result;
       try {
         // The summary makes the activity readable in the Web UI ("model openai:gpt-4.1-mini").
-        return await callModel.executeWithOptions({ ...DEFAULT_MODEL_ACTIVITY_OPTIONS, summary: `model ${request.model}` }, [
+        result = await callModel.executeWithOptions({ ...DEFAULT_MODEL_ACTIVITY_OPTIONS, summary: `model ${request.model}` }, [
           { ...request, agentId: workflowId, runId },
         ]);
       } catch (err) {
         throw toAgentFailure(err);
       }
+      return decoded(result, `a model call to ${request.model}`);
     },
     async sleep(ms) {
       if (!patched(TIMERS_CARRIED_PATCH)) {
@@ -383,8 +421,9 @@ function stepDeps(agent: Agent, timers: { interrupt: () => boolean; onInterrupte
       return !interrupted;
     },
     async executeTool(call, options) {
+      let result;
       try {
-        return await executeTool.executeWithOptions({ ...DEFAULT_TOOL_ACTIVITY_OPTIONS, summary: `tool ${call.toolName}` }, [{
+        result = await executeTool.executeWithOptions({ ...DEFAULT_TOOL_ACTIVITY_OPTIONS, summary: `tool ${call.toolName}` }, [{
           ...(options?.approved ? { approved: true } : {}),
           agentId: workflowId,
           runId,
@@ -403,6 +442,7 @@ function stepDeps(agent: Agent, timers: { interrupt: () => boolean; onInterrupte
           result: `The tool ${call.toolName} did not complete: ${failure.message}`,
         };
       }
+      return decoded(result, `the tool ${call.toolName}`);
     },
     // Category-tagged debug messages; the worker's logger shows the categories in LIVECONTEXT_DEBUG.
     log(category, message, attributes) {

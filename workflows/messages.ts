@@ -13,6 +13,7 @@ import type {
   ConfigChange,
   HistoryEntry,
   ToolCallRequest,
+  ToolDecision,
   TurnOutcome,
 } from '../agent';
 
@@ -33,7 +34,8 @@ export const WORKFLOW_TYPE = 'agentWorkflow';
 /** Start arguments: a fresh agent from a config, or one restored from a snapshot (import, continue-as-new). */
 export type AgentWorkflowInput =
   | { config: AgentConfig; systemInstruction?: string }
-  | { snapshot: AgentSnapshot };
+  /** `imported`: from another cluster or a file, so its approvals are asked again (not on continue-as-new). */
+  | { snapshot: AgentSnapshot; imported?: boolean };
 
 /** A snapshot of the agent's status, as the `state` query returns it. */
 export interface AgentStatus {
@@ -104,15 +106,8 @@ export const waitForAnswerUpdate = defineUpdate<TurnReceipt, [WaitForAnswerReque
 export const configureUpdate = defineUpdate<AgentStatus, [ConfigChange]>('configure');
 /** Fire-and-forget variant of `configure`; an invalid change is logged and dropped. */
 export const configureSignal = defineSignal<[ConfigChange]>('configure');
-/** A person's decision on a tool call of the current batch (also ahead of time). */
-export interface ToolDecision {
-  toolCallId: string;
-  approved: boolean;
-  /** Shown to the model when denied. */
-  reason?: string;
-  /** Who decided (recorded). */
-  by?: string;
-}
+/** A person's decision on a tool call of the current batch (also ahead of time); see agent/tool-decision. */
+export type { ToolDecision };
 /** Approve or deny a tool call; returns the new status. Refused for a call that is not pending. */
 export const decideToolCallUpdate = defineUpdate<AgentStatus, [ToolDecision]>('decideToolCall');
 /** Fire-and-forget variant; an invalid decision is logged and dropped. */

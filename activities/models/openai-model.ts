@@ -109,7 +109,7 @@ export class OpenAIChatModel extends BaseModel {
         if (delta.content) yield d.next({ kind: 'text', text: delta.content });
         for (const tc of delta.tool_calls ?? []) {
           if (!open.has(tc.index)) {
-            const toolCallId = tc.id ?? `call_${chunk.id}_${tc.index}`;
+            const toolCallId = tc.id || `call_${chunk.id}_${tc.index}`; // some compatible servers send ""
             open.set(tc.index, toolCallId);
             yield d.next({ kind: 'tool_call_start', toolCallId, toolName: tc.function?.name ?? '' });
           }

@@ -3,6 +3,7 @@
  * uses this to render the LiveScreen as it was at any sequence bound.
  */
 import type { HistoryEntry, ToolCallRequest } from '../entries';
+import { parseToolArguments } from '../lenient-args';
 import { MEMORY_NOTEBOOK_REPLACE, MemoryNotebookWidget, NotebookReplaceArgs, applyNotebookReplace } from './memory-notebook';
 import type { Widget } from './widget';
 
@@ -16,8 +17,9 @@ export function rebuildNotebook(entries: readonly HistoryEntry[], uptoSeq = Numb
     for (const result of entry.results) {
       if (result.toolName !== MEMORY_NOTEBOOK_REPLACE || result.status !== 'Success') continue;
       const call = calls.find((c) => c.toolCallId === result.toolCallId);
-      const args = NotebookReplaceArgs.safeParse(call?.arguments);
-      if (!args.success) continue;
+      // Parsed as leniently as the widget parsed them when the edit ran, so repaired edits are rebuilt too.
+      const args = call ? parseToolArguments(NotebookReplaceArgs, call) : undefined;
+      if (!args?.ok) continue;
       const edit = applyNotebookReplace(content, args.data);
       if (edit.ok) content = edit.content;
     }

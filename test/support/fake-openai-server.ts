@@ -30,6 +30,8 @@ export type FakeOpenAIResponse =
       finishReason?: 'stop' | 'tool_calls' | 'length' | 'content_filter';
       /** Defaults: prompt ≈ ceil(bytes of JSON messages / 4), completion ≈ ceil(bytes of output / 4). */
       usage?: { promptTokens?: number; completionTokens?: number };
+      /** Sent as the usage chunk's `usage` exactly (what some OpenAI-compatible servers send: fields missing, fractions). */
+      rawUsage?: Record<string, unknown>;
       /** Delay between SSE chunks (default 0). */
       chunkDelayMs?: number;
     }
@@ -351,7 +353,7 @@ export async function startFakeOpenAIServer(options: { apiKey?: string } = {}): 
         completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
       };
       const { choices: _choices, usage: _usage, ...envelope } = chunk({});
-      if (!(await send({ ...envelope, choices: [], usage }))) return;
+      if (!(await send({ ...envelope, choices: [], usage: response.rawUsage ?? usage }))) return;
     }
     if (await send('[DONE]')) res.end();
   }

@@ -1,10 +1,13 @@
 /**
- * Where offloaded payloads live. The default is a folder (`.livecontext/blobs`, or LIVECONTEXT_BLOB_DIR:
- * point every worker and client at the same shared folder to run on several machines). Implement
+ * Where offloaded payloads live. The default is a folder: LIVECONTEXT_BLOB_DIR, else
+ * `$XDG_DATA_HOME/livecontext/blobs` (`~/.local/share/livecontext/blobs`) — never relative to the
+ * current directory, so a client started elsewhere on the machine finds the same blobs as the worker.
+ * Point every worker and client at the same shared folder to run on several machines, or implement
  * BlobStore for an object store.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 
 export interface BlobStore {
@@ -14,15 +17,22 @@ export interface BlobStore {
 }
 
 export class FileBlobStore implements BlobStore {
-  constructor(readonly dir: string = process.env.LIVECONTEXT_BLOB_DIR || path.resolve('.livecontext', 'blobs')) {}
+  constructor(readonly dir: string = defaultBlobDir()) {
+    this.dir = path.resolve(dir);
+  }
 
+  /** Throws before anything is sent when the blob cannot be stored (the payload would be unreadable). */
   async put(bytes: Uint8Array): Promise<string> {
     const key = createHash('sha256').update(bytes).digest('hex');
     const file = this.file(key);
-    await mkdir(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(tmp, bytes);
-    await rename(tmp, file); // atomic: readers never see half a blob
+    try {
+      await mkdir(path.dirname(file), { recursive: true });
+      const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+      await writeFile(tmp, bytes);
+      await rename(tmp, file); // atomic: readers never see half a blob
+    } catch (err) {
+      throw new Error(`Cannot store a large payload in the blob store ${this.dir} (${(err as Error).message}); set LIVECONTEXT_BLOB_DIR to a folder this process can write, shared with the workers.`);
+    }
     return key;
   }
 
@@ -39,4 +49,9 @@ export class FileBlobStore implements BlobStore {
   private file(key: string): string {
     return path.join(this.dir, key.slice(0, 2), key);
   }
+}
+
+export function defaultBlobDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.LIVECONTEXT_BLOB_DIR) return path.resolve(env.LIVECONTEXT_BLOB_DIR);
+  return path.join(env.XDG_DATA_HOME || path.join(os.homedir(), '.local', 'share'), 'livecontext', 'blobs');
 }

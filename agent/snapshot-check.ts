@@ -1,0 +1,107 @@
+/**
+ * Reading a snapshot: its schema, then every invariant the agent relies on. A snapshot that breaks one
+ * (hand-edited, or from a buggy exporter) would make the agent answer from the wrong context, so it is
+ * refused with the reason. The same check guards what continue-as-new carries.
+ */
+import type { ContextualEntry, HistoryEntry } from './entries';
+import { isContextual } from './entries';
+import { SnapshotError } from './errors';
+import { AgentSnapshot, SNAPSHOT_VERSION } from './snapshot';
+import { MAX_SLEEP_SECONDS } from './timer-tools';
+
+/** Parses and checks `raw`; throws SnapshotError naming what is wrong. */
+export function readSnapshot(raw: unknown): AgentSnapshot {
+  const parsed = AgentSnapshot.safeParse(raw);
+  if (!parsed.success) {
+    const why = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new SnapshotError('BAD_SNAPSHOT', `Not a livecontext agent snapshot v${SNAPSHOT_VERSION} (${why}).`);
+  }
+  const problems = snapshotProblems(parsed.data);
+  if (problems.length) {
+    throw new SnapshotError('INCONSISTENT_SNAPSHOT', `The snapshot is inconsistent: ${problems.slice(0, 3).join('; ')}.`);
+  }
+  return parsed.data;
+}
+
+/** Every broken invariant of a schema-valid snapshot, in words; empty when it is consistent. */
+export function snapshotProblems(s: AgentSnapshot): string[] {
+  const problems: string[] = [];
+  const say = (p: string) => problems.length < 10 && problems.push(p);
+  checkSequence(s.entries, s.nextSeq, say);
+  const open = checkTurns(s.entries, say);
+  checkInputs(s, say);
+
+  // What belongs to the current batch only: its pending results, approvals and timers.
+  const batch = new Set(open?.toolCalls.map((c) => c.toolCallId) ?? []);
+  const answered = new Set<string>();
+  for (const r of s.pendingToolResults) {
+    if (!batch.has(r.toolCallId)) say(`pending result ${r.toolCallId} answers no call of the last model output`);
+    if (answered.has(r.toolCallId)) say(`two pending results answer ${r.toolCallId}`);
+    answered.add(r.toolCallId);
+  }
+  for (const id of Object.keys(s.approvals)) if (!batch.has(id)) say(`approval for ${id}, which is not a call of the current batch`);
+  for (const [id, t] of Object.entries(s.timers ?? {})) {
+    if (!batch.has(id)) say(`timer for ${id}, which is not a call of the current batch`);
+    const started = Date.parse(t.startedAt);
+    const wake = Date.parse(t.wakeAt);
+    if (Number.isNaN(started) || Number.isNaN(wake) || wake < started || wake - started > MAX_SLEEP_SECONDS * 1000) {
+      say(`timer of ${id} is not a wait of at most a year (${t.startedAt} → ${t.wakeAt})`);
+    }
+  }
+  if (s.lastError && Number.isNaN(Date.parse(s.lastError.at))) say('lastError.at is not a date');
+  return problems;
+}
+
+function checkSequence(entries: readonly HistoryEntry[], nextSeq: number, say: (p: string) => void) {
+  let prev = 0;
+  for (const e of entries) {
+    if (e.seq <= prev) say(`entry #${e.seq} follows #${prev}: sequence numbers must increase`);
+    prev = e.seq;
+  }
+  if (prev >= nextSeq) say(`nextSeq ${nextSeq} is not above the last entry's #${prev}`);
+}
+
+/**
+ * Seed 004's order of contextual entries: an input opens a turn (only when the last output had no tool
+ * calls), an output answers an input or tool results, and tool results answer the calls of the output
+ * just before them, one to one, in order. Returns the output whose calls still wait for results.
+ */
+function checkTurns(entries: readonly HistoryEntry[], say: (p: string) => void) {
+  let last: ContextualEntry | undefined;
+  for (const e of entries) {
+    if (!isContextual(e)) continue;
+    const callsOpen = last?.kind === 'model_output' && last.toolCalls.length > 0;
+    if (e.kind === 'model_input' && (callsOpen || (last !== undefined && last.kind !== 'model_output'))) {
+      say(`input #${e.seq} does not follow a finished turn`);
+    }
+    if (e.kind === 'model_output') {
+      if (last === undefined || last.kind === 'model_output') say(`output #${e.seq} answers neither an input nor tool results`);
+      const ids = new Set(e.toolCalls.map((c) => c.toolCallId));
+      if (ids.size !== e.toolCalls.length) say(`output #${e.seq} has duplicate tool call ids`);
+    }
+    if (e.kind === 'tool_results') {
+      const calls = last?.kind === 'model_output' ? last.toolCalls : [];
+      const ok = callsOpen && e.results.length === calls.length && e.results.every((r, i) => r.toolCallId === calls[i].toolCallId);
+      if (!ok) say(`tool results #${e.seq} do not answer the calls of the output before them, one to one and in order`);
+    }
+    last = e;
+  }
+  return last?.kind === 'model_output' && last.toolCalls.length > 0 ? last : undefined;
+}
+
+function checkInputs(s: AgentSnapshot, say: (p: string) => void) {
+  if (s.consumedInputSeq >= s.nextInputSeq) say(`consumedInputSeq ${s.consumedInputSeq} is not below nextInputSeq ${s.nextInputSeq}`);
+  let prev = s.consumedInputSeq;
+  for (const item of s.inbox) {
+    if (item.inputSeq <= prev || item.inputSeq >= s.nextInputSeq) {
+      say(`queued input #${item.inputSeq} is out of order (after #${prev}, below ${s.nextInputSeq})`);
+    }
+    prev = item.inputSeq;
+  }
+  let seen = 0;
+  for (const e of s.entries) {
+    if (e.kind !== 'model_input' || e.inputSeq === undefined) continue;
+    if (e.inputSeq <= seen || e.inputSeq > s.consumedInputSeq) say(`input entry #${e.seq} has input number ${e.inputSeq} out of order`);
+    seen = e.inputSeq;
+  }
+}
