@@ -226,3 +226,22 @@ test('waiting for an input whose turn a reset cut off says reset', async () => {
     await expect(t.agents.waitForAnswer(agentId, inputSeq)).resolves.toEqual({ inputSeq, status: 'reset' });
   });
 });
+
+test('the blob store does not depend on the current directory; a client that cannot store a blob fails before sending', async () => {
+  const here = process.cwd();
+  const before = new FileBlobStore().dir;
+  process.chdir(tmpdir());
+  try {
+    expect(new FileBlobStore().dir).toBe(before);
+  } finally {
+    process.chdir(here);
+  }
+  const agentId = uniqueId('blob-fail');
+  const cannotStore = senderWith(new OffloadCodec(new FileBlobStore('/dev/null/blobs'), 1024));
+  await withWorker({ taskQueue, workspaceRoot, models: [scripted] }, async () => {
+    await t.agents.start(agentId, { model: 'scripted:echo' });
+    await expect(cannotStore.send(agentId, 'z'.repeat(200_000))).rejects.toThrow(/Cannot store a large payload in the blob store \/dev\/null\/blobs/);
+    await expect(cannotStore.signal(agentId, 'z'.repeat(200_000))).rejects.toThrow(/Cannot store a large payload/);
+    await expect(t.agents.ask(agentId, 'fine')).resolves.toMatchObject({ inputSeq: 1, status: 'answered' });
+  });
+});
