@@ -8,7 +8,18 @@
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { type AssembledMessage, MAX_INLINE_PAYLOAD_BYTES, MessageAssembler, type ModelCallResult, renderModelContext, utf8Length } from '../agent';
+import {
+  type AssembledMessage,
+  type HistoryEntry,
+  MAX_INLINE_PAYLOAD_BYTES,
+  MessageAssembler,
+  type ModelCallResult,
+  type ModelContext,
+  type ModelContextOptions,
+  bytesPerTokenEstimate,
+  renderModelContext,
+  utf8Length,
+} from '../agent';
 import type { EntryCache } from './entry-cache';
 import { inputBudgetFor, tokenizerFor } from './models/context-window';
 import type { ModelRouter } from './models/model-router';
@@ -50,17 +61,13 @@ export function createCallModel(deps: CallModelDeps) {
   const liveness = deps.liveness ?? DEFAULT_MODEL_LIVENESS;
   return async function callModel(input: CallModelInput): Promise<ModelCallResult> {
     const ctx = Context.current();
-    // The entries query waits for the agent's workflow worker; on a busy worker that can outlast the
-    // heartbeat timeout, which would time out (and retry) a call that has not even started.
-    const fetching = setInterval(() => ctx.heartbeat(), 1000);
-    const entries = await deps.entries.entriesUpTo(ctx.client, input.agentId, input.runId, input.uptoSeq).finally(() => clearInterval(fetching));
-    const maxInputTokens = inputBudgetFor(input.model, input.contextWindow);
-    const tokenizer = tokenizerFor(input.model);
-    const context = renderModelContext(entries, {
-      uptoSeq: input.uptoSeq,
-      ...(maxInputTokens !== undefined ? { maxInputTokens } : {}),
-      ...(tokenizer ? { tokenizer } : {}),
-    });
+    // The entries query waits for the agent's workflow worker, and a large context takes a while to
+    // count; together they can outlast the heartbeat timeout, which would retry a call not yet started.
+    const preparing = setInterval(() => ctx.heartbeat(), 1000);
+    const context = await deps.entries
+      .entriesUpTo(ctx.client, input.agentId, input.runId, input.uptoSeq)
+      .then((entries) => renderCounted(entries, input))
+      .finally(() => clearInterval(preparing));
     const model = deps.models.resolve(input.model);
     if (input.params) model.updateConfig(input.params);
     const toolSpecs = deps.tools.specsFor(input.tools);
@@ -147,6 +154,22 @@ export function createCallModel(deps: CallModelDeps) {
     }
     return result;
   };
+}
+
+/**
+ * The model context, counted with the model's tokenizer when it has one. Tokenizing is CPU-bound and
+ * this event loop serves every agent of the worker, so the texts are counted first, in slices (a first
+ * render with the byte estimate names them), and the real render then finds every count memoised.
+ */
+async function renderCounted(entries: readonly HistoryEntry[], input: CallModelInput): Promise<ModelContext> {
+  const maxInputTokens = inputBudgetFor(input.model, input.contextWindow);
+  const options: ModelContextOptions = { uptoSeq: input.uptoSeq, ...(maxInputTokens !== undefined ? { maxInputTokens } : {}) };
+  const counter = tokenizerFor(input.model);
+  if (!counter) return renderModelContext(entries, options);
+  const texts: string[] = [];
+  renderModelContext(entries, { ...options, tokenizer: (text) => (texts.push(text), bytesPerTokenEstimate(text)) });
+  await counter.prepare(texts);
+  return renderModelContext(entries, { ...options, tokenizer: counter.count });
 }
 
 function partialOutput(m: AssembledMessage, attempt: number, model: string): PartialOutput {

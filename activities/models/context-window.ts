@@ -2,7 +2,7 @@
  * Context windows of known model families (tokens) and the tokenizer to count with. An agent's own
  * `contextWindow` setting wins over this table; unknown models get no trimming.
  */
-import type { TextTokenizer } from '../../agent';
+import { TokenCounter } from './token-counter';
 
 const WINDOWS: Array<[RegExp, number]> = [
   [/^openai:gpt-4\.1/, 1_047_576],
@@ -21,19 +21,16 @@ export function inputBudgetFor(model: string, contextWindow?: number): number | 
   return window - Math.min(OUTPUT_RESERVE_TOKENS, Math.floor(window / 4));
 }
 
-let o200k: TextTokenizer | undefined;
+let o200k: TokenCounter | undefined;
 
 /** OpenAI's o200k_base for the GPT-4o/4.1/5 and o-series families; undefined = the byte estimate. */
-export function tokenizerFor(model: string): TextTokenizer | undefined {
+export function tokenizerFor(model: string): TokenCounter | undefined {
   if (!/^openai:(gpt-4o|gpt-4\.1|gpt-5|o1|o3|o4)/.test(model)) return undefined;
-  if (!o200k) {
-    // Loaded on first use: the ranks are a few MB.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { Tiktoken } = require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
+  // The ranks (a few MB) are loaded on first use.
+  o200k ??= new TokenCounter(() => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const ranks = require('js-tiktoken/ranks/o200k_base');
-    const encoder = new Tiktoken(ranks.default ?? ranks);
-    o200k = (text) => encoder.encode(text).length;
-  }
+    return ranks.default ?? ranks;
+  });
   return o200k;
 }
