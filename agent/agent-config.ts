@@ -12,6 +12,28 @@ export const ModelName = z
 /** `auto`, `required`, `none`, or one named tool (seed 002 ToolChoice). */
 export const ToolChoiceSchema = z.union([z.enum(['auto', 'required', 'none']), z.object({ name: z.string() }).strict()]);
 
+/**
+ * Request fields the provider adapters own (the conversation, streaming, tools) or set from the typed
+ * params; `params.extra` may not set them. OpenAI's and Anthropic's together, so a config stays valid
+ * when the agent changes provider.
+ */
+export const RESERVED_EXTRA_KEYS: readonly string[] = [
+  'model', 'messages', 'system', 'stream', 'stream_options', 'tools', 'tool_choice', 'functions', 'function_call', 'n',
+  'max_tokens', 'max_completion_tokens', 'temperature', 'top_p', 'stop', 'stop_sequences',
+];
+
+/** Provider-specific extras merged into the request body (e.g. `{ "thinking": {...} }` for Anthropic). */
+const ExtraRequestFields = z.record(z.string(), z.unknown()).superRefine((extra, ctx) => {
+  const reserved = Object.keys(extra).filter((key) => RESERVED_EXTRA_KEYS.includes(key));
+  if (reserved.length === 0) return;
+  ctx.addIssue({
+    code: 'custom',
+    message:
+      `may not set ${reserved.map((k) => `"${k}"`).join(', ')}: the adapter sets the model, messages, system, streaming and tools itself, ` +
+      'and temperature, top_p, stop, max tokens and tool_choice from params (temperature, topP, stopSequences, maxTokens, toolChoice)',
+  });
+});
+
 /** Model parameters (seed 002 ModelConfig, without the model id). */
 export const ModelParams = z
   .object({
@@ -20,8 +42,8 @@ export const ModelParams = z
     topP: z.number().min(0).max(1).optional(),
     stopSequences: z.array(z.string()).max(4).optional(),
     toolChoice: ToolChoiceSchema.optional(),
-    /** Provider-specific extras merged into the request body (e.g. `{ "thinking": {...} }` for Anthropic). */
-    extra: z.record(z.string(), z.unknown()).optional(),
+    /** Provider-specific extras merged into the request body; none of RESERVED_EXTRA_KEYS. */
+    extra: ExtraRequestFields.optional(),
   })
   .strict();
 export type ModelParams = z.infer<typeof ModelParams>;

@@ -16,6 +16,7 @@ import { toAnthropicRequest, toAnthropicToolChoice } from './anthropic-messages'
 import type { ModelProvider } from './model-router';
 import { missingKey } from './openai-model';
 import { ModelError, mapProviderError } from './provider-errors';
+import { extraRequestFields } from './request-extra';
 
 /** Anthropic requires max_tokens; this is used when the agent sets none. */
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 8192;
@@ -72,7 +73,7 @@ export class AnthropicMessagesModel extends BaseModel {
       ...(c.temperature !== undefined ? { temperature: c.temperature } : {}),
       ...(c.topP !== undefined ? { top_p: c.topP } : {}),
       ...(c.stopSequences?.length ? { stop_sequences: c.stopSequences } : {}),
-      ...(c.extra as object | undefined),
+      ...extraRequestFields(c.extra),
     } as Anthropic.Messages.MessageCreateParamsStreaming;
 
     let started = false;

@@ -10,6 +10,7 @@ import type { FinishReason } from '../../agent';
 import type { ModelProvider } from './model-router';
 import { toOpenAIMessages, toOpenAITools, toOpenAIToolChoice } from './openai-messages';
 import { ModelError, mapProviderError, toApplicationFailure } from './provider-errors';
+import { extraRequestFields } from './request-extra';
 
 export interface OpenAIProviderOptions {
   /** Provider id in model names (`openai:…`, `azure:…`, or your own for a compatible server). */
@@ -85,7 +86,7 @@ export class OpenAIChatModel extends BaseModel {
       ...(c.topP !== undefined ? { top_p: c.topP } : {}),
       ...(c.stopSequences?.length ? { stop: c.stopSequences } : {}),
       ...(c.maxTokens !== undefined ? (this.legacyMaxTokens ? { max_tokens: c.maxTokens } : { max_completion_tokens: c.maxTokens }) : {}),
-      ...(c.extra as object | undefined),
+      ...extraRequestFields(c.extra),
     };
     let started = false;
     let finish: FinishReason | undefined;
