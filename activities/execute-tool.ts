@@ -1,16 +1,22 @@
 /**
- * The executeTool activity. Every failure the model can fix — unknown tool, arguments that do not parse
- * or validate (after lenient repair), a thrown error, a timeout — comes back as a Failed result saying
- * what to fix; only infrastructure failures (this worker dying) are activity failures, retried by
- * Temporal. A call whose tool wants approval returns ApprovalRequired instead of running.
+ * The executeTool activity. Every failure the model can fix — a tool it may not use, arguments that do
+ * not parse or validate (after lenient repair), a thrown error, a timeout — comes back as a Failed result
+ * saying what to fix; only infrastructure failures (this worker dying) are activity failures, retried by
+ * Temporal, and so is a tool this worker lacks, for a while (see missing-tool.ts). A call whose tool
+ * wants approval returns ApprovalRequired instead of running. Known secrets are cut out of every result.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import { type ApprovalRequired, type ToolCallResult, parseToolArguments } from '../agent';
 import { DEFAULT_TOOL_TIMEOUT_MS, MAX_TOOL_TIMEOUT_MS, type ToolOutput } from './tools/define-tool';
+import { type AttemptInfo, missingToolMessage, passOn, shouldPassOn } from './tools/missing-tool';
+import { redactJson, redactSecrets, secretsIn } from './tools/redact-secrets';
 import type { ToolRegistry } from './tools/registry';
+import { safeFolderName } from './tools/workspace-folder';
 import type { ExecuteToolInput } from './types';
+
+export { safeFolderName };
 
 /** Tool output the model sees is capped; the rest is cut with a marker stating the full size. */
 export const TOOL_OUTPUT_MAX_CHARS = 64 * 1024;
@@ -18,7 +24,7 @@ const HEARTBEAT_EVERY_MS = 1000;
 
 export interface ExecuteToolDeps {
   tools: ToolRegistry;
-  /** Parent of all agent workspaces; each agent works in `<root>/<agentId>`. */
+  /** Parent of all agent workspaces; each agent works in `<root>/<safeFolderName(agentId)>`. */
   workspaceRoot: string;
 }
 
@@ -27,16 +33,23 @@ export function createExecuteTool(deps: ExecuteToolDeps) {
     const { call } = input;
     const started = Date.now();
     const done = (status: ToolCallResult['status'], result: string, metadata?: ToolCallResult['metadata']) => {
-      const r: ToolCallResult = { toolCallId: call.toolCallId, toolName: call.toolName, status, result, elapsedMs: Date.now() - started };
-      if (metadata && Object.keys(metadata).length) r.metadata = metadata;
+      const secrets = secretsIn();
+      const text = capOutput(redactSecrets(result, secrets));
+      const r: ToolCallResult = { toolCallId: call.toolCallId, toolName: call.toolName, status, result: text, elapsedMs: Date.now() - started };
+      if (metadata && Object.keys(metadata).length) r.metadata = redactJson(metadata, secrets);
       return r;
     };
 
+    const ctx = Context.current();
     const tool = deps.tools.get(call.toolName);
     const allowed = !input.allowedTools || input.allowedTools.includes(call.toolName);
-    if (!tool || !allowed) {
-      const names = deps.tools.names().filter((n) => !input.allowedTools || input.allowedTools.includes(n));
-      return done('Failed', `Unknown tool "${call.toolName}". Available tools: ${names.join(', ') || '(none)'}.`);
+    const available = () => deps.tools.names().filter((n) => !input.allowedTools || input.allowedTools.includes(n));
+    if (!allowed) return done('Failed', `Unknown tool "${call.toolName}". Available tools: ${available().join(', ') || '(none)'}.`);
+    if (!tool) {
+      const { info } = ctx;
+      const attempt: AttemptInfo = { attempt: info.attempt, maximumAttempts: info.retryPolicy?.maximumAttempts, firstScheduledMs: info.scheduledTimestampMs };
+      if (shouldPassOn(attempt)) throw passOn(call.toolName, attempt);
+      return done('Failed', missingToolMessage(call.toolName, available(), attempt));
     }
     const args = parseToolArguments(tool.parameters, call);
     if (!args.ok) return done('Failed', args.message);
@@ -47,7 +60,6 @@ export function createExecuteTool(deps: ExecuteToolDeps) {
       if (verdict) return { approvalRequired: true, reason: typeof verdict === 'string' ? verdict : `${tool.name} needs approval` };
     }
 
-    const ctx = Context.current();
     const workspaceRoot = path.join(deps.workspaceRoot, safeFolderName(input.agentId));
     await mkdir(workspaceRoot, { recursive: true });
     const timeoutMs = Math.min(tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, MAX_TOOL_TIMEOUT_MS);
@@ -67,7 +79,7 @@ export function createExecuteTool(deps: ExecuteToolDeps) {
             idempotencyKey: input.idempotencyKey,
             workspaceRoot,
             signal: abort.signal,
-            heartbeat: (details) => ctx.heartbeat(details),
+            heartbeat: (details) => ctx.heartbeat(redactJson(details)), // details reach the server too
           }),
         ),
         timedOut,
@@ -78,7 +90,7 @@ export function createExecuteTool(deps: ExecuteToolDeps) {
       }
       const text = typeof output === 'string' ? output : (output as Exclude<ToolOutput, string>).text;
       const metadata = typeof output === 'string' ? undefined : output.metadata;
-      return done('Success', capOutput(text), { ...repaired, ...metadata });
+      return done('Success', text, { ...repaired, ...metadata });
     } catch (err) {
       if (ctx.cancellationSignal.aborted) throw err; // cancellation is Temporal's business, not a tool result
       return done('Failed', `${call.toolName} failed: ${(err as Error)?.message ?? String(err)}`, repaired);
@@ -93,10 +105,4 @@ export function createExecuteTool(deps: ExecuteToolDeps) {
 export function capOutput(text: string): string {
   if (text.length <= TOOL_OUTPUT_MAX_CHARS) return text;
   return `${text.slice(0, TOOL_OUTPUT_MAX_CHARS)}\n[output truncated: ${text.length} characters in all, ${TOOL_OUTPUT_MAX_CHARS} shown]`;
-}
-
-/** Agent ids become folder names; anything outside [A-Za-z0-9._-] is replaced. */
-export function safeFolderName(agentId: string): string {
-  const name = agentId.replace(/[^A-Za-z0-9._-]/g, '_');
-  return name === '.' || name === '..' ? `_${name}` : name;
 }

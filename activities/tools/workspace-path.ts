@@ -1,5 +1,5 @@
 /** Resolves a model-supplied path inside a workspace root, refusing anything that leaves it. */
-import { realpath } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 
 export class PathEscapeError extends Error {
@@ -9,29 +9,39 @@ export class PathEscapeError extends Error {
   }
 }
 
+/**
+ * Returns the real path to open. Each existing component is lstat-ed; a symlink is followed only when
+ * its target exists and lies inside the workspace. A dangling link is refused: writing through it
+ * would create its target, wherever that is. Components that do not exist yet will be created inside.
+ */
 export async function resolveInWorkspace(root: string, relative: string): Promise<string> {
   if (path.isAbsolute(relative)) throw new PathEscapeError(`"${relative}" is absolute; use a path relative to the workspace.`);
   const rootReal = await realpath(root);
   const target = path.resolve(rootReal, relative);
   if (!isInside(rootReal, target)) throw new PathEscapeError(`"${relative}" leaves the workspace.`);
-  // Follow symlinks on the longest existing prefix: a link inside the root may point outside it.
-  let existing = target;
-  for (;;) {
-    try {
-      const real = await realpath(existing);
-      if (!isInside(rootReal, real)) throw new PathEscapeError(`"${relative}" leaves the workspace through a symlink.`);
-      break;
-    } catch (err) {
-      if (err instanceof PathEscapeError) throw err;
-      const parent = path.dirname(existing);
-      if (parent === existing) break;
-      existing = parent;
+  const parts = path.relative(rootReal, target).split(path.sep).filter(Boolean);
+  let current = rootReal;
+  for (let i = 0; i < parts.length; i++) {
+    const next = path.join(current, parts[i]);
+    const info = await lstat(next).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return undefined;
+      throw err;
+    });
+    if (!info) return path.join(next, ...parts.slice(i + 1));
+    if (!info.isSymbolicLink()) {
+      current = next;
+      continue;
     }
+    const linkTarget = await realpath(next).catch(() => undefined);
+    const shown = parts.slice(0, i + 1).join('/');
+    if (!linkTarget) throw new PathEscapeError(`"${relative}" goes through a dangling symlink (${shown}); links whose target does not exist are refused.`);
+    if (!isInside(rootReal, linkTarget)) throw new PathEscapeError(`"${relative}" leaves the workspace through a symlink (${shown}).`);
+    current = linkTarget;
   }
-  return target;
+  return current;
 }
 
-function isInside(root: string, target: string): boolean {
+export function isInside(root: string, target: string): boolean {
   const rel = path.relative(root, target);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  return rel === '' || (!rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel));
 }

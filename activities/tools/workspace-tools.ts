@@ -1,9 +1,11 @@
 /** Built-in file tools, confined to the agent's workspace folder. */
-import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { mkdir, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { defineTool } from './define-tool';
-import { resolveInWorkspace } from './workspace-path';
+import { readWorkspaceFile, writeWorkspaceFile } from './workspace-files';
+import { isInside, resolveInWorkspace } from './workspace-path';
 
 export const writeFileTool = defineTool({
   name: 'write_file',
@@ -15,7 +17,7 @@ export const writeFileTool = defineTool({
   async execute({ path: rel, content }, ctx) {
     const file = await resolveInWorkspace(ctx.workspaceRoot, rel);
     await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, content, 'utf8');
+    await writeWorkspaceFile(file, rel, content);
     return { text: `Wrote ${Buffer.byteLength(content)} bytes to ${rel}.`, metadata: { bytes: Buffer.byteLength(content) } };
   },
 });
@@ -25,7 +27,7 @@ export const readFileTool = defineTool({
   description: 'Read a UTF-8 text file from the workspace.',
   parameters: z.object({ path: z.string().min(1).describe('Path relative to the workspace root') }),
   async execute({ path: rel }, ctx) {
-    return readFile(await resolveInWorkspace(ctx.workspaceRoot, rel), 'utf8');
+    return readWorkspaceFile(await resolveInWorkspace(ctx.workspaceRoot, rel), rel);
   },
 });
 
@@ -35,12 +37,13 @@ export const listFilesTool = defineTool({
   parameters: z.object({ path: z.string().default('.').describe('Folder relative to the workspace root') }),
   async execute({ path: rel }, ctx) {
     const dir = await resolveInWorkspace(ctx.workspaceRoot, rel);
-    const names = await readdir(dir).catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'ENOENT') return [] as string[];
+    const entries = await readdir(dir, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return [] as Dirent[];
       throw err;
     });
+    const root = await realpath(ctx.workspaceRoot);
     const lines = await Promise.all(
-      names.sort().map(async (n) => ((await stat(path.join(dir, n))).isDirectory() ? `${n}/` : n)),
+      entries.sort((a, b) => (a.name < b.name ? -1 : 1)).map((e) => describeEntry(root, dir, e)),
     );
     return lines.length ? lines.join('\n') : '(empty)';
   },
@@ -56,13 +59,24 @@ export const editFileTool = defineTool({
   }),
   async execute({ path: rel, old_text, new_text }, ctx) {
     const file = await resolveInWorkspace(ctx.workspaceRoot, rel);
-    const content = await readFile(file, 'utf8');
+    const content = await readWorkspaceFile(file, rel);
     const first = content.indexOf(old_text);
     if (first < 0) throw new Error(`old_text not found in ${rel}; read the file and copy the text exactly.`);
     if (content.indexOf(old_text, first + 1) >= 0) throw new Error(`old_text occurs more than once in ${rel}; include more context.`);
-    await writeFile(file, content.slice(0, first) + new_text + content.slice(first + old_text.length), 'utf8');
+    await writeWorkspaceFile(file, rel, content.slice(0, first) + new_text + content.slice(first + old_text.length));
     return { text: `Edited ${rel}.`, metadata: { offset: first, length_delta: new_text.length - old_text.length } };
   },
 });
+
+/** `name/` for a folder (or a link to one inside the workspace); links that lead nowhere usable are listed, marked. */
+async function describeEntry(root: string, dir: string, entry: Dirent): Promise<string> {
+  if (entry.isDirectory()) return `${entry.name}/`;
+  if (!entry.isSymbolicLink()) return entry.name;
+  const target = await realpath(path.join(dir, entry.name)).catch(() => undefined);
+  if (!target) return `${entry.name} -> (dangling link)`;
+  if (!isInside(root, target)) return `${entry.name} -> (link outside the workspace)`;
+  const isFolder = await stat(target).then((s) => s.isDirectory(), () => false);
+  return isFolder ? `${entry.name}/` : entry.name;
+}
 
 export const workspaceTools = [writeFileTool, readFileTool, editFileTool, listFilesTool];
