@@ -34,7 +34,11 @@ const ExtraRequestFields = z.record(z.string(), z.unknown()).superRefine((extra,
   });
 });
 
-/** Model parameters (seed 002 ModelConfig, without the model id). */
+/**
+ * Model parameters (seed 002 ModelConfig, without the model id), as an agent holds them. A stored
+ * configuration stays readable even if its `extra` names a reserved key (accepted before they were
+ * reserved): the adapters leave those keys out of requests. New configurations use NewModelParams.
+ */
 export const ModelParams = z
   .object({
     temperature: z.number().min(0).max(2).optional(),
@@ -43,10 +47,13 @@ export const ModelParams = z
     stopSequences: z.array(z.string()).max(4).optional(),
     toolChoice: ToolChoiceSchema.optional(),
     /** Provider-specific extras merged into the request body; none of RESERVED_EXTRA_KEYS. */
-    extra: ExtraRequestFields.optional(),
+    extra: z.record(z.string(), z.unknown()).optional(),
   })
   .strict();
 export type ModelParams = z.infer<typeof ModelParams>;
+
+/** Parameters a start or a configure may set: `extra` without the keys the adapters own. */
+export const NewModelParams = ModelParams.extend({ extra: ExtraRequestFields.optional() });
 
 export const AgentConfig = z.object({
   model: ModelName,
@@ -75,12 +82,15 @@ export const AgentConfig = z.object({
 });
 export type AgentConfig = z.infer<typeof AgentConfig>;
 
+/** What a new agent may be started with (checked by the client before it starts one). */
+export const NewAgentConfig = AgentConfig.extend({ params: NewModelParams.optional() });
+
 /** A change sent by configure: every field optional; `systemInstruction` becomes a history entry. */
 export const ConfigChange = z
   .object({
     model: ModelName.optional(),
     executorModel: ModelName.optional(),
-    params: ModelParams.optional(),
+    params: NewModelParams.optional(),
     tools: z.array(z.string()).optional(),
     contextWindow: z.number().int().positive().optional(),
     parallelTools: z.boolean().optional(),

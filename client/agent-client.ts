@@ -1,11 +1,23 @@
 /**
  * AgentClient: the typed way for programs to start agents, feed them and read them.
  */
+import { randomUUID } from 'node:crypto';
 import { Client, WorkflowIdReusePolicy, type WorkflowHandle, type WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { type Duration, TypedSearchAttributes } from '@temporalio/common';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import type { PartialOutput } from '../activities/call-model';
-import { type AgentConfig, type AgentInput, type AgentSnapshot, type ConfigChange, type HistoryEntry, type ModelOutputEntry, type TurnOutcome, readSnapshot } from '../agent';
+import {
+  type AgentConfig,
+  type AgentInput,
+  type AgentSnapshot,
+  type ConfigChange,
+  type HistoryEntry,
+  InputRejectedError,
+  type ModelOutputEntry,
+  NewAgentConfig,
+  type TurnOutcome,
+  readSnapshot,
+} from '../agent';
 import type { agentWorkflow } from '../workflows';
 import {
   type AgentStatus,
@@ -28,6 +40,7 @@ import {
   stopSignal,
   waitForAnswerUpdate,
 } from '../workflows/messages';
+import { type Resend, errorText, refusedUnaccepted, repeatIdempotent, retryWhile } from './retry';
 
 export interface AgentSummary {
   agentId: string;
@@ -62,9 +75,6 @@ export interface AgentClientOptions {
   workflowTaskTimeout?: Duration;
 }
 
-/** How long updates wait out a workflow task that is failing for now (a worker died mid-task, a replay timed out). */
-const FAILED_TASK_PATIENCE_MS = 120_000;
-
 export class AgentClient {
   constructor(
     readonly client: Client,
@@ -78,7 +88,13 @@ export class AgentClient {
 
   /** Starts a new agent; fails with WorkflowExecutionAlreadyStartedError if one with this id is running. */
   async start(agentId: string, options: StartAgentOptions): Promise<WorkflowHandleWithFirstExecutionRunId<typeof agentWorkflow>> {
-    const { systemInstruction, ...config } = options;
+    const { systemInstruction, ...raw } = options;
+    // Refused here, with the reason, rather than as a run that fails at once.
+    const parsed = NewAgentConfig.safeParse(raw);
+    if (!parsed.success) {
+      throw new InputRejectedError('BAD_CONFIG', parsed.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; '));
+    }
+    const config = parsed.data;
     const input: AgentWorkflowInput = systemInstruction ? { config, systemInstruction } : { config };
     return this.startWith(agentId, input);
   }
@@ -142,12 +158,13 @@ export class AgentClient {
 
   /** Starts the agent over with an empty history, keeping its configuration and queued input. */
   async reset(agentId: string): Promise<void> {
-    await this.update(() => this.handle(agentId).executeUpdate(resetUpdate));
+    await this.update((updateId) => this.handle(agentId).executeUpdate(resetUpdate, { updateId }));
   }
 
   /** Input that returns once the agent accepted it, with its input sequence number. */
   async send(agentId: string, input: AgentInput | string): Promise<{ inputSeq: number }> {
-    return this.update(() => this.handle(agentId).executeUpdate(sendInputUpdate, { args: [asInput(input)] }));
+    const args: [AgentInput] = [asInput(input)];
+    return this.update((updateId) => this.handle(agentId).executeUpdate(sendInputUpdate, { args, updateId }));
   }
 
   /** Fire-and-forget input (what other services typically use). */
@@ -159,7 +176,7 @@ export class AgentClient {
   async waitForAnswer(agentId: string, inputSeq: number): Promise<TurnOutcome> {
     for (;;) {
       const request = { inputSeq, ...(this.options.answersInline ? { withAnswer: true } : {}) };
-      const receipt = await this.update(() => this.handle(agentId).executeUpdate(waitForAnswerUpdate, { args: [request] }));
+      const receipt = await this.update((updateId) => this.handle(agentId).executeUpdate(waitForAnswerUpdate, { args: [request], updateId }), repeatIdempotent);
       if (receipt.status === 'continued') continue; // the agent moved to a new run; the same wait goes on there
       if (receipt.status === 'answered' && 'answerSeq' in receipt) {
         const { answerSeq, runId, ...rest } = receipt;
@@ -194,16 +211,27 @@ export class AgentClient {
    * task yet: a moment in which the agent exists but cannot answer.
    */
   private query<T>(run: () => Promise<T>): Promise<T> {
-    return retryWhile(run, /not scheduled yet|Workflow task is not scheduled/i, { patienceMs: 5_000, firstDelayMs: 100, maxDelayMs: 100 });
+    const justStarted = { patienceMs: 5_000, firstDelayMs: 100, maxDelayMs: 100 };
+    return retryWhile(run, (err) => (/not scheduled yet|Workflow task is not scheduled/i.test(errorText(err)) ? justStarted : undefined));
   }
 
   /**
-   * Updates retried while the agent's workflow task is failing for now: Temporal refuses them before
-   * accepting them then (nothing reached the agent, so sending again cannot duplicate), and the task
-   * is retried by itself — after a worker died mid-task, or a replay outlasted the task timeout.
+   * Sends an update, again and again (with backoff and jitter) while Temporal refuses it without the
+   * agent accepting it — overload, a burst over the 10 updates a workflow may have in flight, a failing
+   * workflow task: see `refusedUnaccepted` for why each is safe. Every attempt carries the same update
+   * id, so the server recognises a repeat of an update it knows rather than taking it twice. Updates
+   * that change nothing (waits) pass `repeatIdempotent`, which also rides out an unreachable server.
    */
-  private update<T>(run: () => Promise<T>): Promise<T> {
-    return retryWhile(run, /Workflow Task in failed state/i, { patienceMs: FAILED_TASK_PATIENCE_MS, firstDelayMs: 200, maxDelayMs: 5_000 });
+  private update<T>(run: (updateId: string) => Promise<T>, retryable: (err: unknown) => Resend | undefined = refusedUnaccepted): Promise<T> {
+    let updateId = randomUUID();
+    return retryWhile(
+      () => run(updateId),
+      (err) => {
+        const resend = retryable(err);
+        if (resend?.freshId) updateId = randomUUID();
+        return resend?.backoff;
+      },
+    );
   }
 
   /** All history entries after `afterSeq`, paging through the `entries` query. */
@@ -220,12 +248,12 @@ export class AgentClient {
   }
 
   configure(agentId: string, change: ConfigChange): Promise<AgentStatus> {
-    return this.update(() => this.handle(agentId).executeUpdate(configureUpdate, { args: [change] }));
+    return this.update((updateId) => this.handle(agentId).executeUpdate(configureUpdate, { args: [change], updateId }));
   }
 
   /** Approve or deny one pending tool call (by update: refused if the call is not pending). */
   decide(agentId: string, decision: ToolDecision): Promise<AgentStatus> {
-    return this.update(() => this.handle(agentId).executeUpdate(decideToolCallUpdate, { args: [decision] }));
+    return this.update((updateId) => this.handle(agentId).executeUpdate(decideToolCallUpdate, { args: [decision], updateId }));
   }
 
   approve(agentId: string, toolCallId: string, by?: string): Promise<AgentStatus> {
@@ -295,23 +323,5 @@ export function outcomeText(outcome: TurnOutcome): string {
       return '(the agent was reset)';
     case 'continued':
       return '(the agent continued in a new run)';
-  }
-}
-
-/** An error's message with its cause's, where Temporal's client puts the server's words. */
-function errorText(err: unknown): string {
-  return `${(err as Error)?.message} ${(err as { cause?: Error })?.cause?.message ?? ''}`;
-}
-
-/** Runs `run` again, with growing pauses, while it fails with an error matching `transient`, for at most `patienceMs`. */
-async function retryWhile<T>(run: () => Promise<T>, transient: RegExp, o: { patienceMs: number; firstDelayMs: number; maxDelayMs: number }): Promise<T> {
-  const deadline = Date.now() + o.patienceMs;
-  for (let delay = o.firstDelayMs; ; delay = Math.min(delay * 2, o.maxDelayMs)) {
-    try {
-      return await run();
-    } catch (err) {
-      if (Date.now() > deadline || !transient.test(errorText(err))) throw err;
-      await new Promise((r) => setTimeout(r, delay));
-    }
   }
 }
