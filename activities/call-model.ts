@@ -128,6 +128,10 @@ export function createCallModel(deps: CallModelDeps) {
       throw ApplicationFailure.create({ type: 'ModelError.EmptyOutput', message: 'The model returned neither text nor tool calls.' });
     }
     const info = model.modelInfo();
+    // Names the model made up: their calls fail at once, while a tool that was offered but is missing on
+    // the worker that runs it is handed to another worker (see tools/missing-tool.ts).
+    const offered = new Set([...toolSpecs.map((s) => s.name), ...(input.tools ?? [])]); // named in the agent's allowance: expected to exist
+    const unoffered = [...new Set(message.toolCalls.map((c) => c.toolName).filter((n) => !offered.has(n)))];
     const result: ModelCallResult = {
       contents: message.contents,
       toolCalls: message.toolCalls,
@@ -135,6 +139,7 @@ export function createCallModel(deps: CallModelDeps) {
       metadata: {
         estimated_input_tokens: context.estimatedInputTokens,
         ...(context.dropped ? { context_dropped: context.dropped } : {}),
+        ...(unoffered.length ? { unoffered_tools: unoffered.map((n) => n.slice(0, 64)).slice(0, 10) } : {}),
       },
     };
     if (message.thinking) result.thinking = message.thinking;

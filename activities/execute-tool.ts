@@ -48,6 +48,8 @@ export function createExecuteTool(deps: ExecuteToolDeps) {
     if (!tool) {
       const { info } = ctx;
       const attempt: AttemptInfo = { attempt: info.attempt, maximumAttempts: info.retryPolicy?.maximumAttempts, firstScheduledMs: info.scheduledTimestampMs };
+      // A name the model made up: no worker is expected to have it.
+      if (input.offered === false) return done('Failed', `Unknown tool "${call.toolName}". Available tools: ${available().join(', ') || '(none)'}.`);
       if (shouldPassOn(attempt)) throw passOn(call.toolName, attempt);
       return done('Failed', missingToolMessage(call.toolName, available(), attempt));
     }

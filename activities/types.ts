@@ -17,6 +17,8 @@ export interface ExecuteToolInput {
   allowedTools?: string[];
   /** A person approved this call (or the agent's policy waives approval): skip the tool's own policy. */
   approved?: boolean;
+  /** false: the model named a tool it was not offered, so no worker is expected to have it. */
+  offered?: boolean;
 }
 
 /** What the worker's data converter does with payloads over Temporal's limits. */

@@ -230,6 +230,7 @@ export class Agent {
             timers: this.timersValue,
             clock: this.clock,
             pendingCalls: () => this.pendingToolCalls(),
+            offered: (name) => !unofferedTools(this.state.lastContextual()).includes(name),
             addResult: (r) => this.pendingResults.push(repairToolResult(r, r)),
           },
           deps,
@@ -305,6 +306,12 @@ export class Agent {
     if (this.lastErrorValue) return { inputSeq, status: 'error', error: this.lastErrorValue };
     return undefined;
   }
+}
+
+/** Tool names the model made up in this output (recorded by the model call as `unoffered_tools`). */
+function unofferedTools(entry: HistoryEntry | undefined): string[] {
+  const names = entry?.kind === 'model_output' ? entry.metadata?.unoffered_tools : undefined;
+  return Array.isArray(names) ? names.filter((n): n is string => typeof n === 'string') : [];
 }
 
 /** The first model output without tool calls after entry `start`: the answer to that turn. */

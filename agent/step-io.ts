@@ -55,9 +55,10 @@ export interface StepDeps {
   callModel(request: ModelCallRequest): Promise<ModelCallResult>;
   /**
    * Runs a tool outside the workflow. Should never throw (failures are Failed results); if it does,
-   * doStep records a Failed result. `approved` skips the tool's own approval policy.
+   * doStep records a Failed result. `approved` skips the tool's own approval policy; `offered: false`
+   * says the model named a tool it was not offered (so no worker need be waited for).
    */
-  executeTool(call: ToolCallRequest, options?: { approved?: boolean }): Promise<ToolCallResult | ApprovalRequired>;
+  executeTool(call: ToolCallRequest, options?: { approved?: boolean; offered?: boolean }): Promise<ToolCallResult | ApprovalRequired>;
   /**
    * A durable timer (Temporal `sleep` in workflows), for the sleep/wait_until tools. Resolving to
    * `false` means it was interrupted (the workflow is moving to a new run, stopping or resetting): the

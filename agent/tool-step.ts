@@ -23,6 +23,8 @@ export interface ToolStepHost {
   clock(): number;
   /** Calls of the last output without a result yet, in call order. */
   pendingCalls(): ToolCallRequest[];
+  /** Whether the model was offered this tool when it called it (false for a made-up name). */
+  offered(toolName: string): boolean;
   addResult(result: ToolCallResult): void;
 }
 
@@ -82,7 +84,9 @@ async function runOne(host: ToolStepHost, call: ToolCallRequest, deps: StepDeps)
   }
   if (allowed && isTimerTool(call.toolName) && deps.sleep) return runTimer(host, call, deps.sleep);
   try {
-    const result = await deps.executeTool(call, approved ? { approved: true } : undefined);
+    const offered = host.offered(call.toolName);
+    const options = { ...(approved ? { approved: true } : {}), ...(offered ? {} : { offered: false }) };
+    const result = await deps.executeTool(call, Object.keys(options).length ? options : undefined);
     if ('approvalRequired' in result) return result;
     // The result must answer this call whatever the executor returned, and keep metadata within limits.
     return withMetadata({ ...result, ...base }, result.metadata);

@@ -28,6 +28,7 @@ export const DEFAULT_TOOL_ACTIVITY_OPTIONS: ActivityOptions = {
     initialInterval: '1 second',
     backoffCoefficient: 2,
     maximumInterval: '30 seconds',
-    maximumAttempts: 5,
+    // Also the attempts a call gets to reach a worker that has its tool (see tools/missing-tool.ts).
+    maximumAttempts: 10,
   },
 };

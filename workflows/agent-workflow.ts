@@ -425,6 +425,7 @@ function stepDeps(agent: Agent, timers: { interrupt: () => boolean; onInterrupte
       try {
         result = await executeTool.executeWithOptions({ ...DEFAULT_TOOL_ACTIVITY_OPTIONS, summary: `tool ${call.toolName}` }, [{
           ...(options?.approved ? { approved: true } : {}),
+          ...(options?.offered === false ? { offered: false } : {}),
           agentId: workflowId,
           runId,
           // The raw arguments only: the parsed copy is in the model output entry already, and the

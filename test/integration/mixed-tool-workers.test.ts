@@ -76,7 +76,7 @@ test('a call taken first by a worker without the tool is run by one that has it'
   try {
     // Only the worker without the tool is up: it takes the call and hands it back.
     await withWorker(withoutRare, async () => {
-      await t.agents.start(agentId, { model: 'scripted:calls' });
+      await t.agents.start(agentId, { model: 'scripted:calls', tools: ['rare'] });
       await t.agents.send(agentId, callsInput([{ name: 'rare', args: { n: 1 } }]));
       await eventually(async () => {
         const pending = (await t.agents.handle(agentId).describe()).raw.pendingActivities ?? [];
@@ -98,13 +98,14 @@ test('a call taken first by a worker without the tool is run by one that has it'
 
 test('with both workers up, every call of the tool succeeds', async () => {
   const agentId = uniqueId('mixed');
-  // Temporal hands each attempt to either worker; with the policy's 5 attempts a call fails only if the
-  // worker without the tool takes all five. It polls less here, so that stays improbable in a test.
+  // Temporal hands each attempt to either worker; with the policy's 10 attempts a call fails only if the
+  // worker without the tool takes all ten. (The agent names the tool in its allowance: a worker without
+  // it offers it to no model, but the scripted model calls it anyway.)
   const without = countingWithoutRare(1);
   let calls = 0;
   await withWorker(withRare, () =>
     withWorker(without.options, async () => {
-      await t.agents.start(agentId, { model: 'scripted:calls' });
+      await t.agents.start(agentId, { model: 'scripted:calls', tools: ['rare'] });
       // Call until the worker without the tool has taken (and handed back) two calls.
       for (let turn = 1; without.handedBack.count < 2 && turn <= 10; turn++) {
         const batch: ScriptedToolCall[] = Array.from({ length: 4 }, () => ({ name: 'rare', args: { n: calls++ } }));
@@ -117,15 +118,15 @@ test('with both workers up, every call of the tool succeeds', async () => {
   expect(without.handedBack.count).toBeGreaterThanOrEqual(2);
 }, 180_000);
 
-test('when no worker has the tool, the result is a clear Failed and the agent goes on', async () => {
+test('when no worker has a tool the agent names, the result is a clear Failed and the agent goes on', async () => {
   const agentId = uniqueId('nowhere');
   await withWorker(withoutRare, async () => {
-    await t.agents.start(agentId, { model: 'scripted:calls' });
+    await t.agents.start(agentId, { model: 'scripted:calls', tools: ['rare', 'list_files', 'write_file'] });
     await expect(t.agents.ask(agentId, callsInput([{ name: 'rare', args: { n: 1 } }]))).resolves.toMatchObject({ status: 'answered' });
     const [result] = await lastResults(agentId);
     expect(result.status).toBe('Failed');
-    expect(result.result).toMatch(/^Unknown tool "rare". Available tools: .*write_file.*\. \(No worker on this task queue offered it in 5 attempts over \d+ s; every worker on a task queue should register the same tools\.\)$/);
-    expect(await toolAttempts(agentId)).toEqual([{ attempt: 5, identity: 'without-rare' }]);
+    expect(result.result).toMatch(/^Unknown tool "rare". Available tools: .*write_file.*\. \(No worker on this task queue offered it in 10 attempts over \d+ s; every worker on a task queue should register the same tools\.\)$/);
+    expect(await toolAttempts(agentId)).toEqual([{ attempt: 10, identity: 'without-rare' }]);
     // The agent goes on.
     await expect(t.agents.ask(agentId, callsInput([{ name: 'list_files', args: {} }]))).resolves.toMatchObject({ status: 'answered' });
     expect(await lastResults(agentId)).toMatchObject([{ status: 'Success' }]);
@@ -140,6 +141,18 @@ test('a tool the agent may not use fails at once, even if the worker has it', as
     await expect(t.agents.ask(agentId, callsInput([{ name: 'rare', args: { n: 1 } }]))).resolves.toMatchObject({ status: 'answered' });
     expect(Date.now() - started).toBeLessThan(5000);
     expect(await lastResults(agentId)).toMatchObject([{ status: 'Failed', result: 'Unknown tool "rare". Available tools: write_file.' }]);
+    expect((await toolAttempts(agentId)).map((a) => a.attempt)).toEqual([1]);
+  });
+});
+
+test('a tool name the model made up fails at once, without waiting for other workers', async () => {
+  const agentId = uniqueId('made-up');
+  await withWorker(withRare, async () => {
+    await t.agents.start(agentId, { model: 'scripted:calls' });
+    await expect(t.agents.ask(agentId, callsInput([{ name: 'imaginary', args: {} }]))).resolves.toMatchObject({ status: 'answered' });
+    const [result] = await lastResults(agentId);
+    expect(result).toMatchObject({ status: 'Failed' });
+    expect(result.result).toMatch(/^Unknown tool "imaginary"\. Available tools: .*rare.*\.$/);
     expect((await toolAttempts(agentId)).map((a) => a.attempt)).toEqual([1]);
   });
 });
