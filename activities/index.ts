@@ -53,6 +53,6 @@ export { ScriptedModelProvider, type Script, type ScriptStep, type ScriptedReque
 export { offlineDemoProvider, OFFLINE_DEMO_MODEL } from './models/offline-demo-model';
 export { ToolRegistry } from './tools/registry';
 export { defineTool, type Tool, type ToolContext, type ToolOutput } from './tools/define-tool';
-export { workspaceTools, writeFileTool, readFileTool, editFileTool, listFilesTool } from './tools/workspace-tools';
-export { runCommandTool } from './tools/run-command';
+export { workspaceTools, writeFileTool, readFileTool, editFileTool, listFilesTool, deleteFileTool } from './tools/workspace-tools';
+export { runCommandTool, createRunCommandTool } from './tools/run-command';
 export { DEFAULT_TOOL_TIMEOUT_MS, MAX_TOOL_TIMEOUT_MS } from './tools/define-tool';

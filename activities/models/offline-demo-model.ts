@@ -1,61 +1,116 @@
 /**
  * `demo:offline` — a clearly labelled stand-in used when no API key is configured. It is not an LLM:
- * it files each message as a note in the workspace with real tool calls (write_file, list_files) and
- * then reports what it did, so a new user sees the whole durable tool loop without any account.
+ * it picks real tool calls from words in the message, so a new user sees what livecontext is for
+ * without any account — the durable tool loop, the memory notebook, a tool call waiting for approval,
+ * a durable timer, two tools at once — and can kill the worker mid-turn and watch the turn finish.
+ * It only calls tools the agent is offered (`--tools`), and names notes by input number, so notes
+ * written before a /reset are never overwritten.
  */
 import { BaseModel } from './base-model';
-import type { ContextMessage, MessageDelta, ToolResultsEntry } from '../../agent';
+import type { ContextMessage, MessageDelta, ModelInputEntry, ToolResultsEntry, ToolSpec } from '../../agent';
 import { DeltaSequencer, unwrap } from '../../agent';
 import type { ModelProvider } from './model-router';
 
 export const OFFLINE_DEMO_MODEL = 'demo:offline';
-const LABEL = '[offline demo model: no API key configured, this is not an LLM]';
+const LABEL = '[offline demo model: not an LLM]';
+/** What the demo does on which words; shown when it has nothing else to do. */
+export const DEMO_HELP =
+  'Try: "remember I like tea" (memory notebook), "delete note 2" (a call that waits for /approve), ' +
+  '"sleep 20" (a durable timer: kill the worker meanwhile and restart it), "both" (a timer and a file at once), ' +
+  'or any other text (filed as a note).';
 
 export const offlineDemoProvider: ModelProvider = {
   id: 'demo',
   create: (modelId) => new OfflineDemoModel(modelId),
 };
 
+interface PlannedCall {
+  name: string;
+  args: Record<string, unknown>;
+}
+
 class OfflineDemoModel extends BaseModel {
   constructor(modelId: string) {
     super('demo', 'offline-demo', modelId);
   }
 
-  async *stream(messages: readonly ContextMessage[]): AsyncIterable<MessageDelta> {
+  async *stream(messages: readonly ContextMessage[], toolSpecs: readonly ToolSpec[]): AsyncIterable<MessageDelta> {
     const d = new DeltaSequencer();
     yield d.next({ kind: 'start', modelId: this.config.modelId });
     const last = messages.length ? unwrap(messages[messages.length - 1]) : undefined;
-    const noteNumber = messages.filter((m) => unwrap(m).kind === 'model_input').length;
+    const offered = new Set(toolSpecs.map((s) => s.name));
     if (last?.kind === 'model_input') {
-      const text = last.sections.map((s) => s.content).join('\n\n');
-      yield* words(d, `${LABEL} Filing your message as note ${noteNumber}.`);
-      const calls = [
-        { id: `demo_${noteNumber}_write`, name: 'write_file', args: { path: `notes/note-${noteNumber}.md`, content: `${text}\n` } },
-        { id: `demo_${noteNumber}_list`, name: 'list_files', args: { path: 'notes' } },
-      ];
-      for (const c of calls) {
-        yield d.next({ kind: 'tool_call_start', toolCallId: c.id, toolName: c.name });
-        yield d.next({ kind: 'tool_call_args', toolCallId: c.id, argsTextDelta: JSON.stringify(c.args) });
-        yield d.next({ kind: 'tool_call_end', toolCallId: c.id });
+      const { say, calls } = plan(last, offered);
+      yield* words(d, `${LABEL} ${say}`);
+      for (const [i, c] of calls.entries()) {
+        const id = `demo_${last.seq}_${i}`;
+        yield d.next({ kind: 'tool_call_start', toolCallId: id, toolName: c.name });
+        yield d.next({ kind: 'tool_call_args', toolCallId: id, argsTextDelta: JSON.stringify(c.args) });
+        yield d.next({ kind: 'tool_call_end', toolCallId: id });
       }
-      yield d.next({ kind: 'done', finishReason: 'tool_calls' });
+      yield d.next({ kind: 'done', finishReason: calls.length ? 'tool_calls' : 'stop' });
       return;
     }
-    if (last?.kind === 'tool_results') {
-      yield* words(d, describeResults(last, noteNumber));
-    } else {
-      yield* words(d, `${LABEL} Send me a message and I will file it as a note.`);
-    }
+    if (last?.kind === 'tool_results') yield* words(d, `${LABEL} ${describeResults(last)}`);
+    else yield* words(d, `${LABEL} ${DEMO_HELP}`);
     yield d.next({ kind: 'done', finishReason: 'stop' });
   }
 }
 
-function describeResults(entry: ToolResultsEntry, noteNumber: number): string {
+/** The tool calls a message asks for, among the offered tools, and what the demo says first. */
+function plan(input: ModelInputEntry, offered: Set<string>): { say: string; calls: PlannedCall[] } {
+  const text = input.sections.map((s) => s.content).join('\n\n').trim();
+  const lower = text.toLowerCase();
+  const missing = (...names: string[]) => names.filter((n) => !offered.has(n));
+  const refuse = (names: string[]) => ({ say: `I would use ${names.join(' and ')}, but this agent is not offered ${names.length > 1 ? 'them' : 'it'} (see --tools).`, calls: [] });
+
+  const remember = /^(?:remember|note)\s+(?:that\s+)?(.+)$/is.exec(text);
+  if (remember) {
+    if (missing('memory_notebook_replace').length) return refuse(['memory_notebook_replace']);
+    return { say: 'Writing that into my memory notebook.', calls: [{ name: 'memory_notebook_replace', args: { old_text: '', new_text: `- ${remember[1].trim()}\n` } }] };
+  }
+  const sleep = /\b(?:sleep|wait)\s*(\d+)?/.exec(lower);
+  if (sleep) {
+    if (missing('sleep').length) return refuse(['sleep']);
+    const seconds = Math.min(Number(sleep[1] ?? 15), 3600);
+    return { say: `Sleeping ${seconds} s on a durable timer (kill the worker now and start it again: the timer goes on).`, calls: [{ name: 'sleep', args: { seconds, reason: 'demo' } }] };
+  }
+  const del = /\bdelete\s+note\s*(\d+)/.exec(lower);
+  if (del) {
+    if (missing('delete_file').length) return refuse(['delete_file']);
+    return { say: `Deleting note ${del[1]}: that waits for your approval (/approve or /deny).`, calls: [{ name: 'delete_file', args: { path: `notes/note-${del[1]}.md` } }] };
+  }
+  // Named by input number, which a reset keeps counting, so an earlier note is never overwritten.
+  const note: PlannedCall = { name: 'write_file', args: { path: `notes/note-${input.inputSeq ?? input.seq}.md`, content: `${text}\n` } };
+  if (/\b(both|parallel|two tools)\b/.test(lower)) {
+    const lacking = missing('sleep', 'write_file');
+    if (lacking.length) return refuse(lacking);
+    return { say: 'A 5 s timer and filing your message, two tools at once (in parallel when the agent has parallelTools).', calls: [{ name: 'sleep', args: { seconds: 5, reason: 'demo' } }, note] };
+  }
+  if (missing('write_file').length) return { say: `${DEMO_HELP} (write_file is not offered to this agent, so I cannot file notes.)`, calls: [] };
+  return { say: `Filing your message as note ${input.inputSeq ?? input.seq}.`, calls: [note] };
+}
+
+function describeResults(entry: ToolResultsEntry): string {
   const failed = entry.results.filter((r) => r.status !== 'Success');
-  if (failed.length) return `${LABEL} A tool failed: ${failed.map((r) => `${r.toolName}: ${r.result}`).join('; ')}`;
-  const listing = entry.results.find((r) => r.toolName === 'list_files')?.result ?? '';
-  const notes = listing.split('\n').filter(Boolean);
-  return `${LABEL} Saved note ${noteNumber} (notes/note-${noteNumber}.md). Your notes folder now holds ${notes.length} note(s): ${notes.join(', ')}. Set OPENAI_API_KEY or ANTHROPIC_API_KEY and choose a model to talk to a real LLM.`;
+  if (failed.length) return `Not done: ${failed.map((r) => `${r.toolName}: ${r.result}`).join('; ')}`;
+  return entry.results
+    .map((r) => {
+      switch (r.toolName) {
+        case 'memory_notebook_replace':
+          return 'Noted in my memory notebook (it is in my Live Screen on every call; /notebook shows it).';
+        case 'sleep':
+          return `Awake again: ${r.result}`;
+        case 'write_file':
+          return `Saved ${/ to (.+)\.$/.exec(r.result)?.[1] ?? 'the note'}.`;
+        case 'delete_file':
+          return `Deleted. ${r.result}`;
+        default:
+          return `${r.toolName}: ${r.result}`;
+      }
+    })
+    .concat('Set OPENAI_API_KEY or ANTHROPIC_API_KEY to talk to a real LLM.')
+    .join(' ');
 }
 
 function* words(d: DeltaSequencer, text: string): Generator<MessageDelta> {

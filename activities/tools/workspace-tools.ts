@@ -1,6 +1,6 @@
 /** Built-in file tools, confined to the agent's workspace folder. */
 import type { Dirent } from 'node:fs';
-import { mkdir, readdir, realpath, stat } from 'node:fs/promises';
+import { lstat, mkdir, readdir, realpath, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { defineTool } from './define-tool';
@@ -79,4 +79,21 @@ async function describeEntry(root: string, dir: string, entry: Dirent): Promise<
   return isFolder ? `${entry.name}/` : entry.name;
 }
 
-export const workspaceTools = [writeFileTool, readFileTool, editFileTool, listFilesTool];
+export const deleteFileTool = defineTool({
+  name: 'delete_file',
+  description: 'Delete a file in the workspace. A person approves each deletion first.',
+  parameters: z.object({ path: z.string().min(1).describe('Path relative to the workspace root') }),
+  needsApproval: ({ path: rel }) => `deleting ${rel} cannot be undone`,
+  async execute({ path: rel }, ctx) {
+    const file = await resolveInWorkspace(ctx.workspaceRoot, rel);
+    const info = await lstat(file).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') throw new Error(`${rel} does not exist.`);
+      throw err;
+    });
+    if (!info.isFile()) throw new Error(`${rel} is not a file; only files are deleted.`);
+    await unlink(file);
+    return `Deleted ${rel}.`;
+  },
+});
+
+export const workspaceTools = [writeFileTool, readFileTool, editFileTool, listFilesTool, deleteFileTool];

@@ -30,8 +30,8 @@ test('piped input: one reply per line, exit at EOF, the agent stays alive and ca
   expect(first.status).toBe(0);
   const replies = first.stdout.trim().split('\n');
   expect(replies).toHaveLength(2);
-  expect(replies[0]).toMatch(/^\[offline demo model.*\] Saved note 1 /);
-  expect(replies[1]).toMatch(/Saved note 2 .*note-1\.md, note-2\.md/);
+  expect(replies[0]).toMatch(/^\[offline demo model.*\] Saved notes\/note-1\.md\. /);
+  expect(replies[1]).toMatch(/Saved notes\/note-2\.md\. /);
   expect(first.stderr).toMatch(/write_file/);
 
   // No worker runs now (queries would wait for one), but the agent is a running workflow.
@@ -39,6 +39,6 @@ test('piped input: one reply per line, exit at EOF, the agent stays alive and ca
 
   const second = up(agentId, 'water plants\n', cwd);
   expect(second.status).toBe(0);
-  expect(second.stdout).toMatch(/Saved note 3 /);
+  expect(second.stdout).toMatch(/Saved notes\/note-3\.md\. /);
   expect(readdirSync(path.join(cwd, '.livecontext/workspaces', agentId, 'notes'))).toEqual(['note-1.md', 'note-2.md', 'note-3.md']);
 });

@@ -1,0 +1,72 @@
+/**
+ * The offline demo model shows what livecontext is for without an API key: the memory notebook, a call
+ * waiting for approval, a durable timer, two tools at once; it only calls the tools it is offered, and
+ * notes written before a reset are never overwritten.
+ */
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ToolResultsEntry } from '../../agent';
+import { safeFolderName } from '../../activities/execute-tool';
+import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
+
+let t: TestContext;
+const taskQueue = uniqueId('demo');
+const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-demo-ws-'));
+beforeAll(async () => (t = await connectTest(taskQueue)));
+afterAll(async () => t?.close());
+
+const text = (o: { status: string; answer?: { contents: string[] } }) => (o.status === 'answered' ? o.answer!.contents.join('') : o.status);
+async function lastResults(agentId: string) {
+  return ((await t.agents.history(agentId)).filter((e) => e.kind === 'tool_results').pop() as ToolResultsEntry).results;
+}
+
+test('notebook, approval, durable timer, two tools at once; notes survive a reset', async () => {
+  const agentId = uniqueId('demo');
+  const notes = path.join(workspaceRoot, safeFolderName(agentId), 'notes');
+  await withWorker({ taskQueue, workspaceRoot }, async () => {
+    await t.agents.start(agentId, { model: 'demo:offline', parallelTools: true });
+
+    expect(text(await t.agents.ask(agentId, 'remember I like green tea'))).toMatch(/Noted in my memory notebook/);
+    expect((await t.agents.state(agentId)).notebook).toBe('- I like green tea\n');
+
+    expect(text(await t.agents.ask(agentId, 'buy milk'))).toMatch(/note-2\.md/);
+    expect(readFileSync(path.join(notes, 'note-2.md'), 'utf8')).toBe('buy milk\n');
+
+    // A deletion waits for a person.
+    const { inputSeq } = await t.agents.send(agentId, 'delete note 2');
+    const waiting = await eventually(async () => (await t.agents.state(agentId)).awaitingApproval[0]);
+    expect(waiting).toMatchObject({ toolName: 'delete_file', reason: 'deleting notes/note-2.md cannot be undone' });
+    expect(existsSync(path.join(notes, 'note-2.md'))).toBe(true);
+    await t.agents.approve(agentId, waiting.toolCallId);
+    expect(text(await t.agents.waitForAnswer(agentId, inputSeq))).toMatch(/Deleted/);
+    expect(existsSync(path.join(notes, 'note-2.md'))).toBe(false);
+
+    // A durable timer.
+    const slept = await t.agents.ask(agentId, 'sleep 1');
+    expect(text(slept)).toMatch(/Awake again: Waited 1 s/);
+
+    // Two tools at once: the note is written while the timer runs.
+    expect(text(await t.agents.ask(agentId, 'both please'))).toMatch(/Awake again.*note-5\.md/s);
+    expect((await lastResults(agentId)).map((r) => `${r.toolName} ${r.status}`)).toEqual(['sleep Success', 'write_file Success']);
+
+    // After a reset the numbering goes on: no earlier note is overwritten.
+    await t.agents.reset(agentId);
+    expect(text(await t.agents.ask(agentId, 'after the reset'))).toMatch(/note-6\.md/);
+    expect(readdirSync(notes).sort()).toEqual(['note-5.md', 'note-6.md']);
+    expect(readFileSync(path.join(notes, 'note-5.md'), 'utf8')).toBe('both please\n');
+  });
+});
+
+test('the demo only calls the tools it is offered (--tools read_file,write_file)', async () => {
+  const agentId = uniqueId('demo-tools');
+  await withWorker({ taskQueue, workspaceRoot }, async () => {
+    await t.agents.start(agentId, { model: 'demo:offline', tools: ['read_file', 'write_file'] });
+    expect(text(await t.agents.ask(agentId, 'a note'))).toMatch(/Saved notes\/note-1\.md/);
+    expect(await lastResults(agentId)).toMatchObject([{ toolName: 'write_file', status: 'Success' }]);
+    expect(text(await t.agents.ask(agentId, 'remember this'))).toMatch(/I would use memory_notebook_replace, but this agent is not offered it/);
+    expect(text(await t.agents.ask(agentId, 'sleep 3'))).toMatch(/I would use sleep, but this agent is not offered it/);
+    const history = await t.agents.history(agentId);
+    expect(history.filter((e) => e.kind === 'tool_results')).toHaveLength(1);
+  });
+});
