@@ -40,6 +40,7 @@ import {
   stopSignal,
   waitForAnswerUpdate,
 } from '../workflows/messages';
+import { KeyedLimiter } from './keyed-limiter';
 import { type Resend, errorText, refusedUnaccepted, repeatIdempotent, retryWhile } from './retry';
 
 export interface AgentSummary {
@@ -73,14 +74,25 @@ export interface AgentClientOptions {
    * this if your workers are slow and your agents' runs long.
    */
   workflowTaskTimeout?: Duration;
+  /**
+   * Updates that change an agent (send, configure, approve/deny, reset) this client has in flight at
+   * once per agent (default 5); more wait their turn here. Temporal refuses more than 10 unfinished
+   * updates per workflow (waits for answers count too), and a crowd of refused callers retrying slows
+   * everyone down.
+   */
+  maxUpdatesInFlight?: number;
 }
 
 export class AgentClient {
+  private readonly changes: KeyedLimiter;
+
   constructor(
     readonly client: Client,
     readonly taskQueue: string = TASK_QUEUE,
     readonly options: AgentClientOptions = {},
-  ) {}
+  ) {
+    this.changes = new KeyedLimiter(options.maxUpdatesInFlight ?? 5);
+  }
 
   handle(agentId: string): WorkflowHandle<typeof agentWorkflow> {
     return this.client.workflow.getHandle<typeof agentWorkflow>(agentId);
@@ -158,13 +170,13 @@ export class AgentClient {
 
   /** Starts the agent over with an empty history, keeping its configuration and queued input. */
   async reset(agentId: string): Promise<void> {
-    await this.update((updateId) => this.handle(agentId).executeUpdate(resetUpdate, { updateId }));
+    await this.change(agentId, (updateId) => this.handle(agentId).executeUpdate(resetUpdate, { updateId }));
   }
 
   /** Input that returns once the agent accepted it, with its input sequence number. */
   async send(agentId: string, input: AgentInput | string): Promise<{ inputSeq: number }> {
     const args: [AgentInput] = [asInput(input)];
-    return this.update((updateId) => this.handle(agentId).executeUpdate(sendInputUpdate, { args, updateId }));
+    return this.change(agentId, (updateId) => this.handle(agentId).executeUpdate(sendInputUpdate, { args, updateId }));
   }
 
   /** Fire-and-forget input (what other services typically use). */
@@ -215,6 +227,11 @@ export class AgentClient {
     return retryWhile(run, (err) => (/not scheduled yet|Workflow task is not scheduled/i.test(errorText(err)) ? justStarted : undefined));
   }
 
+  /** An update that changes the agent: sent only when refused unaccepted, and a few at a time per agent. */
+  private change<T>(agentId: string, run: (updateId: string) => Promise<T>): Promise<T> {
+    return this.changes.run(agentId, () => this.update(run));
+  }
+
   /**
    * Sends an update, again and again (with backoff and jitter) while Temporal refuses it without the
    * agent accepting it — overload, a burst over the 10 updates a workflow may have in flight, a failing
@@ -248,12 +265,12 @@ export class AgentClient {
   }
 
   configure(agentId: string, change: ConfigChange): Promise<AgentStatus> {
-    return this.update((updateId) => this.handle(agentId).executeUpdate(configureUpdate, { args: [change], updateId }));
+    return this.change(agentId, (updateId) => this.handle(agentId).executeUpdate(configureUpdate, { args: [change], updateId }));
   }
 
   /** Approve or deny one pending tool call (by update: refused if the call is not pending). */
   decide(agentId: string, decision: ToolDecision): Promise<AgentStatus> {
-    return this.update((updateId) => this.handle(agentId).executeUpdate(decideToolCallUpdate, { args: [decision], updateId }));
+    return this.change(agentId, (updateId) => this.handle(agentId).executeUpdate(decideToolCallUpdate, { args: [decision], updateId }));
   }
 
   approve(agentId: string, toolCallId: string, by?: string): Promise<AgentStatus> {
