@@ -12,4 +12,5 @@ if (fs.existsSync(source)) {
 } else {
   cli = require(path.join(__dirname, '..', 'dist', 'client', 'cli.js'));
 }
-cli.main(process.argv.slice(2)).then((code) => process.exit(code));
+// `run` exits once all output has reached its reader (a pipe is written asynchronously).
+cli.run(process.argv.slice(2));

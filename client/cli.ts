@@ -2,7 +2,6 @@
  * The `livecontext` command line. Every command has --help; data commands have --json; errors a user
  * will meet print one line and exit non-zero (2 for usage errors, 1 otherwise), never a stack trace.
  */
-import { parseArgs } from 'node:util';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { up } from './up';
 import { startDevServer } from '../worker/dev-server';
@@ -10,14 +9,20 @@ import { startWorker } from '../worker/run-worker';
 import { loadToolsModule } from '../worker/tools-module';
 import { startCodecServer } from '../worker/codec/codec-server';
 import { payloadCodecs } from '../worker/codec/data-converter';
+import { type Options, parseCommandArgs } from './argv';
 import * as cmd from './commands';
 import { UserError, defaultModel } from './connect';
+import { exitQuietlyWhenReaderLeaves, exitWhenFlushed } from './exit';
+import { grpcDetails } from './retry';
 
-type Options = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>;
 interface Command {
   usage: string;
   summary: string;
   options?: Options;
+  /** The index of the positional where free text starts: its words are never read as options. */
+  textAt?: number;
+  /** Its first positional names an existing agent (errors then say if that agent is no longer running). */
+  agent?: true;
   run(positionals: string[], values: cmd.Values): Promise<number | void>;
 }
 
@@ -64,29 +69,34 @@ const commands: Record<string, Command> = {
     run: (p, v) => cmd.startCmd(need(p[0], 'agent-id'), v),
   },
   send: {
-    usage: 'livecontext send <agent-id> <text | -> [--wait] [--json]',
-    summary: 'Sends input (`-` reads it from stdin); with --wait, prints the answer.',
+    usage: 'livecontext send <agent-id> <text… | -> [--wait] [--json]',
+    summary: 'Sends input (`-` reads it from stdin); with --wait, prints the answer. Words of the text are never options; `--` ends options.',
     options: { wait: { type: 'boolean' }, ...json },
+    textAt: 1,
+    agent: true,
     run: async (p, v) => {
-      const text = p[1] === '-' && p.length === 2 ? await readStdin() : p.slice(1).join(' ');
+      const text = p[1] === '-' && p.length === 2 ? (await readStdin()).replace(/\r?\n$/, '') : p.slice(1).join(' ');
       return cmd.sendCmd(need(p[0], 'agent-id'), need(text || undefined, 'text'), v);
     },
   },
   chat: {
     usage: 'livecontext chat <agent-id>',
     summary: 'Chats with a running agent, output streamed as it forms; /help inside; /quit leaves it running.',
+    agent: true,
     run: (p) => cmd.chatCmd(need(p[0], 'agent-id')),
   },
   state: {
     usage: 'livecontext state <agent-id> [--json]',
     summary: 'Run state, configuration, pending and waiting tool calls, last error, usage.',
     options: json,
+    agent: true,
     run: (p, v) => cmd.stateCmd(need(p[0], 'agent-id'), v),
   },
   history: {
     usage: 'livecontext history <agent-id> [--json]',
     summary: 'The history entries.',
     options: json,
+    agent: true,
     run: (p, v) => cmd.historyCmd(need(p[0], 'agent-id'), v),
   },
   list: {
@@ -99,23 +109,27 @@ const commands: Record<string, Command> = {
     usage: 'livecontext configure <agent-id> [--model provider:model] [--system TEXT] [--json]',
     summary: 'Changes the model and/or the system instruction.',
     options: { model: { type: 'string' }, system: { type: 'string' }, ...json },
+    agent: true,
     run: (p, v) => cmd.configureCmd(need(p[0], 'agent-id'), v),
   },
   approve: {
     usage: 'livecontext approve <agent-id> <tool-call-id>',
     summary: 'Approves a tool call that waits for approval.',
+    agent: true,
     run: (p, v) => cmd.decideCmd(need(p[0], 'agent-id'), need(p[1], 'tool-call-id'), true, v),
   },
   deny: {
     usage: 'livecontext deny <agent-id> <tool-call-id> [--reason TEXT]',
     summary: 'Denies a tool call; the model sees a Skipped result with the reason.',
     options: { reason: { type: 'string' } },
+    agent: true,
     run: (p, v) => cmd.decideCmd(need(p[0], 'agent-id'), need(p[1], 'tool-call-id'), false, v),
   },
   export: {
     usage: 'livecontext export <agent-id> [--out FILE]',
     summary: 'Writes the agent as a versioned JSON snapshot (no secrets), in any state.',
     options: { out: { type: 'string' } },
+    agent: true,
     run: (p, v) => cmd.exportCmd(need(p[0], 'agent-id'), v),
   },
   import: {
@@ -139,11 +153,13 @@ const commands: Record<string, Command> = {
   retry: {
     usage: 'livecontext retry <agent-id>',
     summary: 'Tries a failed model call again.',
+    agent: true,
     run: (p) => cmd.simpleCmd(need(p[0], 'agent-id'), 'retry'),
   },
   stop: {
     usage: 'livecontext stop <agent-id>',
     summary: 'Ends an agent after its current step.',
+    agent: true,
     run: (p) => cmd.simpleCmd(need(p[0], 'agent-id'), 'stop'),
   },
 };
@@ -183,31 +199,64 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`livecontext: unknown command "${name}". Run livecontext --help.`);
     return 2;
   }
-  if (rest.includes('--help') || rest.includes('-h')) {
-    console.log(`${command.usage}\n\n${command.summary}`);
-    return 0;
-  }
+  let agentId: string | undefined;
   try {
-    const { positionals, values } = parseArgs({ args: rest, options: command.options ?? {}, allowPositionals: true, strict: true });
-    return (await command.run(positionals, values as cmd.Values)) ?? 0;
+    const parsed = parseCommandArgs(rest, command.options ?? {}, command.textAt);
+    if (parsed.help) {
+      console.log(`${command.usage}\n\n${command.summary}`);
+      return 0;
+    }
+    agentId = command.agent ? parsed.positionals[0] : undefined;
+    return (await command.run(parsed.positionals, parsed.values)) ?? 0;
   } catch (err) {
-    console.error(`livecontext: ${describeError(err)}`);
-    return err instanceof UserError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
+    if (isParseError(err)) {
+      console.error(`livecontext: ${(err as Error).message.split('. ')[0].replace(/\.$/, '')}. Usage: ${command.usage}`);
+      return 2;
+    }
+    // An agent that is no longer running is the likely reason anything failed: say so.
+    const notRunning = agentId && !(err instanceof UserError) ? await cmd.notRunningReason(agentId).catch(() => undefined) : undefined;
+    printError(notRunning ?? err);
+    return err instanceof UserError ? 2 : 1;
   }
+}
+
+/** Runs the CLI as a process: exit status from `main`, after every byte of output reached its reader. */
+export function run(argv: string[]): void {
+  exitQuietlyWhenReaderLeaves();
+  const crash = (err: unknown) => {
+    printError(err);
+    exitWhenFlushed(1);
+  };
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
+  main(argv).then(exitWhenFlushed, crash);
+}
+
+/** One line on stderr; the whole stack with LIVECONTEXT_DEBUG=1. */
+function printError(err: unknown): void {
+  console.error(`livecontext: ${typeof err === 'string' ? err : describeError(err)}`);
+  if (process.env.LIVECONTEXT_DEBUG && err instanceof Error && err.stack) console.error(err.stack);
+}
+
+function isParseError(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
 }
 
 /** One line a user can act on. */
 export function describeError(err: unknown): string {
   if (err instanceof WorkflowNotFoundError) return `No agent "${err.workflowId}" in this namespace.`;
-  if (err instanceof WorkflowUpdateFailedError && err.cause) return (err.cause as Error).message;
-  const e = err as { message?: string; details?: string; code?: number; cause?: { message?: string } };
+  if (err instanceof WorkflowUpdateFailedError && err.cause) return firstLine((err.cause as Error).message);
+  const e = err as { message?: string; cause?: { message?: string } };
   if (e?.message?.includes('no poller seen') || e?.cause?.message?.includes('no poller seen')) {
     return 'No worker is running for this task queue. Start one with `livecontext worker` (or `livecontext dev`).';
   }
-  const message = e?.message ?? String(err);
-  return message.split('\n')[0];
+  const message = typeof e?.message === 'string' ? e.message : String(err);
+  // Temporal's client wraps the server's words ("Failed to query Workflow") around the reason.
+  const details = grpcDetails(err);
+  return firstLine(details && !message.includes(details) ? `${message}: ${details}` : message);
 }
 
-if (require.main === module) {
-  void main(process.argv.slice(2)).then((code) => process.exit(code));
-}
+const firstLine = (text: string) => text.split('\n')[0];
+
+if (require.main === module) run(process.argv.slice(2));

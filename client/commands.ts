@@ -1,13 +1,14 @@
 /** The agent commands of the CLI (what they do; parsing and errors live in cli.ts). */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { AgentSnapshot, ModelName } from '../agent';
-import { outcomeText } from './agent-client';
+import { type AgentClient, outcomeText } from './agent-client';
+import type { Values } from './argv';
 import { runChat } from './chat';
 import { UserError, connectAgents, defaultModel } from './connect';
 import { formatEntry } from './format';
 
-export type Values = Record<string, string | boolean | undefined>;
+export type { Values };
 const str = (v: Values, k: string) => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
 
 export function need(value: string | undefined, name: string): string {
@@ -62,6 +63,9 @@ export async function chatCmd(agentId: string) {
 
 export async function stateCmd(agentId: string, v: Values) {
   const { agents } = await connectAgents();
+  // A run that was terminated, or failed, may still answer queries from its history: that is not a state.
+  const closed = await notRunningReason(agentId, agents, { evenStopped: false });
+  if (closed) throw new Error(closed);
   const s = await agents.state(agentId);
   print(!!v.json, s, () =>
     [
@@ -75,6 +79,36 @@ export async function stateCmd(agentId: string, v: Values) {
     ].join('\n'),
   );
 }
+
+/**
+ * Why the agent `agentId` is not running (terminated, failed, timed out, cancelled, or stopped unless
+ * `evenStopped` is false), in one line; undefined while it runs or if there is no such agent.
+ */
+export async function notRunningReason(agentId: string, agents?: AgentClient, o: { evenStopped?: boolean } = {}): Promise<string | undefined> {
+  agents ??= (await connectAgents()).agents;
+  const handle = agents.handle(agentId);
+  const description = await handle.describe().catch((err) => {
+    if (err instanceof WorkflowNotFoundError) return undefined;
+    throw err;
+  });
+  const status = description?.status.name;
+  if (!description || status === 'RUNNING' || (status === 'COMPLETED' && o.evenStopped === false)) return undefined;
+  const at = description.closeTime ? ` at ${description.closeTime.toISOString()}` : '';
+  if (status === 'COMPLETED') return `Agent "${agentId}" has stopped${at}. \`livecontext start ${agentId}\` starts a new one with this id.`;
+  const why = await handle.result().then(
+    () => undefined,
+    (err: { cause?: { message?: string } }) => clip(err?.cause?.message ?? ''),
+  );
+  const endings: Record<string, string> = { TERMINATED: 'was terminated', FAILED: 'failed', TIMED_OUT: 'timed out', CANCELLED: 'was cancelled' };
+  const what = endings[status ?? ''] ?? `ended (${status})`;
+  return `Agent "${agentId}" is not running: its run ${what}${at}${why ? ` (${status === 'TERMINATED' ? 'reason: ' : ''}${why})` : ''}.`;
+}
+
+/** A message on one line, cut to a length that fits one. */
+const clip = (text: string, max = 200) => {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+};
 
 export async function historyCmd(agentId: string, v: Values) {
   const { agents } = await connectAgents();
