@@ -15,7 +15,7 @@ export interface Backoff {
 /** What an update refused without accepting it needs before it is sent again. */
 export interface Resend {
   backoff: Backoff;
-  /** A fresh update id: the server remembers a rejected id, and would repeat the rejection. */
+  /** A fresh update id: the server may remember a rejected id, and would repeat the rejection. */
   freshId: boolean;
 }
 
@@ -51,8 +51,10 @@ export function refusedUnaccepted(err: unknown): Resend | undefined {
   if (err instanceof WorkflowUpdateFailedError && (err.cause as { type?: string } | undefined)?.type === 'UnprocessedUpdate') {
     return { backoff: REFUSED, freshId: true };
   }
-  // No connection could be made: the request never left this process.
-  if (code === status.UNAVAILABLE && /ECONNREFUSED|No connection established/i.test(text)) return { backoff: UNREACHABLE, freshId: false };
+  // No connection could be made: the request never left this process. (Had an earlier attempt of the
+  // same update reached the server before its connection dropped, the same id makes the server
+  // recognise it rather than take it again — the Temporal client's own retries rely on that too.)
+  if (code === status.UNAVAILABLE && /ECONNREFUSED|No connection established/i.test(text)) return { backoff: REFUSED, freshId: false };
   return undefined;
 }
 
@@ -62,15 +64,14 @@ export function refusedUnaccepted(err: unknown): Resend | undefined {
  * on without us, and the same wait picks up where it was.
  */
 export function repeatIdempotent(err: unknown): Resend | undefined {
-  const refused = refusedUnaccepted(err);
-  if (refused) return refused;
   const code = grpcCode(err);
-  if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return { backoff: UNREACHABLE, freshId: false };
-  if (code === status.UNAVAILABLE || code === status.DEADLINE_EXCEEDED || code === status.CANCELLED) {
-    return { backoff: UNREACHABLE, freshId: false };
-  }
-  if (/ECONNREFUSED|ECONNRESET|No connection established|Connection dropped|RST_STREAM/i.test(errorText(err))) return { backoff: UNREACHABLE, freshId: false };
-  return undefined;
+  const unreachable =
+    err instanceof WorkflowUpdateRPCTimeoutOrCancelledError ||
+    code === status.UNAVAILABLE ||
+    code === status.DEADLINE_EXCEEDED ||
+    code === status.CANCELLED ||
+    /ECONNREFUSED|ECONNRESET|No connection established|Connection dropped|RST_STREAM/i.test(errorText(err));
+  return unreachable ? { backoff: UNREACHABLE, freshId: false } : refusedUnaccepted(err);
 }
 
 /**
