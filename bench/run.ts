@@ -12,6 +12,7 @@ import { DefaultLogger, NativeConnection, Runtime, bundleWorkflowCode } from '@t
 import { livecontextDataConverter } from '../worker/codec/data-converter';
 import { WORKFLOWS_PATH } from '../worker/create-worker';
 import { SEARCH_ATTRIBUTES } from '../workflows/messages';
+import { cliStart } from './cli-start';
 import { continueAsNew } from './continue-as-new';
 import { historyPerTurn } from './history-per-turn';
 import { latency } from './latency';
@@ -27,6 +28,7 @@ const BENCHMARKS: Array<[string, (bench: Bench) => Promise<BenchResult>]> = [
   ['latency', latency],
   ['continueAsNew', continueAsNew],
   ['recovery', recovery],
+  ['cliStart', cliStart],
 ];
 
 /**

@@ -1,16 +1,9 @@
 #!/usr/bin/env node
-// In a checkout, runs the TypeScript sources through tsx (never a stale build); an installed package
-// ships only the compiled dist/.
-const fs = require('node:fs');
+// Runs the compiled CLI in dist/. In a checkout, dist/ is compiled first when it is missing or older than
+// the sources (so it is never stale); an installed package ships dist/ and has no sources.
 const path = require('node:path');
 
-const source = path.join(__dirname, '..', 'client', 'cli.ts');
-let cli;
-if (fs.existsSync(source)) {
-  require('tsx/cjs');
-  cli = require(source);
-} else {
-  cli = require(path.join(__dirname, '..', 'dist', 'client', 'cli.js'));
-}
+const root = path.join(__dirname, '..');
+require(path.join(root, 'scripts', 'ensure-build.cjs')).ensureBuild(root);
 // `run` exits once all output has reached its reader (a pipe is written asynchronously).
-cli.run(process.argv.slice(2));
+require(path.join(root, 'dist', 'client', 'cli.js')).run(process.argv.slice(2));

@@ -2,18 +2,13 @@
  * The `livecontext` command line. Every command has --help; data commands have --json; errors a user
  * will meet print one line and exit non-zero (2 for usage errors, 1 otherwise), never a stack trace.
  */
-import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
-import { up } from './up';
-import { startDevServer } from '../worker/dev-server';
-import { startWorker } from '../worker/run-worker';
-import { loadToolsModule } from '../worker/tools-module';
-import { startCodecServer } from '../worker/codec/codec-server';
-import { payloadCodecs } from '../worker/codec/data-converter';
-import { type Options, parseCommandArgs } from './argv';
-import * as cmd from './commands';
-import { UserError, defaultModel } from './connect';
+import { type Options, type Values, parseCommandArgs } from './argv';
 import { exitQuietlyWhenReaderLeaves, exitWhenFlushed } from './exit';
-import { grpcDetails } from './retry';
+import { UserError } from './user-error';
+
+// Everything heavy (Temporal's client and worker, the SDKs) is loaded by the command that needs it, so
+// `--help` and a mistyped command answer at once.
+const commandsModule = () => import('./commands');
 
 interface Command {
   usage: string;
@@ -23,23 +18,30 @@ interface Command {
   textAt?: number;
   /** Its first positional names an existing agent (errors then say if that agent is no longer running). */
   agent?: true;
-  run(positionals: string[], values: cmd.Values): Promise<number | void>;
+  run(positionals: string[], values: Values): Promise<number | void>;
 }
 
 const json = { json: { type: 'boolean' } } as const;
-const need = cmd.need;
+function need(value: string | undefined, name: string): string {
+  if (!value) throw new UserError(`Missing <${name}>.`);
+  return value;
+}
 
 const commands: Record<string, Command> = {
   up: {
     usage: 'livecontext up [agent-id] [--model provider:model]',
     summary: 'Dev server (unless TEMPORAL_ADDRESS is set), a worker, and a chat with an agent (what `npm start` runs).',
     options: { model: { type: 'string' } },
-    run: (p, v) => up({ agentId: p[0] ?? process.env.LIVECONTEXT_AGENT_ID ?? 'demo', model: cmd.checkModel((v.model as string) ?? defaultModel()) }),
+    async run(p, v) {
+      const [{ up }, { checkModel }, { defaultModel }] = await Promise.all([import('./up'), commandsModule(), import('./connect')]);
+      await up({ agentId: p[0] ?? process.env.LIVECONTEXT_AGENT_ID ?? 'demo', model: checkModel((v.model as string) ?? defaultModel()) });
+    },
   },
   dev: {
     usage: 'livecontext dev',
     summary: 'The local dev server (SQLite under .livecontext/, Web UI) and a worker, in the foreground.',
     async run() {
+      const [{ startDevServer }, { startWorker }] = await Promise.all([import('../worker/dev-server'), import('../worker/run-worker')]);
       const server = await startDevServer({ log: (m) => console.error(m) });
       console.log(`Temporal server: ${server.address}${server.started ? '' : ' (already running)'}`);
       console.log(`Web UI:          ${server.uiUrl}`);
@@ -55,6 +57,7 @@ const commands: Record<string, Command> = {
     summary: 'A worker for TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE (Temporal environment configuration).',
     options: { tools: { type: 'string' }, workspace: { type: 'string' } },
     async run(_p, v) {
+      const [{ loadToolsModule }, { startWorker }] = await Promise.all([import('../worker/tools-module'), import('../worker/run-worker')]);
       const tools = v.tools ? await loadToolsModule(v.tools as string) : undefined;
       const worker = await startWorker({ tools, workspaceRoot: v.workspace as string | undefined });
       console.log(`Worker running on ${worker.settings.address}, namespace ${worker.settings.namespace}. Ctrl-C to stop.`);
@@ -66,7 +69,7 @@ const commands: Record<string, Command> = {
     usage: 'livecontext start <agent-id> [--model provider:model] [--system TEXT] [--tools a,b]',
     summary: 'Starts a new agent.',
     options: { model: { type: 'string' }, system: { type: 'string' }, tools: { type: 'string' } },
-    run: (p, v) => cmd.startCmd(need(p[0], 'agent-id'), v),
+    run: async (p, v) => (await commandsModule()).startCmd(need(p[0], 'agent-id'), v),
   },
   send: {
     usage: 'livecontext send <agent-id> <text… | -> [--wait] [--json]',
@@ -76,73 +79,74 @@ const commands: Record<string, Command> = {
     agent: true,
     run: async (p, v) => {
       const text = p[1] === '-' && p.length === 2 ? (await readStdin()).replace(/\r?\n$/, '') : p.slice(1).join(' ');
-      return cmd.sendCmd(need(p[0], 'agent-id'), need(text || undefined, 'text'), v);
+      return (await commandsModule()).sendCmd(need(p[0], 'agent-id'), need(text || undefined, 'text'), v);
     },
   },
   chat: {
     usage: 'livecontext chat <agent-id>',
     summary: 'Chats with a running agent, output streamed as it forms; /help inside; /quit leaves it running.',
     agent: true,
-    run: (p) => cmd.chatCmd(need(p[0], 'agent-id')),
+    run: async (p) => (await commandsModule()).chatCmd(need(p[0], 'agent-id')),
   },
   state: {
     usage: 'livecontext state <agent-id> [--json]',
     summary: 'Run state, configuration, pending and waiting tool calls, last error, usage.',
     options: json,
     agent: true,
-    run: (p, v) => cmd.stateCmd(need(p[0], 'agent-id'), v),
+    run: async (p, v) => (await commandsModule()).stateCmd(need(p[0], 'agent-id'), v),
   },
   history: {
     usage: 'livecontext history <agent-id> [--json]',
     summary: 'The history entries.',
     options: json,
     agent: true,
-    run: (p, v) => cmd.historyCmd(need(p[0], 'agent-id'), v),
+    run: async (p, v) => (await commandsModule()).historyCmd(need(p[0], 'agent-id'), v),
   },
   list: {
     usage: 'livecontext list [--all] [--json]',
     summary: 'Agents in the namespace (running ones; --all for every one), with run state and model.',
     options: { all: { type: 'boolean' }, ...json },
-    run: (_p, v) => cmd.listCmd(v),
+    run: async (_p, v) => (await commandsModule()).listCmd(v),
   },
   configure: {
     usage: 'livecontext configure <agent-id> [--model provider:model] [--system TEXT] [--json]',
     summary: 'Changes the model and/or the system instruction.',
     options: { model: { type: 'string' }, system: { type: 'string' }, ...json },
     agent: true,
-    run: (p, v) => cmd.configureCmd(need(p[0], 'agent-id'), v),
+    run: async (p, v) => (await commandsModule()).configureCmd(need(p[0], 'agent-id'), v),
   },
   approve: {
     usage: 'livecontext approve <agent-id> <tool-call-id>',
     summary: 'Approves a tool call that waits for approval.',
     agent: true,
-    run: (p, v) => cmd.decideCmd(need(p[0], 'agent-id'), need(p[1], 'tool-call-id'), true, v),
+    run: async (p, v) => (await commandsModule()).decideCmd(need(p[0], 'agent-id'), need(p[1], 'tool-call-id'), true, v),
   },
   deny: {
     usage: 'livecontext deny <agent-id> <tool-call-id> [--reason TEXT]',
     summary: 'Denies a tool call; the model sees a Skipped result with the reason.',
     options: { reason: { type: 'string' } },
     agent: true,
-    run: (p, v) => cmd.decideCmd(need(p[0], 'agent-id'), need(p[1], 'tool-call-id'), false, v),
+    run: async (p, v) => (await commandsModule()).decideCmd(need(p[0], 'agent-id'), need(p[1], 'tool-call-id'), false, v),
   },
   export: {
     usage: 'livecontext export <agent-id> [--out FILE]',
     summary: 'Writes the agent as a versioned JSON snapshot (no secrets), in any state.',
     options: { out: { type: 'string' } },
     agent: true,
-    run: (p, v) => cmd.exportCmd(need(p[0], 'agent-id'), v),
+    run: async (p, v) => (await commandsModule()).exportCmd(need(p[0], 'agent-id'), v),
   },
   import: {
     usage: 'livecontext import <FILE> [--id NEW-ID]',
     summary: 'Starts an agent from a snapshot (on this cluster/namespace); it continues where it was.',
     options: { id: { type: 'string' } },
-    run: (p, v) => cmd.importCmd(need(p[0], 'FILE'), v),
+    run: async (p, v) => (await commandsModule()).importCmd(need(p[0], 'FILE'), v),
   },
   'codec-server': {
     usage: 'livecontext codec-server [--port 8888] [--ui-origin http://localhost:8233]',
     summary: 'Decodes encrypted/offloaded payloads for the Temporal Web UI (its "codec endpoint").',
     options: { port: { type: 'string' }, 'ui-origin': { type: 'string' } },
     async run(_p, v) {
+      const [{ startCodecServer }, { payloadCodecs }] = await Promise.all([import('../worker/codec/codec-server'), import('../worker/codec/data-converter')]);
       const server = await startCodecServer({ codecs: payloadCodecs(), port: Number(v.port ?? 8888), allowOrigin: v['ui-origin'] as string | undefined });
       const address = server.address() as { port: number };
       console.log(`Codec server on http://127.0.0.1:${address.port} (set it as the Web UI's codec endpoint). Ctrl-C to stop.`);
@@ -154,13 +158,13 @@ const commands: Record<string, Command> = {
     usage: 'livecontext retry <agent-id>',
     summary: 'Tries a failed model call again.',
     agent: true,
-    run: (p) => cmd.simpleCmd(need(p[0], 'agent-id'), 'retry'),
+    run: async (p) => (await commandsModule()).simpleCmd(need(p[0], 'agent-id'), 'retry'),
   },
   stop: {
     usage: 'livecontext stop <agent-id>',
     summary: 'Ends an agent after its current step.',
     agent: true,
-    run: (p) => cmd.simpleCmd(need(p[0], 'agent-id'), 'stop'),
+    run: async (p) => (await commandsModule()).simpleCmd(need(p[0], 'agent-id'), 'stop'),
   },
 };
 
@@ -214,7 +218,7 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     // An agent that is no longer running is the likely reason anything failed: say so.
-    const notRunning = agentId && !(err instanceof UserError) ? await cmd.notRunningReason(agentId).catch(() => undefined) : undefined;
+    const notRunning = agentId && !(err instanceof UserError) ? await (await commandsModule()).notRunningReason(agentId).catch(() => undefined) : undefined;
     printError(notRunning ?? err);
     return err instanceof UserError ? 2 : 1;
   }
@@ -245,6 +249,11 @@ function isParseError(err: unknown): boolean {
 
 /** One line a user can act on. */
 export function describeError(err: unknown): string {
+  // Loaded already by whatever failed; required here so that `--help` never loads it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { WorkflowNotFoundError, WorkflowUpdateFailedError } = require('@temporalio/client') as typeof import('@temporalio/client');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { grpcDetails } = require('./retry') as typeof import('./retry');
   if (err instanceof WorkflowNotFoundError) return `No agent "${err.workflowId}" in this namespace.`;
   if (err instanceof WorkflowUpdateFailedError && err.cause) return firstLine((err.cause as Error).message);
   const e = err as { message?: string; cause?: { message?: string } };

@@ -1,7 +1,7 @@
 /** The agent commands of the CLI (what they do; parsing and errors live in cli.ts). */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import { AgentSnapshot, ModelName } from '../agent';
+import { type AgentSnapshot, ModelName, readSnapshot } from '../agent';
 import { type AgentClient, outcomeText } from './agent-client';
 import type { Values } from './argv';
 import { runChat } from './chat';
@@ -160,15 +160,16 @@ export async function importCmd(file: string, v: Values) {
   } catch (err) {
     throw new UserError(`Cannot read ${file}: ${(err as Error).message}`);
   }
-  const parsed = AgentSnapshot.safeParse(raw);
-  if (!parsed.success) {
-    const why = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`).join('; ');
-    throw new UserError(`${file} is not a livecontext agent snapshot (${why}).`);
+  let snapshot: AgentSnapshot;
+  try {
+    snapshot = readSnapshot(raw); // the schema and every invariant the agent relies on
+  } catch (err) {
+    throw new UserError(`${file}: ${(err as Error).message}`);
   }
-  const agentId = need(str(v, 'id') ?? parsed.data.sourceAgentId, '--id NEW-ID');
+  const agentId = need(str(v, 'id') ?? snapshot.sourceAgentId, '--id NEW-ID');
   const { agents } = await connectAgents();
   try {
-    await agents.restore(agentId, parsed.data);
+    await agents.restore(agentId, snapshot);
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) throw new UserError(`Agent "${agentId}" already exists.`);
     throw err;

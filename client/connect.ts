@@ -4,13 +4,9 @@ import { livecontextDataConverter } from '../worker/codec/data-converter';
 import { connectSettings } from '../worker/connection';
 import { TASK_QUEUE } from '../workflows/messages';
 import { AgentClient } from './agent-client';
+import { UserError } from './user-error';
 
-export class UserError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = new.target.name;
-  }
-}
+export { UserError };
 
 export async function connectAgents(options: { address?: string; namespace?: string } = {}) {
   const settings = connectSettings(options);

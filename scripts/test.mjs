@@ -1,4 +1,4 @@
-// `npm test`: installs what is missing, finds or builds the Temporal CLI, then type-checks, lints and
+// `npm test`: installs what is missing, compiles dist/ if stale, finds or builds the Temporal CLI, then type-checks, lints and
 // runs every test (unit, integration on a real dev server, replay).
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 require('./ensure-deps.cjs').ensureDeps(root);
+require('./ensure-build.cjs').ensureBuild(root); // the CLI runs compiled code
 const cli = require('./temporal-cli.cjs').ensureTemporalCli();
 const env = { ...process.env, ...(cli ? { TEMPORAL_CLI_PATH: cli } : {}) };
 

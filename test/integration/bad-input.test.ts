@@ -42,7 +42,7 @@ test('input over the size limit is refused by the validator with a clear message
   const big = 'x'.repeat(INPUT_MAX_BYTES + 1);
   const err = await t.agents.send(agentId, big).catch((e) => e);
   expect(err).toBeInstanceOf(WorkflowUpdateFailedError);
-  expect(err.cause.message).toMatch(/Input is 262150 bytes; the limit is 262144 bytes/);
+  expect(err.cause.message).toMatch(/Input is 262145 bytes; the limit is 262144 bytes/);
   await expect(t.agents.ask(agentId, 'still here?')).resolves.toMatchObject({ inputSeq: 1, status: 'answered' });
   // A refused update leaves no trace in the workflow history.
   const events = (await t.agents.handle(agentId).fetchHistory()).events ?? [];

@@ -1,0 +1,52 @@
+/**
+ * Compiles the TypeScript sources to dist/ when dist/ is missing or older than any source file, so the
+ * CLI, the package entry and the Docker image run plain JavaScript (a start in a fraction of a second)
+ * and are never stale in a checkout. Plain Node, no dependencies.
+ */
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const SOURCES = ['index.ts', 'agent', 'workflows', 'activities', 'worker', 'client', 'tsconfig.json', 'tsconfig.build.json'];
+const STAMP = path.join('dist', '.build-stamp');
+
+function newestMtime(file) {
+  let stat;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    return 0;
+  }
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs; // a deleted or renamed file changes its folder's time
+  for (const name of fs.readdirSync(file)) newest = Math.max(newest, newestMtime(path.join(file, name)));
+  return newest;
+}
+
+/** Whether dist/ is missing or older than the sources (false in an installed package: it has no sources). */
+function isStale(root) {
+  if (!fs.existsSync(path.join(root, 'index.ts'))) return false;
+  const stamp = path.join(root, STAMP);
+  if (!fs.existsSync(stamp)) return true;
+  const built = fs.statSync(stamp).mtimeMs;
+  return SOURCES.some((s) => newestMtime(path.join(root, s)) > built);
+}
+
+function ensureBuild(root = path.resolve(__dirname, '..'), { log = (m) => console.error(m) } = {}) {
+  if (!isStale(root)) return;
+  let tsc;
+  try {
+    tsc = require.resolve('typescript/bin/tsc', { paths: [root] });
+  } catch {
+    return; // no compiler here (production install): use dist/ as it is
+  }
+  log('livecontext: compiling to dist/ (the sources changed)…');
+  const started = Date.now(); // sources changed while compiling count as newer than the build
+  const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (result.status !== 0) throw new Error(`Compiling livecontext failed (tsc exit ${result.status}).`);
+  fs.writeFileSync(path.join(root, STAMP), `${new Date(started).toISOString()}\n`);
+  fs.utimesSync(path.join(root, STAMP), started / 1000, started / 1000);
+}
+
+module.exports = { ensureBuild, isStale };
+if (require.main === module) ensureBuild();
