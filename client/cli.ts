@@ -38,15 +38,17 @@ const commands: Record<string, Command> = {
     },
   },
   dev: {
-    usage: 'livecontext dev',
-    summary: 'The local dev server (SQLite under .livecontext/, Web UI) and a worker, in the foreground.',
-    async run() {
+    usage: 'livecontext dev [--namespace NAME]',
+    summary: 'The local dev server (SQLite under .livecontext/, Web UI) and a worker, in the foreground; --namespace also creates NAME and runs the worker there.',
+    options: { namespace: { type: 'string' } },
+    async run(_p, v) {
       const [{ startDevServer }, { startWorker }] = await Promise.all([import('../worker/dev-server'), import('../worker/run-worker')]);
-      const server = await startDevServer({ log: (m) => console.error(m) });
+      const server = await startDevServer({ log: (m) => console.error(m), ...(v.namespace ? { namespaces: [v.namespace as string] } : {}) });
       console.log(`Temporal server: ${server.address}${server.started ? '' : ' (already running)'}`);
       console.log(`Web UI:          ${server.uiUrl}`);
-      const worker = await startWorker({ address: server.address });
-      console.log('Worker running. Ctrl-C to stop.');
+      if (v.namespace) console.log(`Namespace:       ${v.namespace} (and default)`);
+      const worker = await startWorker({ address: server.address, ...(v.namespace ? { namespace: v.namespace as string } : {}), progress: (m) => console.error(m) });
+      console.log(`Worker running on namespace ${worker.settings.namespace}. Ctrl-C to stop.`);
       await Promise.race([untilSignal(), worker.done]);
       await worker.stop();
       await server.stop();
@@ -59,7 +61,7 @@ const commands: Record<string, Command> = {
     async run(_p, v) {
       const [{ loadToolsModule }, { startWorker }] = await Promise.all([import('../worker/tools-module'), import('../worker/run-worker')]);
       const tools = v.tools ? await loadToolsModule(v.tools as string) : undefined;
-      const worker = await startWorker({ tools, workspaceRoot: v.workspace as string | undefined });
+      const worker = await startWorker({ tools, workspaceRoot: v.workspace as string | undefined, progress: (m) => console.error(m) });
       console.log(`Worker running on ${worker.settings.address}, namespace ${worker.settings.namespace}. Ctrl-C to stop.`);
       await Promise.race([untilSignal(), worker.done]);
       await worker.stop();

@@ -1,7 +1,7 @@
 /** Builds a Worker that hosts agent workflows and runs their model calls and tools. */
 import path from 'node:path';
 import type { DataConverter } from '@temporalio/common';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkerOptions, bundleWorkflowCode } from '@temporalio/worker';
 import { livecontextDataConverter } from './codec/data-converter';
 import { OffloadCodec } from './codec/offload-codec';
 import { guardedForWorkers } from './codec/undecodable-guard';
@@ -54,6 +54,8 @@ export interface LivecontextWorkerOptions {
   offloading?: boolean;
   /** Anything else Temporal's Worker accepts (concurrency, identity, sinks, interceptors…). */
   workerOptions?: Partial<WorkerOptions>;
+  /** Start-up steps as they begin ("bundling agent workflow code…"), for a person watching. */
+  progress?: (step: string) => void;
 }
 
 export const WORKFLOWS_PATH = require.resolve('../workflows');
@@ -80,7 +82,7 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
     connection: options.connection,
     namespace: options.namespace ?? 'default',
     taskQueue: options.taskQueue ?? TASK_QUEUE,
-    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    ...(options.workerOptions?.workflowsPath ? {} : { workflowBundle: options.workflowBundle ?? (await bundleQuietly(options.progress)) }),
     activities: createActivities({ models, tools, workspaceRoot, liveness: options.liveness, prices: options.prices ?? loadPriceTable(), offloading }),
     // No payload a sender can produce may stall an agent: see UndecodableGuardCodec.
     dataConverter: guardedForWorkers(dataConverter),
@@ -89,4 +91,11 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
     defaultHeartbeatThrottleInterval: '250 ms',
     ...options.workerOptions,
   });
+}
+
+/** The agent workflow's bundle, built without webpack's module listing on the console. */
+async function bundleQuietly(progress?: (step: string) => void): Promise<{ code: string }> {
+  progress?.('bundling agent workflow code…');
+  const silent = { info() {}, warn() {}, debug() {}, trace() {}, log() {}, error: (message: string) => console.error(message) };
+  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: silent as never });
 }

@@ -3,7 +3,7 @@
  * .livecontext/), with its Web UI. Reuses a server already listening on the port. The CLI binary comes
  * from scripts/temporal-cli.cjs; without one, @temporalio/testing downloads it (needs the internet).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -31,6 +31,8 @@ export interface DevServerOptions {
   /** Folder for the SQLite file and the server log (default `.livecontext`). */
   dataDir?: string;
   log?: (message: string) => void;
+  /** Namespaces to create besides `default` (with the livecontext search attributes), if missing. */
+  namespaces?: string[];
 }
 
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
@@ -38,7 +40,10 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const uiPort = options.uiPort ?? 8233;
   const address = `127.0.0.1:${port}`;
   const uiUrl = `http://localhost:${uiPort}`;
-  if (await isListening(port)) return { address, uiUrl, started: false, stop: async () => {} };
+  if (await isListening(port)) {
+    createNamespaces(ensureTemporalCli({ log: options.log }), address, options.namespaces ?? [], options.log);
+    return { address, uiUrl, started: false, stop: async () => {} };
+  }
 
   const dataDir = path.resolve(options.dataDir ?? '.livecontext');
   mkdirSync(dataDir, { recursive: true });
@@ -61,6 +66,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await waitForPort(port, child, 60_000);
+  createNamespaces(exe, address, options.namespaces ?? [], options.log);
   return {
     address,
     uiUrl,
@@ -90,4 +96,25 @@ function isListening(port: number): Promise<boolean> {
     });
     socket.once('error', () => resolve(false));
   });
+}
+
+/** Creates each namespace (and its search attributes) with the Temporal CLI; one that exists is left as it is. */
+function createNamespaces(exe: string | null, address: string, namespaces: string[], log?: (m: string) => void): void {
+  if (!namespaces.length) return;
+  if (!exe) throw new Error('Creating a namespace needs the Temporal CLI (set TEMPORAL_CLI_PATH or install Go).');
+  for (const namespace of namespaces) {
+    const created = spawnSync(exe, ['operator', 'namespace', 'create', '--namespace', namespace, '--address', address], { encoding: 'utf8' });
+    if (created.status !== 0 && !/already exists|already registered/i.test(created.stderr + created.stdout)) {
+      throw new Error(`Could not create namespace ${namespace}: ${(created.stderr || created.stdout).trim().split('\n')[0]}`);
+    }
+    if (created.status === 0) log?.(`created namespace ${namespace}`);
+    for (const key of SEARCH_ATTRIBUTES) {
+      // Already registered is fine; a namespace just created may take a moment to accept them.
+      for (let i = 0; i < 20; i++) {
+        const r = spawnSync(exe, ['operator', 'search-attribute', 'create', '--namespace', namespace, '--name', key.name, '--type', 'Keyword', '--address', address], { encoding: 'utf8' });
+        if (r.status === 0 || /already exists|already registered/i.test(r.stderr + r.stdout)) break;
+        spawnSync('sleep', ['0.5']);
+      }
+    }
+  }
 }

@@ -31,21 +31,27 @@ export function categoryFilter(sink: (entry: LogEntry) => void, categories = ena
 
 let installed = false;
 
+/** Opaque SDK internals (task tokens, binary blobs) tell a reader nothing: left out of log lines. */
+function withoutNoise(key: string, value: unknown): unknown {
+  return key === 'taskToken' || key === 'sdkComponent' ? undefined : value;
+}
+
 /**
- * Installs the process-wide Temporal runtime logger once: INFO and up (plus enabled debug categories),
- * to stderr, or to `file` when given. Later calls do nothing.
+ * Installs the process-wide Temporal runtime logger once: INFO and up (plus enabled debug categories)
+ * to `file` when given; on stderr WARN and up unless LIVECONTEXT_LOG_LEVEL says otherwise (the SDK's
+ * INFO lines, such as every worker state change, are noise on a console). Later calls do nothing.
  */
 export function installLogging(options: { file?: string; level?: LogLevel } = {}): void {
   if (installed) return;
   installed = true;
   const write = options.file ? fileWriter(options.file) : (line: string) => process.stderr.write(line);
   const format = (e: LogEntry) => {
-    const meta = e.meta && Object.keys(e.meta).length ? ` ${JSON.stringify(e.meta)}` : '';
+    const meta = e.meta && Object.keys(e.meta).length ? ` ${JSON.stringify(e.meta, withoutNoise)}` : '';
     return `${new Date(Number(e.timestampNanos / 1_000_000n)).toISOString()} [${e.level}] ${e.message}${meta}\n`;
   };
   const sink = categoryFilter((e) => write(format(e)));
   // Debug entries must reach the filter, so the base logger lets everything through and we filter here.
-  const minimum = options.level ?? 'INFO';
+  const minimum = options.level ?? ((process.env.LIVECONTEXT_LOG_LEVEL?.toUpperCase() as LogLevel | undefined) || (options.file ? 'INFO' : 'WARN'));
   const order: LogLevel[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'];
   const logger: Logger = new DefaultLogger('TRACE', (entry) => {
     const categorised = typeof entry.meta?.category === 'string';

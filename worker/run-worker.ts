@@ -24,11 +24,15 @@ export async function startWorker(options: {
   tools?: Tool[];
   models?: ModelProvider[];
   workspaceRoot?: string;
+  /** Start-up steps as they begin, for a person watching (default: none). */
+  progress?: (step: string) => void;
 }): Promise<RunningWorker> {
   installLogging();
   const settings = connectSettings({ address: options.address, namespace: options.namespace });
+  options.progress?.(`connecting to Temporal at ${settings.address}…`);
   const connection = await NativeConnection.connect(settings.connectionOptions);
   const worker = await createLivecontextWorker({
+    ...(options.progress ? { progress: options.progress } : {}),
     connection,
     namespace: settings.namespace,
     taskQueue: options.taskQueue ?? (process.env.LIVECONTEXT_TASK_QUEUE || TASK_QUEUE),

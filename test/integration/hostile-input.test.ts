@@ -15,7 +15,7 @@ import type { AgentSnapshot } from '../../agent';
 import { FileBlobStore } from '../../worker/codec/blob-store';
 import { EncryptionCodec, parseKeys } from '../../worker/codec/encryption-codec';
 import { OffloadCodec } from '../../worker/codec/offload-codec';
-import { decideToolCallSignal, inputSignal, stopSignal } from '../../workflows/messages';
+import { decideToolCallSignal, stopSignal } from '../../workflows/messages';
 import { echoStep } from '../fixtures/scripts';
 import { recordTool } from '../fixtures/test-tools';
 import { type ProviderServers, startProviderServers } from '../support/provider-servers';
