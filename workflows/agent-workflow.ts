@@ -72,6 +72,10 @@ const ANSWER_BY_REFERENCE_PATCH = 'answer-by-reference';
 const RETRY_CLEARS_ERROR_PATCH = 'retry-clears-error-at-once';
 /** Since this patch a state too large to pass inline is carried only by a worker that offloads it. */
 const STATE_SIZE_GUARD_PATCH = 'state-size-guard';
+/** Since this patch a run that has taken UPDATE_BUDGET updates continues as new. */
+const UPDATE_BUDGET_PATCH = 'continue-before-update-limit';
+/** Temporal refuses updates past about 2,000 per run (history.maxTotalUpdates): move on well before. */
+const UPDATE_BUDGET = 1500;
 
 export interface AgentWorkflowResult {
   stopped: true;
@@ -96,6 +100,13 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   const visibility = searchAttributePublisher(agent);
   const carrier = stateCarrier(agent);
   const status = () => describeAgent(agent, stopReason !== undefined, carrier.refusal);
+  let updates = 0; // updates this run has taken (see UPDATE_BUDGET)
+  const counted =
+    <A extends unknown[], R>(handler: (...args: A) => R) =>
+    (...args: A): R => {
+      updates++;
+      return handler(...args);
+    };
 
   setHandler(inputSignal, (raw) => {
     try {
@@ -107,7 +118,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     }
   });
 
-  setHandler(sendInputUpdate, (raw) => agent.enqueueInput(raw), {
+  setHandler(sendInputUpdate, counted((raw) => agent.enqueueInput(raw)), {
     validator: refusing((raw) => {
       if (stopReason !== undefined) throw new InputRejectedError('AGENT_STOPPING', 'The agent is stopping.');
       parseInput(raw); // the same checks enqueueInput makes, so a refused input never reaches the handler
@@ -116,7 +127,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
 
   setHandler(
     waitForAnswerUpdate,
-    async ({ inputSeq, withAnswer }): Promise<TurnReceipt> => {
+    counted(async ({ inputSeq, withAnswer }): Promise<TurnReceipt> => {
       let outcome: TurnOutcome | undefined;
       await condition(() => (outcome = agent.turnOutcome(inputSeq)) !== undefined || ending());
       if (!outcome) return { inputSeq, status: resetRequested ? 'reset' : continuing ? 'continued' : 'stopped' };
@@ -124,7 +135,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
       // The answer entry is in history already (the model call's result): name it, do not copy it.
       const { answer, ...rest } = outcome;
       return { ...rest, answerSeq: answer.seq, runId: workflowInfo().runId };
-    },
+    }),
     {
       validator: refusing((request) => {
         const inputSeq = (request as { inputSeq?: unknown } | undefined)?.inputSeq;
@@ -155,10 +166,10 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   });
   setHandler(
     configureUpdate,
-    (change) => {
+    counted((change) => {
       applyConfig(change);
       return status();
-    },
+    }),
     {
       validator: refusing((change) => {
         const parsed = ConfigChange.safeParse(change);
@@ -177,10 +188,10 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   };
   setHandler(
     decideToolCallUpdate,
-    (d) => {
+    counted((d) => {
       decide(d);
       return status();
-    },
+    }),
     { validator: refusing((d) => void agent.checkDecision(d)) },
   );
   setHandler(decideToolCallSignal, (d) => {
@@ -192,10 +203,13 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   });
 
   setHandler(retrySignal, requestRetry);
-  setHandler(resetUpdate, () => {
-    resetRequested = true;
-    return { reset: true as const };
-  });
+  setHandler(
+    resetUpdate,
+    counted(() => {
+      resetRequested = true;
+      return { reset: true as const };
+    }),
+  );
   setHandler(stopSignal, (arg) => {
     const reason = (arg as { reason?: unknown } | undefined)?.reason;
     stopReason = typeof reason === 'string' && reason ? reason.slice(0, 1000) : 'stop requested';
@@ -206,7 +220,8 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   setHandler(pendingToolCallsQuery, () => agent.pendingToolCalls());
   setHandler(snapshotQuery, () => agent.toSnapshot());
 
-  const history = historyMonitor(agent);
+  const overUpdateBudget = () => updates >= UPDATE_BUDGET && patched(UPDATE_BUDGET_PATCH);
+  const history = historyMonitor(agent, overUpdateBudget);
   const deps = stepDeps(agent, {
     // A running sleep gives way when this run must end: stop, reset, or a history grown too long while
     // the agent slept (inputs keep arriving). Its timer is in the agent's state and resumes in the next run.
@@ -226,7 +241,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
       if (outcome === 'ProgressMade') continue;
       visibility.publish(outcome);
       if (outcome === 'BlockedOnInput') {
-        await condition(() => agent.inbox.length > 0 || ending());
+        await condition(() => agent.inbox.length > 0 || ending() || overUpdateBudget());
       } else if (outcome === 'BlockedOnApproval') {
         const seen = decisions;
         await condition(() => decisions !== seen || ending());
@@ -257,14 +272,16 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
 }
 
 /**
- * What this run added to history passed the agent's budget (default 8 MiB), or Temporal suggests a new
+ * What this run added to history passed the agent's budget (default 8 MiB), it took UPDATE_BUDGET updates,
+ * or Temporal suggests a new
  * run and this one has done some work. Measured from the run's start, so a large carried state never
  * makes a fresh run continue again at once.
  */
-function historyMonitor(agent: Agent) {
+function historyMonitor(agent: Agent, overUpdateBudget: () => boolean) {
   const start = workflowInfo();
   let steps = 0;
-  const overBudget = () => workflowInfo().historySize - start.historySize > (agent.config.historyBudgetBytes ?? DEFAULT_HISTORY_BUDGET_BYTES);
+  const overBudget = () =>
+    workflowInfo().historySize - start.historySize > (agent.config.historyBudgetBytes ?? DEFAULT_HISTORY_BUDGET_BYTES) || overUpdateBudget();
   return {
     /** Checked after each step. */
     tooLong() {
