@@ -24,6 +24,7 @@ export const RESERVED_EXTRA_KEYS: readonly string[] = [
 
 /** Provider-specific extras merged into the request body (e.g. `{ "thinking": {...} }` for Anthropic). */
 const ExtraRequestFields = z.record(z.string(), z.unknown()).superRefine((extra, ctx) => {
+  if (JSON.stringify(extra).length > 16 * 1024) ctx.addIssue({ code: 'custom', message: 'is over 16 KiB of JSON' });
   const reserved = Object.keys(extra).filter((key) => RESERVED_EXTRA_KEYS.includes(key));
   if (reserved.length === 0) return;
   ctx.addIssue({
@@ -83,7 +84,11 @@ export const AgentConfig = z.object({
 export type AgentConfig = z.infer<typeof AgentConfig>;
 
 /** What a new agent may be started with (checked by the client before it starts one). */
-export const NewAgentConfig = AgentConfig.extend({ params: NewModelParams.optional() });
+/** Bounded lists for new configurations: a configuration is carried in every run and snapshot. */
+const ToolNames = z.array(z.string().min(1).max(128)).max(512);
+const ApprovalPolicy = z.record(z.string().max(128), z.enum(['always', 'never'])).refine((r) => Object.keys(r).length <= 512, 'at most 512 tools');
+
+export const NewAgentConfig = AgentConfig.extend({ params: NewModelParams.optional(), tools: ToolNames.optional(), approval: ApprovalPolicy.optional() });
 
 /** A change sent by configure: every field optional; `systemInstruction` becomes a history entry. */
 export const ConfigChange = z
@@ -91,10 +96,10 @@ export const ConfigChange = z
     model: ModelName.optional(),
     executorModel: ModelName.optional(),
     params: NewModelParams.optional(),
-    tools: z.array(z.string()).optional(),
+    tools: ToolNames.optional(),
     contextWindow: z.number().int().positive().optional(),
     parallelTools: z.boolean().optional(),
-    approval: z.record(z.string(), z.enum(['always', 'never'])).optional(),
+    approval: ApprovalPolicy.optional(),
     historyBudgetBytes: z.number().int().positive().optional(),
     systemInstruction: z.string().max(64 * 1024).optional(),
   })

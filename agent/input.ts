@@ -18,7 +18,8 @@ export const INPUT_MAX_BYTES = 256 * 1024;
 export const AgentInput = z
   .object({
     text: z.string().optional(),
-    sections: z.array(ContentSection).optional(),
+    /** At most 100: more would be a way to grow the agent without growing the counted text. */
+    sections: z.array(ContentSection).max(100).optional(),
     sender: z.string().max(200).optional(),
   })
   .strict()

@@ -6,6 +6,7 @@
 import {
   Agent,
   AgentSnapshot,
+  ConfigChange,
   type ModelCallResult,
   SnapshotError,
   type StepDeps,
@@ -146,4 +147,13 @@ test('the input limit counts what the sender sent', () => {
   const agent = Agent.create({ config: { model: 'fake:m' }, clock });
   expect(() => agent.enqueueInput({ text: 'x'.repeat(256 * 1024) })).not.toThrow();
   expect(() => agent.enqueueInput({ text: 'x'.repeat(256 * 1024 + 1) })).toThrow(/Input is 262145 bytes; the limit is 262144 bytes/);
+});
+
+test('what a sender can add to an agent is bounded: sections, tool lists, approval policies, extras', () => {
+  const agent = Agent.create({ config: { model: 'fake:m' }, clock });
+  expect(() => agent.enqueueInput({ sections: Array.from({ length: 101 }, () => ({ title: '', content: '' })) })).toThrow(/Malformed input/);
+  expect(ConfigChange.safeParse({ tools: Array.from({ length: 513 }, (_, i) => `t${i}`) }).success).toBe(false);
+  expect(ConfigChange.safeParse({ approval: Object.fromEntries(Array.from({ length: 513 }, (_, i) => [`t${i}`, 'always'])) }).success).toBe(false);
+  expect(ConfigChange.safeParse({ params: { extra: { blob: 'x'.repeat(20_000) } } }).success).toBe(false);
+  expect(ConfigChange.safeParse({ tools: ['a', 'b'], approval: { a: 'always' }, params: { extra: { seed: 1 } } }).success).toBe(true);
 });
