@@ -92,13 +92,19 @@ export function mapProviderError(err: unknown): MappedError {
   return { code: ModelError.Connection, message, retryable: true };
 }
 
+/**
+ * The shortest retry delay handed to Temporal. A provider's `retry-after: 0` means "try again now", but
+ * Temporal takes a zero nextRetryDelay as "no retry at all": the agent would block on the first 429.
+ */
+export const MIN_RETRY_DELAY_MS = 1;
+
 /** The Temporal failure for a mapped error: typed, nonRetryable from the mapping, nextRetryDelay from retry-after. */
 export function toApplicationFailure(mapped: MappedError): ApplicationFailure {
   return ApplicationFailure.create({
     type: mapped.code,
     message: mapped.message,
     nonRetryable: !mapped.retryable,
-    ...(mapped.retryAfterMs !== undefined ? { nextRetryDelay: mapped.retryAfterMs } : {}),
+    ...(mapped.retryAfterMs !== undefined ? { nextRetryDelay: Math.max(MIN_RETRY_DELAY_MS, mapped.retryAfterMs) } : {}),
   });
 }
 

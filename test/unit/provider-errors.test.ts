@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
-import { ModelError, mapProviderError, toApplicationFailure } from '../../activities/models/provider-errors';
+import { MIN_RETRY_DELAY_MS, ModelError, mapProviderError, toApplicationFailure } from '../../activities/models/provider-errors';
 
 const openaiError = (status: number, headers: Record<string, string> = {}, body: object = { error: { message: 'x' } }) =>
   OpenAI.APIError.generate(status, body, undefined, new Headers(headers));
@@ -28,6 +28,15 @@ test('retry-after (seconds, ms, HTTP date) becomes the next retry delay', () => 
   expect(mapProviderError(openaiError(503, { 'retry-after': date })).retryAfterMs).toBeGreaterThan(50_000);
   const failure = toApplicationFailure(mapProviderError(openaiError(429, { 'retry-after': '2' })));
   expect(failure).toMatchObject({ type: ModelError.RateLimit, nonRetryable: false, nextRetryDelay: 2000 });
+});
+
+test('a zero retry-after means "now": still retryable, with the smallest delay Temporal retries after', () => {
+  for (const headers of [{ 'retry-after': '0' }, { 'retry-after-ms': '0' }, { 'retry-after': new Date(Date.now() - 5_000).toUTCString() }]) {
+    const mapped = mapProviderError(openaiError(429, headers));
+    expect(mapped).toMatchObject({ code: ModelError.RateLimit, retryable: true, retryAfterMs: 0 });
+    expect(toApplicationFailure(mapped)).toMatchObject({ nonRetryable: false, nextRetryDelay: MIN_RETRY_DELAY_MS });
+  }
+  expect(MIN_RETRY_DELAY_MS).toBeGreaterThan(0);
 });
 
 test('context-length errors are not retryable', () => {
