@@ -7,6 +7,8 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { livecontextDataConverter } from '../../worker/codec/data-converter';
+import { guardedForWorkers } from '../../worker/codec/undecodable-guard';
 import { Worker } from '@temporalio/worker';
 import type { AgentClient } from '../../client/agent-client';
 import type { HistoryEntry } from '../../agent';
@@ -144,7 +146,10 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       }
       for await (const wf of o.agents.client.workflow.list({ query: `WorkflowId = '${id}'` })) {
         const h = await o.agents.client.workflow.getHandle(id, wf.runId).fetchHistory();
-        await Worker.runReplayHistory({ workflowBundle: o.workflowBundle }, h, id).catch(() => replayFailures++);
+        await Worker.runReplayHistory({ workflowBundle: o.workflowBundle, dataConverter: guardedForWorkers(livecontextDataConverter()) }, h, id).catch((err: Error) => {
+          replayFailures++;
+          log(`chaos: replay of ${id} run ${wf.runId} failed: ${err.message}`);
+        });
       }
     }
     return {

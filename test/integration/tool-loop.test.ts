@@ -66,6 +66,7 @@ test('model -> two tool calls -> results -> model -> answer, each entry once, in
       'read_file',
       'edit_file',
       'list_files',
+      'delete_file',
       'record',
     ]);
 
