@@ -1,16 +1,24 @@
 /**
- * The console chat (the seeds' ConsoleTui) attached to a durable agent. Input goes in by update as
- * soon as it is typed (it queues in the agent if a turn is running), answers are awaited server-side,
- * commands work at any time (so a waiting tool call can be approved mid-turn). Leaving the chat leaves
- * the agent running in Temporal. On a terminal, output streams as it forms; piped, it reads one message
- * per line, prints each reply on stdout (progress on stderr) and exits at end of input.
+ * The console chat (the seeds' ConsoleTui) attached to a durable agent. Leaving the chat leaves the
+ * agent running in Temporal.
+ *
+ * On a terminal, input goes in by update as soon as it is typed (it queues in the agent if a turn is
+ * running), commands work at any time (so a waiting tool call can be approved mid-turn), and one
+ * follower shows everything the agent does, in order, whatever made it work — typed input, /retry,
+ * /model, another client — with the prompt drawn again once it rests.
+ *
+ * Piped, it reads one message per line, prints each reply on stdout (progress on stderr) and ends at
+ * end of input; a turn that ends in an error ends it with that error (exit status 1).
  */
 import readline from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import type { AgentError } from '../agent';
 import { type AgentClient, outcomeText } from './agent-client';
+import { ChatScreen } from './chat-screen';
 import { checkModel } from './commands';
 import { formatEntry, formatProgress } from './format';
-import { watchTurn } from './turn-view';
+import { describeState, runStateWord } from './state-view';
+import { AgentFollower } from './turn-view';
 
 export interface ChatOptions {
   agents: AgentClient;
@@ -20,49 +28,112 @@ export interface ChatOptions {
   interactive: boolean;
 }
 
+type Print = (line?: string) => void;
+const firstLine = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0];
+
 export async function runChat(o: ChatOptions): Promise<void> {
-  const print = (line = '') => o.output.write(`${line}\n`);
-  const rl = readline.createInterface({ input: o.input, terminal: o.interactive, ...(o.interactive ? { output: o.output } : {}) });
+  if (o.interactive) await runOnTerminal(o);
+  else await runPiped(o);
+}
+
+async function runOnTerminal(o: ChatOptions): Promise<void> {
+  const { agents, agentId } = o;
+  const rl = readline.createInterface({ input: o.input, output: o.output, terminal: true });
   rl.setPrompt('you> ');
-  const prompt = () => o.interactive && rl.prompt(true);
-  if (o.interactive) {
-    const s = await o.agents.state(o.agentId);
-    print(`Attached to agent "${o.agentId}" (${s.config.model}; ${s.runState}${s.blockedOn ? `, waiting for ${s.blockedOn}` : ''}; ${s.entryCount} entries). /help for commands.`);
-    if (s.lastError) print(`It is blocked by an error: ${s.lastError.message} — /model or /retry.`);
-    for (const a of s.awaitingApproval) print(`  ? ${a.toolName} ${a.arguments} needs approval: /approve ${a.toolCallId} or /deny ${a.toolCallId}`);
+  const screen = new ChatScreen(rl, o.output);
+  const print: Print = (line) => screen.line(line);
+
+  const s = await agents.state(agentId);
+  print(`Attached to agent "${agentId}" (${s.config.model}; ${runStateWord(s)}; ${s.entryCount} entries). /help for commands.`);
+  if (s.lastError) print(`It is blocked by an error: ${s.lastError.message.split('\n')[0]} — /retry or /model.`);
+  for (const a of s.awaitingApproval) print(`  ? ${a.toolName} ${a.arguments} needs approval: /approve ${a.toolCallId} or /deny ${a.toolCallId}`);
+
+  // Inputs typed here, so the follower does not echo them back.
+  const typed = new Set<number>();
+  const sending = new Set<Promise<unknown>>();
+  let pendingLines = 0;
+  rl.on('line', () => pendingLines++);
+  const follower = new AgentFollower({
+    agents,
+    agentId,
+    screen,
+    initial: s,
+    busy: () => pendingLines > 0,
+    typedHere: async (inputSeq) => {
+      await Promise.allSettled([...sending]);
+      return typed.has(inputSeq);
+    },
+  });
+  rl.on('SIGINT', () => rl.close()); // Ctrl-C detaches, as /quit does
+  follower.start();
+  let quit = false;
+  try {
+    for await (const line of rl) {
+      const text = line.trim();
+      try {
+        if (text.startsWith('/')) {
+          quit = await command(o, text, print);
+          if (quit) break;
+        } else if (text) {
+          const sent = agents.send(agentId, line);
+          sending.add(sent);
+          try {
+            typed.add((await sent).inputSeq);
+          } finally {
+            sending.delete(sent);
+          }
+        }
+      } catch (err) {
+        print(`(error: ${firstLine(err)})`);
+      } finally {
+        pendingLines--;
+        follower.nudge();
+      }
+    }
+  } finally {
+    await follower.stop();
+    rl.close();
   }
-  let turns: Promise<void> = Promise.resolve();
-  prompt();
-  for await (const line of rl) {
-    const text = line.trim();
-    try {
+  if (!quit) print(detached(agentId)); // Ctrl-D or Ctrl-C
+}
+
+const detached = (agentId: string) => `Detached. The agent "${agentId}" keeps running in Temporal.`;
+
+/** A piped chat whose turn did not end in an answer: the CLI says why on stderr and exits 1. */
+export class ChatTurnError extends Error {}
+
+async function runPiped(o: ChatOptions): Promise<void> {
+  const rl = readline.createInterface({ input: o.input, terminal: false });
+  const print: Print = (line = '') => o.output.write(`${line}\n`);
+  try {
+    for await (const line of rl) {
+      const text = line.trim();
       if (text.startsWith('/')) {
         if (await command(o, text, print)) break;
       } else if (text) {
-        // Sent now, so input order is kept even while an earlier turn is still running.
         const { inputSeq } = await o.agents.send(o.agentId, line);
-        turns = turns.then(() => showTurn(o, inputSeq, print)).catch((err) => void print(`(error: ${(err as Error).message})`));
-        if (!o.interactive) await turns; // piped: strictly one reply per line, in order
+        await printReply(o, inputSeq, print); // strictly one reply per line, in order
       }
-    } catch (err) {
-      print(`(error: ${(err as Error).message.split('\n')[0]})`);
     }
-    prompt();
+  } finally {
+    rl.close();
   }
-  await turns;
-  rl.close();
 }
 
-async function showTurn(o: ChatOptions, inputSeq: number, print: (l?: string) => void) {
-  if (o.interactive) {
-    await watchTurn(o.agents, o.agentId, inputSeq, (t) => o.output.write(t));
-    return;
-  }
-  const outcome = await o.agents.waitForAnswer(o.agentId, inputSeq);
+async function printReply(o: ChatOptions, inputSeq: number, print: Print): Promise<void> {
+  const { agents, agentId } = o;
+  const outcome = await agents.waitForAnswer(agentId, inputSeq);
   if (outcome.status === 'answered') {
-    const entries = await o.agents.history(o.agentId, outcome.inputEntrySeq);
+    const entries = await agents.history(agentId, outcome.inputEntrySeq);
     for (const l of formatProgress(entries.filter((e) => e.seq < outcome.answer.seq))) process.stderr.write(`${l}\n`);
   }
+  // Later lines would wait behind a blocked agent for ever: stop here, and say how to unblock it.
+  if (outcome.status === 'error') {
+    throw new ChatTurnError(
+      `Agent "${agentId}" is blocked by an error (input #${inputSeq}): ${outcome.error.message.split('\n')[0]} — \`livecontext retry ${agentId}\` tries again, \`livecontext configure ${agentId} --model provider:model\` switches model.`,
+    );
+  }
+  if (outcome.status === 'stopped') throw new ChatTurnError(`Agent "${agentId}" stopped before answering input #${inputSeq}.`);
   print(outcomeText(outcome));
 }
 
@@ -80,34 +151,38 @@ const HELP = [
 ].join('\n');
 
 /** Returns true when the chat should end. */
-async function command(o: ChatOptions, text: string, print: (l?: string) => void): Promise<boolean> {
+async function command(o: ChatOptions, text: string, print: Print): Promise<boolean> {
   const [name, ...args] = text.split(/\s+/);
   const rest = text.slice(name.length).trim();
   const a = o.agents;
   switch (name) {
     case '/quit':
     case '/exit':
-      print(`Detached. The agent "${o.agentId}" keeps running in Temporal.`);
+      print(detached(o.agentId));
       return true;
     case '/history':
       for (const e of await a.history(o.agentId)) for (const l of formatEntry(e)) print(l);
       break;
     case '/state':
-      print(JSON.stringify(await a.state(o.agentId), null, 2));
+      print(describeState(o.agentId, await a.state(o.agentId)));
       break;
     case '/notebook': {
       const notebook = (await a.state(o.agentId)).notebook;
       print(notebook.trim() ? notebook : '(the notebook is empty)');
       break;
     }
-    case '/system':
-      await a.configure(o.agentId, { systemInstruction: rest });
+    case '/system': {
+      const s = await a.configure(o.agentId, { systemInstruction: rest });
       print(rest ? 'System instruction set.' : 'System instruction cleared.');
+      await untilRetryStarts(a, o.agentId, s.lastError);
       break;
-    case '/model':
-      await a.configure(o.agentId, { model: checkModel(rest) });
+    }
+    case '/model': {
+      const s = await a.configure(o.agentId, { model: checkModel(rest) });
       print(`Model: ${rest}.`);
+      await untilRetryStarts(a, o.agentId, s.lastError);
       break;
+    }
     case '/approve':
     case '/deny': {
       const waiting = (await a.state(o.agentId)).awaitingApproval;
@@ -121,10 +196,17 @@ async function command(o: ChatOptions, text: string, print: (l?: string) => void
       print(`${name === '/approve' ? 'Approved' : 'Denied'} ${id}.`);
       break;
     }
-    case '/retry':
+    case '/retry': {
+      const { lastError } = await a.state(o.agentId);
+      if (!lastError) {
+        print('Nothing to retry: the agent is not blocked by an error.');
+        break;
+      }
       await a.retry(o.agentId);
       print('Retrying.');
+      await untilRetryStarts(a, o.agentId, lastError);
       break;
+    }
     case '/reset':
       await a.reset(o.agentId);
       print('The agent starts over with an empty history.');
@@ -136,4 +218,18 @@ async function command(o: ChatOptions, text: string, print: (l?: string) => void
       print(`Unknown command ${name}. /help lists them.`);
   }
   return false;
+}
+
+/**
+ * A retry (asked for, or by a new configuration) clears the error when the agent gets to it: waiting
+ * for that, briefly, keeps the chat from offering its prompt for the moment in between.
+ */
+async function untilRetryStarts(agents: AgentClient, agentId: string, error: AgentError | null): Promise<void> {
+  if (!error) return;
+  const deadline = Date.now() + 3_000;
+  while (Date.now() < deadline) {
+    const now = (await agents.state(agentId)).lastError;
+    if (now?.at !== error.at || now.message !== error.message) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

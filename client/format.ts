@@ -1,5 +1,5 @@
 /** How entries and outcomes look on a terminal. */
-import type { HistoryEntry } from '../agent';
+import type { HistoryEntry, ModelInputEntry } from '../agent';
 
 const clip = (text: string, max = 160) => {
   const one = text.replace(/\s+/g, ' ').trim();
@@ -23,12 +23,19 @@ export function formatEntry(entry: HistoryEntry): string[] {
   }
 }
 
-/** Tool activity between an input entry and the answer, shown as progress lines in the chat. */
+/** Tool activity between an input entry and the answer, shown as progress lines (piped chat: on stderr). */
 export function formatProgress(entries: HistoryEntry[]): string[] {
-  const lines: string[] = [];
-  for (const e of entries) {
-    if (e.kind === 'model_output') for (const c of e.toolCalls) lines.push(`  · ${c.toolName} ${clip(c.rawArguments, 100)}`);
-    if (e.kind === 'tool_results') for (const r of e.results) lines.push(`    ${r.status === 'Success' ? '✓' : '✗'} ${r.toolName}: ${clip(r.result, 100)}`);
-  }
-  return lines;
+  return entries.flatMap(formatToolActivity);
+}
+
+/** The tool calls of a model output, or the results of a tool results entry, one line each. */
+export function formatToolActivity(e: HistoryEntry): string[] {
+  if (e.kind === 'model_output') return e.toolCalls.map((c) => `  · ${c.toolName} ${clip(c.rawArguments, 100)}`);
+  if (e.kind === 'tool_results') return e.results.map((r) => `    ${r.status === 'Success' ? '✓' : '✗'} ${r.toolName}: ${clip(r.result, 100)}`);
+  return [];
+}
+
+/** An input entry as the chat shows it when another client sent it. */
+export function formatOtherInput(e: ModelInputEntry): string {
+  return `${e.sender ?? 'another client'}> ${clip(e.sections.map((s) => s.content).join(' / '), 400)}`;
 }

@@ -1,0 +1,100 @@
+/**
+ * How an agent's run state reads to a person: one vocabulary for `livecontext state`, `livecontext
+ * list` and the chat, instead of the state machine's names (WaitingInput, PendingToolResults…).
+ */
+import type { AgentStatus } from '../workflows/messages';
+
+export const RunStateWords = {
+  waitingInput: 'waiting for input',
+  working: 'working',
+  waitingApproval: 'waiting for approval',
+  blockedByError: 'blocked by an error',
+  stopping: 'stopping',
+  stopped: 'stopped',
+} as const;
+export type RunStateWord = (typeof RunStateWords)[keyof typeof RunStateWords];
+
+/** The run state of a running agent (from the `state` query), in the vocabulary. */
+export function runStateWord(s: Pick<AgentStatus, 'blockedOn' | 'stopping'>): RunStateWord {
+  if (s.stopping) return RunStateWords.stopping;
+  switch (s.blockedOn) {
+    case 'input':
+      return RunStateWords.waitingInput;
+    case 'approval':
+      return RunStateWords.waitingApproval;
+    case 'error':
+      return RunStateWords.blockedByError;
+    default:
+      return RunStateWords.working;
+  }
+}
+
+/** What a working agent is doing, from the state machine's state; undefined when it is not working. */
+export function workingOn(s: Pick<AgentStatus, 'runState' | 'blockedOn' | 'stopping'>): string | undefined {
+  if (runStateWord(s) !== RunStateWords.working) return undefined;
+  switch (s.runState) {
+    case 'PendingInput':
+      return 'calling the model';
+    case 'PendingToolResults':
+      return 'calling the model with tool results';
+    case 'WaitingToolResults':
+    case 'ToolResultsReady':
+      return 'running tools';
+    default:
+      return 'taking the next input';
+  }
+}
+
+/**
+ * The run state of a listed agent: its LivecontextRunState search attribute (null where the namespace
+ * lacks it) while the workflow runs, else how the workflow ended.
+ */
+export function listedRunStateWord(runStateAttribute: string | null, executionStatus: string): string {
+  switch (executionStatus) {
+    case 'RUNNING':
+      break;
+    case 'COMPLETED':
+      return RunStateWords.stopped;
+    case 'CONTINUED_AS_NEW':
+      return 'continued in a new run';
+    case 'TIMED_OUT':
+      return 'ended: timed out';
+    default:
+      return `ended: ${executionStatus.toLowerCase()}`; // failed, terminated, canceled
+  }
+  switch (runStateAttribute) {
+    case 'WaitingInput':
+      return RunStateWords.waitingInput;
+    case 'WaitingApproval':
+      return RunStateWords.waitingApproval;
+    case 'BlockedOnError':
+      return RunStateWords.blockedByError;
+    case 'Working':
+      return RunStateWords.working;
+    default:
+      return 'running'; // no search attribute: the namespace does not have it
+  }
+}
+
+const clip = (text: string, max: number) => {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+};
+
+/** The readable view of `livecontext state` and the chat's `/state`. */
+export function describeState(agentId: string, s: AgentStatus): string {
+  const doing = workingOn(s);
+  const { usage } = s;
+  const cost = usage.costUsd ? `, $${usage.costUsd.toFixed(4)}` : '';
+  return [
+    `agent ${agentId}: ${runStateWord(s)}${doing ? ` (${doing})` : ''}`,
+    `model ${s.config.model}${s.config.executorModel ? `, after tool results ${s.config.executorModel}` : ''}`,
+    `system instruction ${s.systemInstruction ? `"${clip(s.systemInstruction, 100)}"` : '(none)'}`,
+    `history ${s.entryCount} entries, ${s.inboxLength} input${s.inboxLength === 1 ? '' : 's'} queued`,
+    `usage ${usage.modelCalls} model calls, ${usage.inputTokens} in / ${usage.outputTokens} out tokens (${usage.cachedInputTokens} cached)${cost}`,
+    ...(s.lastError ? [`error ${s.lastError.code}: ${clip(s.lastError.message, 300)}`] : []),
+    ...(s.warning ? [`warning: ${s.warning}`] : []),
+    ...s.awaitingApproval.map((a) => `waiting for approval: ${a.toolCallId} ${a.toolName} ${clip(a.arguments, 100)} (${a.reason})`),
+    ...s.pendingToolCalls.map((c) => `pending tool call: ${c.toolCallId} ${c.toolName}`),
+  ].join('\n');
+}
