@@ -9,6 +9,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { startDevServer } from '../worker/dev-server';
 import { installLogging } from '../worker/logging';
 import { startWorker } from '../worker/run-worker';
+import { DEMO_HELP } from '../activities/models/offline-demo-model';
 import { runChat } from './chat';
 import { connectAgents } from './connect';
 
@@ -20,22 +21,25 @@ export async function up(options: { agentId: string; model: string }): Promise<v
   let address = process.env.TEMPORAL_ADDRESS;
   let stopServer = async () => {};
   if (!address) {
+    console.error('starting the Temporal dev server…');
     const server = await startDevServer({ log: (m) => console.error(m) });
     address = server.address;
     stopServer = server.stop;
     say(`Temporal dev server ${server.address}${server.started ? '' : ' (already running)'} · Web UI ${server.uiUrl}`);
   }
-  const worker = await startWorker({ address });
+  const worker = await startWorker({ address, progress: (m) => console.error(m) });
+  console.error('worker ready');
   const { agents, connection } = await connectAgents({ address });
   try {
     try {
-      await agents.start(options.agentId, { model: options.model });
+      // The demo's "both" runs a timer and a file write at once.
+      await agents.start(options.agentId, { model: options.model, ...(options.model === 'demo:offline' ? { parallelTools: true } : {}) });
       say(`Started agent "${options.agentId}" with model ${options.model}.`);
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
     }
     if (options.model === 'demo:offline') {
-      say('No API key configured: using the offline demo model (not an LLM). See the README to use OpenAI or Anthropic.');
+      say(`No API key configured: using the offline demo model (not an LLM). ${DEMO_HELP} See the README to use OpenAI or Anthropic.`);
     }
     await runChat({ agents, agentId: options.agentId, input: process.stdin, output: process.stdout, interactive });
   } finally {
