@@ -6,7 +6,7 @@ import { type ModelLiveness, createCallModel } from './call-model';
 import type { PriceTable } from './models/prices';
 import { EntryCache } from './entry-cache';
 import { createExecuteTool } from './execute-tool';
-import type { ModelRouter } from './models/model-router';
+import type { ModelRouter, ProviderReadiness } from './models/model-router';
 import type { ToolRegistry } from './tools/registry';
 import type { PayloadLimits } from './types';
 
@@ -39,11 +39,15 @@ export function createActivities(deps: ActivityDeps) {
     async payloadLimits(): Promise<PayloadLimits> {
       return { offloading };
     },
+    /** A local activity of workerInfoWorkflow: this worker's model providers and whether each can be called. */
+    async describeProviders(): Promise<ProviderReadiness[]> {
+      return deps.models.readiness();
+    },
   };
 }
 
 export type { CallModelInput, ExecuteToolInput, PayloadLimits } from './types';
-export { ModelRouter, type ModelProvider } from './models/model-router';
+export { ModelRouter, type ModelProvider, type ProviderReadiness, type Readiness } from './models/model-router';
 export { openaiProvider, OpenAIChatModel, type OpenAIProviderOptions } from './models/openai-model';
 export { anthropicProvider, AnthropicMessagesModel, type AnthropicProviderOptions } from './models/anthropic-model';
 export { ModelError, mapProviderError } from './models/provider-errors';

@@ -1,2 +1,3 @@
 /** The workflow bundle's entry: only workflow functions are exported from here. */
 export { agentWorkflow } from './agent-workflow';
+export { workerInfoWorkflow } from './worker-info-workflow';

@@ -14,7 +14,7 @@ import {
 } from '../../agent';
 import { toAnthropicRequest, toAnthropicToolChoice } from './anthropic-messages';
 import type { ModelProvider } from './model-router';
-import { missingKey } from './openai-model';
+import { keyReadiness, missingKey } from './openai-model';
 import { ModelError, mapProviderError } from './provider-errors';
 import { extraRequestFields } from './request-extra';
 
@@ -44,6 +44,7 @@ export function anthropicProvider(options: AnthropicProviderOptions = {}): Model
       }
       return new AnthropicMessagesModel(client, id, modelId, options.cache ?? true);
     },
+    readiness: () => keyReadiness(options.apiKey ?? process.env.ANTHROPIC_API_KEY, 'ANTHROPIC_API_KEY', id),
   };
 }
 

@@ -10,6 +10,22 @@ export interface ModelProvider {
   /** The `provider` part of `provider:model`. */
   id: string;
   create(modelId: string): Model;
+  /**
+   * Whether this worker can call the provider's models (e.g. its API key is in the environment), and
+   * if not, what is missing — never a secret. A provider without it is taken as ready.
+   */
+  readiness?(): Readiness;
+}
+
+export interface Readiness {
+  ready: boolean;
+  /** What is missing, naming what to set: "OPENAI_API_KEY is not set in this worker's environment, …". */
+  problem?: string;
+}
+
+/** One provider of a worker, as clients are told it (`livecontext start` warns with this). */
+export interface ProviderReadiness extends Readiness {
+  id: string;
 }
 
 export class ModelRouter {
@@ -25,6 +41,11 @@ export class ModelRouter {
 
   providerIds(): string[] {
     return [...this.providers.keys()];
+  }
+
+  /** Every registered provider and whether it can be called from this worker. */
+  readiness(): ProviderReadiness[] {
+    return [...this.providers.values()].map((p) => ({ id: p.id, ...(p.readiness?.() ?? { ready: true }) }));
   }
 
   resolve(name: string): Model {

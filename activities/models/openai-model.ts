@@ -7,7 +7,7 @@ import { BaseModel } from './base-model';
 import OpenAI, { AzureOpenAI } from 'openai';
 import { type ContextMessage, DeltaSequencer, type MessageDelta, type StreamOptions, type ToolSpec } from '../../agent';
 import type { FinishReason } from '../../agent';
-import type { ModelProvider } from './model-router';
+import type { ModelProvider, Readiness } from './model-router';
 import { toOpenAIMessages, toOpenAITools, toOpenAIToolChoice } from './openai-messages';
 import { ModelError, mapProviderError, toApplicationFailure } from './provider-errors';
 import { extraRequestFields } from './request-extra';
@@ -33,30 +33,42 @@ export function openaiProvider(options: OpenAIProviderOptions = {}): ModelProvid
       client ??= makeClient(id, options);
       return new OpenAIChatModel(client, id, modelId, options.legacyMaxTokens ?? false);
     },
+    readiness() {
+      const { apiKey, keyVariable } = openaiKey(options);
+      return keyReadiness(apiKey, keyVariable, id);
+    },
   };
 }
 
 function makeClient(id: string, o: OpenAIProviderOptions): OpenAI {
   const common = { maxRetries: 0, timeout: 30 * 60 * 1000 }; // Temporal retries; liveness is watched by the activity
+  const { apiKey, keyVariable } = openaiKey(o);
+  if (!apiKey) throw missingKey(keyVariable, id);
   if (o.azure) {
-    const apiKey = o.apiKey ?? process.env.AZURE_OPENAI_API_KEY;
-    if (!apiKey) throw missingKey('AZURE_OPENAI_API_KEY', id);
     return new AzureOpenAI({ ...common, apiKey, endpoint: o.azure.endpoint ?? process.env.AZURE_OPENAI_ENDPOINT, apiVersion: o.azure.apiVersion ?? process.env.OPENAI_API_VERSION ?? '2024-10-21', deployment: o.azure.deployment });
   }
   const baseURL = o.baseURL ?? process.env.OPENAI_BASE_URL ?? undefined;
-  // Local compatible servers (Ollama, vLLM, LM Studio) usually need no key.
-  const apiKey = o.apiKey ?? process.env.OPENAI_API_KEY ?? (baseURL ? 'not-needed' : undefined);
-  if (!apiKey) throw missingKey('OPENAI_API_KEY', id);
   return new OpenAI({ ...common, apiKey, ...(baseURL ? { baseURL } : {}) });
 }
 
+/** The key the provider would use, and the variable it comes from (read when asked: the environment may change). */
+function openaiKey(o: OpenAIProviderOptions): { apiKey: string | undefined; keyVariable: string } {
+  if (o.azure) return { apiKey: o.apiKey ?? process.env.AZURE_OPENAI_API_KEY, keyVariable: 'AZURE_OPENAI_API_KEY' };
+  // Local compatible servers (Ollama, vLLM, LM Studio) usually need no key.
+  const baseURL = o.baseURL ?? process.env.OPENAI_BASE_URL ?? undefined;
+  return { apiKey: o.apiKey ?? process.env.OPENAI_API_KEY ?? (baseURL ? 'not-needed' : undefined), keyVariable: 'OPENAI_API_KEY' };
+}
+
+/** Whether a key is there: a provider's `readiness`, so clients can warn before the first model call fails. */
+export function keyReadiness(apiKey: string | undefined, variable: string, id: string): Readiness {
+  return apiKey ? { ready: true } : { ready: false, problem: missingKeyText(variable, id) };
+}
+
+const missingKeyText = (variable: string, id: string) => `${variable} is not set in this worker's environment, so "${id}:" models cannot be called.`;
+
 /** Not retryable: the agent waits, visibly, until the worker is given a key and the call is retried. */
 export function missingKey(variable: string, id: string) {
-  return toApplicationFailure({
-    code: ModelError.MissingApiKey,
-    message: `${variable} is not set in this worker's environment, so "${id}:" models cannot be called.`,
-    retryable: false,
-  });
+  return toApplicationFailure({ code: ModelError.MissingApiKey, message: missingKeyText(variable, id), retryable: false });
 }
 
 const FINISH: Record<string, FinishReason> = { stop: 'stop', tool_calls: 'tool_calls', function_call: 'tool_calls', length: 'length', content_filter: 'content_filter' };

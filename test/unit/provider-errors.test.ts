@@ -31,7 +31,8 @@ test('retry-after (seconds, ms, HTTP date) becomes the next retry delay', () => 
 });
 
 test('a zero retry-after means "now": still retryable, with the smallest delay Temporal retries after', () => {
-  for (const headers of [{ 'retry-after': '0' }, { 'retry-after-ms': '0' }, { 'retry-after': new Date(Date.now() - 5_000).toUTCString() }]) {
+  const zeros: Record<string, string>[] = [{ 'retry-after': '0' }, { 'retry-after-ms': '0' }, { 'retry-after': new Date(Date.now() - 5_000).toUTCString() }];
+  for (const headers of zeros) {
     const mapped = mapProviderError(openaiError(429, headers));
     expect(mapped).toMatchObject({ code: ModelError.RateLimit, retryable: true, retryAfterMs: 0 });
     expect(toApplicationFailure(mapped)).toMatchObject({ nonRetryable: false, nextRetryDelay: MIN_RETRY_DELAY_MS });
