@@ -8,6 +8,7 @@ import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-w
 import type { PartialOutput } from '../activities/call-model';
 import {
   type AgentConfig,
+  type AgentError,
   type AgentInput,
   type AgentSnapshot,
   type ConfigChange,
@@ -41,7 +42,10 @@ import {
   waitForAnswerUpdate,
 } from '../workflows/messages';
 import { KeyedLimiter } from './keyed-limiter';
-import { type Resend, errorText, refusedUnaccepted, repeatIdempotent, retryWhile } from './retry';
+import { type Resend, errorText, grpcCode, refusedUnaccepted, repeatIdempotent, retryWhile } from './retry';
+import { TtlCache } from './ttl-cache';
+import { askWorkerInfo } from './worker-info';
+import { NoWorkerError, type WorkerStatus, describeWorkers, expectWorker } from './worker-status';
 
 export interface AgentSummary {
   agentId: string;
@@ -81,10 +85,26 @@ export interface AgentClientOptions {
    * everyone down.
    */
   maxUpdatesInFlight?: number;
+  /**
+   * Before queries, updates and waits, make sure a worker polls the agent's task queue, and fail at once
+   * with NoWorkerError if none does (default true); queries get QUERY_ANSWER_MS for an answer. Without
+   * it, Temporal's own behaviour: a query times out after about 30 s, an update waits for a worker.
+   * Costs two task-queue descriptions and one of the agent at most every 10 s per agent.
+   */
+  workerCheck?: boolean;
 }
+
+/** How long a worker check that found one is trusted. */
+const WORKER_CHECK_TTL_MS = 10_000;
+/** How long an agent's task queue is remembered (it changes only if a new agent takes the id). */
+const AGENT_QUEUE_TTL_MS = 60_000;
+/** A query gets this long for an answer when workers are checked: replaying a run takes a worker far less. */
+export const QUERY_ANSWER_MS = 10_000;
 
 export class AgentClient {
   private readonly changes: KeyedLimiter;
+  private readonly agentQueues = new TtlCache<string>(AGENT_QUEUE_TTL_MS);
+  private readonly workerChecks = new TtlCache<WorkerStatus>(WORKER_CHECK_TTL_MS);
 
   constructor(
     readonly client: Client,
@@ -186,6 +206,7 @@ export class AgentClient {
 
   /** Waits (server-side, no polling) until the agent has finished its turn for `inputSeq`. */
   async waitForAnswer(agentId: string, inputSeq: number): Promise<TurnOutcome> {
+    await this.checkWorker(agentId);
     for (;;) {
       const request = { inputSeq, ...(this.options.answersInline ? { withAnswer: true } : {}) };
       const receipt = await this.update((updateId) => this.handle(agentId).executeUpdate(waitForAnswerUpdate, { args: [request], updateId }), repeatIdempotent);
@@ -201,7 +222,7 @@ export class AgentClient {
   /** The answer named by a receipt: from the current run, or from the run that answered if it was reset since. */
   private async answerEntry(agentId: string, seq: number, runId: string): Promise<ModelOutputEntry> {
     for (const handle of [this.handle(agentId), this.client.workflow.getHandle(agentId, runId)]) {
-      const page = await this.query(() => handle.query(entriesQuery, { afterSeq: seq - 1, uptoSeq: seq, limit: 1 }));
+      const page = await this.query(agentId, () => handle.query(entriesQuery, { afterSeq: seq - 1, uptoSeq: seq, limit: 1 }));
       const entry = page.entries[0];
       if (entry?.seq === seq && entry.kind === 'model_output') return entry;
     }
@@ -215,21 +236,65 @@ export class AgentClient {
   }
 
   state(agentId: string): Promise<AgentStatus> {
-    return this.query(() => this.handle(agentId).query(stateQuery));
+    return this.query(agentId, () => this.handle(agentId).query(stateQuery));
   }
 
   /**
    * Queries retried briefly while a run has just started (continue-as-new, reset) and has no workflow
-   * task yet: a moment in which the agent exists but cannot answer.
+   * task yet: a moment in which the agent exists but cannot answer. With the worker check, a query
+   * without an answer in QUERY_ANSWER_MS fails with NoWorkerError (its worker stopped a moment ago).
    */
-  private query<T>(run: () => Promise<T>): Promise<T> {
+  private async query<T>(agentId: string, run: () => Promise<T>): Promise<T> {
     const justStarted = { patienceMs: 5_000, firstDelayMs: 100, maxDelayMs: 100 };
-    return retryWhile(run, (err) => (/not scheduled yet|Workflow task is not scheduled/i.test(errorText(err)) ? justStarted : undefined));
+    const again = (err: unknown) => (/not scheduled yet|Workflow task is not scheduled/i.test(errorText(err)) ? justStarted : undefined);
+    if (this.options.workerCheck === false) return retryWhile(run, again);
+    await this.checkWorker(agentId);
+    try {
+      return await retryWhile(() => this.client.connection.withDeadline(Date.now() + QUERY_ANSWER_MS, run), again);
+    } catch (err) {
+      if (!unanswered(err)) throw err;
+      const queue = await this.agentTaskQueue(agentId);
+      this.workerChecks.forget(queue);
+      throw new NoWorkerError(await this.workerStatus(queue), `Agent "${agentId}" did not answer a query within ${QUERY_ANSWER_MS / 1000} s`);
+    }
   }
 
   /** An update that changes the agent: sent only when refused unaccepted, and a few at a time per agent. */
-  private change<T>(agentId: string, run: (updateId: string) => Promise<T>): Promise<T> {
+  private async change<T>(agentId: string, run: (updateId: string) => Promise<T>): Promise<T> {
+    await this.checkWorker(agentId);
     return this.changes.run(agentId, () => this.update(run));
+  }
+
+  /** Whether workers poll `taskQueue` (default: the one this client starts agents on). */
+  workerStatus(taskQueue: string = this.taskQueue): Promise<WorkerStatus> {
+    return describeWorkers(this.client, taskQueue);
+  }
+
+  /** The task queue an agent runs on (a client with another default may have started it). */
+  agentTaskQueue(agentId: string): Promise<string> {
+    return this.agentQueues.get(agentId, async () => (await this.handle(agentId).describe()).taskQueue);
+  }
+
+  /**
+   * Throws NoWorkerError unless a worker polls the agent's task queue (WorkflowNotFoundError if there is
+   * no such agent). A worker found is trusted for WORKER_CHECK_TTL_MS; concurrent checks share one.
+   */
+  async requireWorker(agentId: string): Promise<void> {
+    const queue = await this.agentTaskQueue(agentId);
+    await this.workerChecks.get(queue, () => expectWorker(this.client, queue));
+  }
+
+  private checkWorker(agentId: string): Promise<void> {
+    return this.options.workerCheck === false ? Promise.resolve() : this.requireWorker(agentId);
+  }
+
+  /**
+   * Asks a worker of `taskQueue` which model providers it has and whether each can be called (through
+   * the short workerInfoWorkflow); NoWorkerError at once when no worker polls the queue.
+   */
+  async workerInfo(taskQueue: string = this.taskQueue) {
+    await expectWorker(this.client, taskQueue);
+    return askWorkerInfo(this.client, taskQueue);
   }
 
   /**
@@ -257,7 +322,7 @@ export class AgentClient {
     let cursor: number | null = afterSeq;
     while (cursor !== null) {
       const after = cursor;
-      const page: EntriesPage = await this.query(() => this.handle(agentId).query(entriesQuery, { afterSeq: after }));
+      const page: EntriesPage = await this.query(agentId, () => this.handle(agentId).query(entriesQuery, { afterSeq: after }));
       out.push(...page.entries);
       cursor = page.nextAfterSeq;
     }
@@ -285,8 +350,19 @@ export class AgentClient {
     await this.handle(agentId).signal(retrySignal);
   }
 
+  /**
+   * Retries the failed model call the agent is blocked on: returns that error, or null (sending nothing)
+   * when the agent is not blocked by one.
+   */
+  async retryIfBlocked(agentId: string): Promise<AgentError | null> {
+    const { lastError } = await this.state(agentId);
+    if (!lastError) return null;
+    await this.retry(agentId);
+    return lastError;
+  }
+
   snapshot(agentId: string): Promise<AgentSnapshot> {
-    return this.query(() => this.handle(agentId).query(snapshotQuery));
+    return this.query(agentId, () => this.handle(agentId).query(snapshotQuery));
   }
 
   /**
@@ -319,6 +395,11 @@ export class AgentClient {
   async stop(agentId: string, reason?: string): Promise<void> {
     await this.handle(agentId).signal(stopSignal, reason ? { reason } : {});
   }
+}
+
+/** A query no worker took: it timed out, or the server saw no poller. */
+function unanswered(err: unknown): boolean {
+  return grpcCode(err) === 4 || /no poller seen|query timed out before a worker could process it|deadline exceeded/i.test(errorText(err));
 }
 
 function asInput(input: AgentInput | string): AgentInput {

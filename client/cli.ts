@@ -158,9 +158,9 @@ const commands: Record<string, Command> = {
   },
   retry: {
     usage: 'livecontext retry <agent-id>',
-    summary: 'Tries a failed model call again.',
+    summary: 'Tries again the failed model call the agent is blocked on (says so when there is none).',
     agent: true,
-    run: async (p) => (await commandsModule()).simpleCmd(need(p[0], 'agent-id'), 'retry'),
+    run: async (p) => (await commandsModule()).retryCmd(need(p[0], 'agent-id')),
   },
   stop: {
     usage: 'livecontext stop <agent-id>',

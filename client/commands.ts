@@ -7,6 +7,8 @@ import type { Values } from './argv';
 import { runChat } from './chat';
 import { UserError, connectAgents, defaultModel } from './connect';
 import { formatEntry } from './format';
+import { modelWarning } from './model-check';
+import { watchWorkerWhile } from './worker-watch';
 
 export type { Values };
 const str = (v: Values, k: string) => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
@@ -24,6 +26,15 @@ export function checkModel(model: string): string {
 }
 
 const print = (json: boolean, data: unknown, text: () => string) => console.log(json ? JSON.stringify(data, null, 2) : text());
+/** Notices beside the output (stdout stays what the command prints, --json included). */
+const say = (line: string) => console.error(`livecontext: ${line}`);
+const warn = (line: string | undefined) => line && say(`warning: ${line}`);
+
+/** Fails, saying why, when the agent has stopped or its run ended; unknown ids fail in what comes next. */
+async function expectRunning(agentId: string, agents: AgentClient): Promise<void> {
+  const closed = await notRunningReason(agentId, agents);
+  if (closed) throw new Error(closed);
+}
 
 export async function startCmd(agentId: string, v: Values) {
   const model = checkModel(str(v, 'model') ?? defaultModel());
@@ -41,31 +52,36 @@ export async function startCmd(agentId: string, v: Values) {
     throw err;
   }
   console.log(`Started agent "${agentId}" with model ${model}.`);
+  warn(await modelWarning(agents, agentId, model, agents.taskQueue));
 }
 
 export async function sendCmd(agentId: string, text: string, v: Values): Promise<number> {
   const { agents } = await connectAgents();
-  const { inputSeq } = await agents.send(agentId, text);
+  await expectRunning(agentId, agents);
+  const leaving = 'Ctrl-C stops waiting; the input may still be taken later.';
+  const { inputSeq } = await watchWorkerWhile(agents.send(agentId, text), { agents, agentId, awaiting: 'the agent to take the input', leaving, say, slowNotice: true });
   if (!v.wait) {
     print(!!v.json, { inputSeq }, () => `Accepted as input #${inputSeq}.`);
     return 0;
   }
-  const outcome = await agents.waitForAnswer(agentId, inputSeq);
+  const awaiting = `the answer to input #${inputSeq}`;
+  const kept = `Ctrl-C stops waiting; the agent keeps the input, and \`livecontext history ${agentId}\` shows the answer later.`;
+  const outcome = await watchWorkerWhile(agents.waitForAnswer(agentId, inputSeq), { agents, agentId, awaiting, leaving: kept, say });
   print(!!v.json, outcome, () => outcomeText(outcome));
   return outcome.status === 'answered' || outcome.status === 'ignored' ? 0 : 1;
 }
 
 export async function chatCmd(agentId: string) {
   const { agents } = await connectAgents();
-  await agents.state(agentId); // an unknown id fails here, with a clear line
+  await expectRunning(agentId, agents);
+  await agents.state(agentId); // an unknown id, or no worker, fails here with a clear line
   await runChat({ agents, agentId, input: process.stdin, output: process.stdout, interactive: !!process.stdin.isTTY });
 }
 
 export async function stateCmd(agentId: string, v: Values) {
   const { agents } = await connectAgents();
-  // A run that was terminated, or failed, may still answer queries from its history: that is not a state.
-  const closed = await notRunningReason(agentId, agents, { evenStopped: false });
-  if (closed) throw new Error(closed);
+  // A run that stopped, failed or was terminated may still answer queries from its history: that is not a state.
+  await expectRunning(agentId, agents);
   const s = await agents.state(agentId);
   print(!!v.json, s, () =>
     [
@@ -81,10 +97,10 @@ export async function stateCmd(agentId: string, v: Values) {
 }
 
 /**
- * Why the agent `agentId` is not running (terminated, failed, timed out, cancelled, or stopped unless
- * `evenStopped` is false), in one line; undefined while it runs or if there is no such agent.
+ * Why the agent `agentId` is not running — stopped (with the reason it was given), terminated, failed,
+ * timed out, cancelled — in one line; undefined while it runs or if there is no such agent.
  */
-export async function notRunningReason(agentId: string, agents?: AgentClient, o: { evenStopped?: boolean } = {}): Promise<string | undefined> {
+export async function notRunningReason(agentId: string, agents?: AgentClient): Promise<string | undefined> {
   agents ??= (await connectAgents()).agents;
   const handle = agents.handle(agentId);
   const description = await handle.describe().catch((err) => {
@@ -92,9 +108,14 @@ export async function notRunningReason(agentId: string, agents?: AgentClient, o:
     throw err;
   });
   const status = description?.status.name;
-  if (!description || status === 'RUNNING' || (status === 'COMPLETED' && o.evenStopped === false)) return undefined;
+  if (!description || status === 'RUNNING') return undefined;
   const at = description.closeTime ? ` at ${description.closeTime.toISOString()}` : '';
-  if (status === 'COMPLETED') return `Agent "${agentId}" has stopped${at}. \`livecontext start ${agentId}\` starts a new one with this id.`;
+  if (status === 'COMPLETED') {
+    // The agent workflow's result says why it stopped (`livecontext stop` or the stop signal's reason).
+    const result = (await handle.result().catch(() => undefined)) as { reason?: unknown } | undefined;
+    const reason = typeof result?.reason === 'string' && result.reason ? clip(result.reason) : 'no reason given';
+    return `Agent "${agentId}" stopped: ${reason} (at ${description.closeTime?.toISOString() ?? 'an unknown time'}). \`livecontext start ${agentId}\` starts a new one with this id.`;
+  }
   const why = await handle.result().then(
     () => undefined,
     (err: { cause?: { message?: string } }) => clip(err?.cause?.message ?? ''),
@@ -131,6 +152,7 @@ export async function configureCmd(agentId: string, v: Values) {
   const { agents } = await connectAgents();
   const s = await agents.configure(agentId, { ...(model ? { model: checkModel(model) } : {}), ...(system !== undefined ? { systemInstruction: system } : {}) });
   print(!!v.json, s, () => `Agent "${agentId}": model ${s.config.model}; system instruction ${s.systemInstruction ? `"${s.systemInstruction.slice(0, 60)}"` : '(none)'}.`);
+  if (model) warn(await modelWarning(agents, agentId, s.config.model, await agents.agentTaskQueue(agentId)));
 }
 
 export async function decideCmd(agentId: string, toolCallId: string, approved: boolean, v: Values) {
@@ -177,11 +199,19 @@ export async function importCmd(file: string, v: Values) {
   console.log(`Imported as agent "${agentId}".`);
 }
 
-export async function simpleCmd(agentId: string, action: 'stop' | 'retry' | 'reset') {
+export async function simpleCmd(agentId: string, action: 'stop' | 'reset') {
   const { agents } = await connectAgents();
   await agents.handle(agentId).describe(); // an unknown id fails here (no worker needed)
+  await expectRunning(agentId, agents);
   if (action === 'stop') await agents.stop(agentId);
-  else if (action === 'retry') await agents.retry(agentId);
   else await agents.reset(agentId);
-  console.log(`${action === 'stop' ? 'Asked agent to stop' : action === 'retry' ? 'Asked agent to retry' : 'Reset agent'} "${agentId}".`);
+  console.log(`${action === 'stop' ? 'Asked agent to stop' : 'Reset agent'} "${agentId}".`);
+}
+
+/** Retries only a model call the agent is blocked on (a retry asked for at any other time does nothing useful). */
+export async function retryCmd(agentId: string) {
+  const { agents } = await connectAgents();
+  await expectRunning(agentId, agents);
+  const error = await agents.retryIfBlocked(agentId);
+  console.log(error ? `Retrying the model call after error ${error.code}: ${clip(error.message)}` : `Nothing to retry (agent "${agentId}" is not blocked by an error).`);
 }

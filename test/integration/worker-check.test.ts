@@ -1,0 +1,82 @@
+/**
+ * AgentClient's worker check: with no worker polling the agent's task queue, queries, updates and waits
+ * fail at once with NoWorkerError (nothing is sent); a query to a worker that stopped a moment ago gets
+ * QUERY_ANSWER_MS, not Temporal's 30 s; `workerCheck: false` keeps Temporal's waiting; workerInfo says
+ * which model providers a worker can call.
+ */
+import { ScriptedModelProvider } from '../../activities';
+import { AgentClient, QUERY_ANSWER_MS } from '../../client/agent-client';
+import { NoWorkerError } from '../../client/worker-status';
+import { echoScript } from '../fixtures/scripts';
+import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+
+let t: TestContext;
+const taskQueue = uniqueId('worker-check');
+beforeAll(async () => (t = await connectTest(taskQueue)));
+afterAll(async () => t?.close());
+const models = () => [new ScriptedModelProvider({ echo: echoScript })];
+
+async function failsFast(call: () => Promise<unknown>, within = 5_000) {
+  const started = Date.now();
+  const err = await call().then(() => undefined, (e: unknown) => e);
+  expect(err).toBeInstanceOf(NoWorkerError);
+  expect(Date.now() - started).toBeLessThan(within);
+  return err as NoWorkerError;
+}
+
+test('no worker has polled the queue: every call that needs one fails at once, and nothing is sent', async () => {
+  const queue = uniqueId('never-polled');
+  const agents = new AgentClient(t.client, queue);
+  const id = uniqueId('lonely');
+  await agents.start(id, { model: 'scripted:echo' }); // starting needs no worker
+  expect(await agents.workerStatus(queue)).toMatchObject({ taskQueue: queue, namespace: 'default', polling: false, workflowPollers: 0, activityPollers: 0, lastPolledMsAgo: null });
+
+  const err = await failsFast(() => agents.send(id, 'hello'));
+  expect(err.message).toBe(`No worker is polling the task queue ${queue} in namespace default: start one with \`livecontext worker\` (or \`npm start\`).`);
+  await failsFast(() => agents.state(id));
+  await failsFast(() => agents.history(id));
+  await failsFast(() => agents.waitForAnswer(id, 1));
+  await failsFast(() => agents.configure(id, { systemInstruction: 'x' }));
+  await failsFast(() => agents.workerInfo(queue));
+  // A client whose default queue is another one still checks the queue the agent runs on.
+  await failsFast(() => t.agents.state(id));
+
+  await withWorker({ taskQueue: queue, models: models() }, async () => {
+    expect((await agents.state(id)).nextInputSeq).toBe(1); // no input was taken
+    expect((await agents.workerStatus(queue)).polling).toBe(true);
+  });
+});
+
+test('a worker that stopped a moment ago still counts as polling, but a query to it fails within QUERY_ANSWER_MS', async () => {
+  const id = uniqueId('just-gone');
+  await withWorker({ taskQueue, models: models() }, async () => {
+    await t.agents.start(id, { model: 'scripted:echo' });
+    await t.agents.ask(id, 'hi');
+  });
+  const agents = new AgentClient(t.client, taskQueue); // nothing remembered about earlier checks
+  const err = await failsFast(() => agents.state(id), QUERY_ANSWER_MS + 5_000);
+  expect(err.message).toMatch(new RegExp(`^Agent "${id}" did not answer a query within 10 s: no worker answered\\. No worker is polling the task queue ${taskQueue} in namespace default \\(a worker last polled it \\d+ s ago\\)`));
+});
+
+test('workerCheck: false keeps Temporal’s behaviour: an update waits until a worker comes', async () => {
+  const queue = uniqueId('patient');
+  const agents = new AgentClient(t.client, queue, { workerCheck: false });
+  const id = uniqueId('patient');
+  await agents.start(id, { model: 'scripted:echo' });
+  const answer = agents.ask(id, 'hello');
+  await new Promise((r) => setTimeout(r, 3_000));
+  await withWorker({ taskQueue: queue, models: models() }, async () => {
+    await expect(answer).resolves.toMatchObject({ status: 'answered', answer: { contents: ['echo: hello'] } });
+  });
+});
+
+test('workerInfo: the providers a worker has and whether each can be called, never a key', async () => {
+  await withWorker({ taskQueue, models: models() }, async () => {
+    const info = await t.agents.workerInfo();
+    expect(info.providers.map((p) => p.id)).toEqual(['demo', 'openai', 'anthropic', 'azure', 'scripted']);
+    expect(info.providers.find((p) => p.id === 'scripted')).toEqual({ id: 'scripted', ready: true });
+    for (const p of info.providers) if (!p.ready) expect(p.problem).toMatch(/^[A-Z_]+_API_KEY is not set in this worker's environment/);
+    // Asked again at once (the same workflow id): a new run answers.
+    expect((await t.agents.workerInfo()).providers).toHaveLength(5);
+  });
+});
