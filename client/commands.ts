@@ -7,6 +7,7 @@ import type { Values } from './argv';
 import { runChat } from './chat';
 import { UserError, connectAgents, defaultModel } from './connect';
 import { formatEntry } from './format';
+import { describeState, listedRunStateWord } from './state-view';
 import { modelWarning } from './model-check';
 import { watchWorkerWhile } from './worker-watch';
 
@@ -83,17 +84,7 @@ export async function stateCmd(agentId: string, v: Values) {
   // A run that stopped, failed or was terminated may still answer queries from its history: that is not a state.
   await expectRunning(agentId, agents);
   const s = await agents.state(agentId);
-  print(!!v.json, s, () =>
-    [
-      `agent ${agentId}: ${s.runState}${s.blockedOn ? ` (waiting for ${s.blockedOn})` : ''}`,
-      `model ${s.config.model}${s.config.executorModel ? `, after tool results ${s.config.executorModel}` : ''}`,
-      `history ${s.entryCount} entries, inbox ${s.inboxLength}, usage ${s.usage.inputTokens} in / ${s.usage.outputTokens} out tokens (${s.usage.cachedInputTokens} cached)${s.usage.costUsd ? `, $${s.usage.costUsd.toFixed(4)}` : ''}`,
-      ...(s.lastError ? [`error ${s.lastError.code}: ${s.lastError.message}`] : []),
-      ...(s.warning ? [`warning: ${s.warning}`] : []),
-      ...s.awaitingApproval.map((a) => `awaiting approval: ${a.toolCallId} ${a.toolName} ${a.arguments} (${a.reason})`),
-      ...s.pendingToolCalls.map((c) => `pending tool call: ${c.toolCallId} ${c.toolName}`),
-    ].join('\n'),
-  );
+  print(!!v.json, s, () => describeState(agentId, s));
 }
 
 /**
@@ -140,9 +131,13 @@ export async function historyCmd(agentId: string, v: Values) {
 export async function listCmd(v: Values) {
   const { agents } = await connectAgents();
   const list = await agents.list({ all: !!v.all });
-  print(!!v.json, list, () =>
-    list.length ? list.map((a) => `${a.agentId}\t${a.status}\t${a.runState ?? '-'}\t${a.model ?? '-'}`).join('\n') : '(no agents)',
-  );
+  print(!!v.json, list, () => {
+    if (!list.length) return v.all ? '(no agents)' : '(no running agents; --all lists ended ones too)';
+    // One row per run: with --all, the runs an agent continued from are marked as such.
+    const rows = [['AGENT', 'STATE', 'MODEL', 'STARTED'], ...list.map((a) => [a.agentId, listedRunStateWord(a.runState, a.status), a.model ?? '-', a.startTime.slice(0, 19).replace('T', ' ')])];
+    const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+    return rows.map((r) => r.map((cell, i) => (i < r.length - 1 ? cell.padEnd(widths[i]) : cell)).join('  ')).join('\n');
+  });
 }
 
 export async function configureCmd(agentId: string, v: Values) {

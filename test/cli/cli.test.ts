@@ -33,7 +33,7 @@ test('start → send --wait → history --json → state → list → stop', asy
 
     const state = await cli(['state', id, '--json'], { env });
     expect(JSON.parse(state.stdout)).toMatchObject({ runState: 'WaitingInput', systemInstruction: 'Echo things.' });
-    expect((await cli(['state', id], { env })).stdout).toMatch(/^agent .*: WaitingInput \(waiting for input\)\nmodel scripted:echo/);
+    expect((await cli(['state', id], { env })).stdout).toMatch(/^agent .*: waiting for input\nmodel scripted:echo/);
 
     const list = await cli(['list', '--json'], { env });
     const mine = JSON.parse(list.stdout).find((a: { agentId: string }) => a.agentId === id);
@@ -116,5 +116,22 @@ test('/reset starts the agent over with an empty history, keeping its configurat
     const history = await t.agents.history(id);
     expect(history.map((e) => (e.kind === 'model_input' ? `in:${e.sections[0].content}` : e.kind))).toEqual(['system_instruction', 'in:after', 'model_output']);
     expect((await t.agents.state(id)).systemInstruction).toBe('Keep me.');
+  });
+});
+
+test('list has a header row; with --all, runs an agent continued from are marked as such', async () => {
+  const id = uniqueId('listed');
+  await withWorker({ taskQueue, models: models() }, async () => {
+    await t.agents.start(id, { model: 'scripted:echo' });
+    await t.agents.ask(id, 'one');
+    await t.agents.reset(id); // a reset continues the agent as new
+    await t.agents.ask(id, 'two');
+    const all = await cli(['list', '--all'], { env });
+    expect(all.code).toBe(0);
+    const lines = all.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^AGENT\s+STATE\s+MODEL\s+STARTED$/);
+    const mine = lines.filter((l) => l.startsWith(`${id} `));
+    expect(mine.some((l) => /continued in a new run\s+scripted:echo/.test(l))).toBe(true);
+    expect(mine.some((l) => /(waiting for input|working|running)\s+scripted:echo/.test(l))).toBe(true);
   });
 });
