@@ -100,6 +100,8 @@ const WORKER_CHECK_TTL_MS = 10_000;
 const AGENT_QUEUE_TTL_MS = 60_000;
 /** A query gets this long for an answer when workers are checked: replaying a run takes a worker far less. */
 export const QUERY_ANSWER_MS = 10_000;
+/** A worker that polled this recently is alive, so a query it has not answered yet is waited for. */
+const BUSY_WORKER_POLLED_MS = 30_000;
 
 export class AgentClient {
   private readonly changes: KeyedLimiter;
@@ -242,7 +244,8 @@ export class AgentClient {
   /**
    * Queries retried briefly while a run has just started (continue-as-new, reset) and has no workflow
    * task yet: a moment in which the agent exists but cannot answer. With the worker check, a query
-   * without an answer in QUERY_ANSWER_MS fails with NoWorkerError (its worker stopped a moment ago).
+   * without an answer in QUERY_ANSWER_MS fails with NoWorkerError when no worker polls any more (its worker
+   * stopped a moment ago); while workers still poll, it waits as long as Temporal does.
    */
   private async query<T>(agentId: string, run: () => Promise<T>): Promise<T> {
     const justStarted = { patienceMs: 5_000, firstDelayMs: 100, maxDelayMs: 100 };
@@ -255,7 +258,11 @@ export class AgentClient {
       if (!unanswered(err)) throw err;
       const queue = await this.agentTaskQueue(agentId);
       this.workerChecks.forget(queue);
-      throw new NoWorkerError(await this.workerStatus(queue), `Agent "${agentId}" did not answer a query within ${QUERY_ANSWER_MS / 1000} s`);
+      const status = await this.workerStatus(queue);
+      // A worker polled the queue moments ago: it is busy (a loaded machine, a long replay), not gone.
+      // Then the query gets Temporal's own patience; "no worker" is said only when none polls.
+      if (status.polling && status.lastPolledMsAgo !== null && status.lastPolledMsAgo < BUSY_WORKER_POLLED_MS) return retryWhile(run, again);
+      throw new NoWorkerError(status, `Agent "${agentId}" did not answer a query within ${QUERY_ANSWER_MS / 1000} s`);
     }
   }
 
