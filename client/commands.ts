@@ -59,6 +59,7 @@ export async function startCmd(agentId: string, v: Values) {
 export async function sendCmd(agentId: string, text: string, v: Values): Promise<number> {
   const { agents } = await connectAgents();
   await expectRunning(agentId, agents);
+  await agents.requireWorker(agentId); // before the watch: no worker is said at once, without notices
   const leaving = 'Ctrl-C stops waiting; the input may still be taken later.';
   const { inputSeq } = await watchWorkerWhile(agents.send(agentId, text), { agents, agentId, awaiting: 'the agent to take the input', leaving, say, slowNotice: true });
   if (!v.wait) {

@@ -70,10 +70,10 @@ export class NoWorkerError extends Error {
 }
 
 /**
- * Resolves once a worker polls `taskQueue`; throws NoWorkerError if none does within `graceMs` (a worker
- * starting at this moment gets that long to make its first poll).
+ * Resolves once a worker polls `taskQueue`; throws NoWorkerError if none does within `graceMs`: a worker
+ * starting at this moment gets that long to make its first polls (about a second, more on a busy machine).
  */
-export async function expectWorker(client: Client, taskQueue: string, graceMs = 2_000): Promise<WorkerStatus> {
+export async function expectWorker(client: Client, taskQueue: string, graceMs = 5_000): Promise<WorkerStatus> {
   const deadline = Date.now() + graceMs;
   for (;;) {
     const status = await describeWorkers(client, taskQueue);
