@@ -261,8 +261,14 @@ export class AgentClient {
       const status = await this.workerStatus(queue);
       // A worker polled the queue moments ago: it is busy (a loaded machine, a long replay), not gone.
       // Then the query gets Temporal's own patience; "no worker" is said only when none polls.
-      if (status.polling && status.lastPolledMsAgo !== null && status.lastPolledMsAgo < BUSY_WORKER_POLLED_MS) return retryWhile(run, again);
-      throw new NoWorkerError(status, `Agent "${agentId}" did not answer a query within ${QUERY_ANSWER_MS / 1000} s`);
+      const busy = status.polling && status.lastPolledMsAgo !== null && status.lastPolledMsAgo < BUSY_WORKER_POLLED_MS;
+      if (!busy) throw new NoWorkerError(status, `Agent "${agentId}" did not answer a query within ${QUERY_ANSWER_MS / 1000} s`);
+      try {
+        return await retryWhile(run, again);
+      } catch (later) {
+        if (!unanswered(later)) throw later;
+        throw new NoWorkerError(await this.workerStatus(queue), `Agent "${agentId}" did not answer a query`);
+      }
     }
   }
 
