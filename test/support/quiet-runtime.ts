@@ -2,7 +2,9 @@
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 
 try {
-  Runtime.install({ logger: new DefaultLogger(process.env.LIVECONTEXT_TEST_LOG_LEVEL === 'debug' ? 'DEBUG' : 'WARN') });
+  // No shutdown on signals: a signal meant for a child process must not shut down the runtime that later
+  // test files in this jest worker use ("Channel has been shut down").
+  Runtime.install({ logger: new DefaultLogger(process.env.LIVECONTEXT_TEST_LOG_LEVEL === 'debug' ? 'DEBUG' : 'WARN'), shutdownSignals: [] });
 } catch {
   // already installed in this process
 }
