@@ -266,8 +266,11 @@ export class AgentClient {
       try {
         return await retryWhile(run, again);
       } catch (later) {
-        if (!unanswered(later)) throw later;
-        throw new NoWorkerError(await this.workerStatus(queue), `Agent "${agentId}" did not answer a query`);
+        // However Temporal words the give-up, a worker that has stopped polling by now is the reason.
+        const now = await this.workerStatus(queue);
+        const stillBusy = now.polling && now.lastPolledMsAgo !== null && now.lastPolledMsAgo < BUSY_WORKER_POLLED_MS;
+        if (stillBusy) throw later;
+        throw new NoWorkerError(now, `Agent "${agentId}" did not answer a query`);
       }
     }
   }
