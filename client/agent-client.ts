@@ -45,7 +45,7 @@ import { KeyedLimiter } from './keyed-limiter';
 import { type Resend, errorText, grpcCode, refusedUnaccepted, repeatIdempotent, retryWhile } from './retry';
 import { TtlCache } from './ttl-cache';
 import { askWorkerInfo } from './worker-info';
-import { NoWorkerError, type WorkerStatus, describeWorkers, expectWorker } from './worker-status';
+import { NoWorkerError, POLLED_WITHIN_MS, type WorkerStatus, describeWorkers, expectWorker } from './worker-status';
 
 export interface AgentSummary {
   agentId: string;
@@ -100,8 +100,11 @@ const WORKER_CHECK_TTL_MS = 10_000;
 const AGENT_QUEUE_TTL_MS = 60_000;
 /** A query gets this long for an answer when workers are checked: replaying a run takes a worker far less. */
 export const QUERY_ANSWER_MS = 10_000;
-/** A worker that polled this recently is alive, so a query it has not answered yet is waited for. */
-const BUSY_WORKER_POLLED_MS = 30_000;
+/**
+ * A worker that polled this recently may be alive and busy (a saturated worker pauses its polls), so a
+ * query it has not answered yet is waited for; past this, the queue counts as unpolled (see worker-status).
+ */
+const BUSY_WORKER_POLLED_MS = POLLED_WITHIN_MS;
 
 export class AgentClient {
   private readonly changes: KeyedLimiter;
