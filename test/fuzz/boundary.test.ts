@@ -78,6 +78,16 @@ async function expectAlive(agents: AgentClient, agentId: string, tag: string) {
   }
 }
 
+/** Asks `text` until the agent has continued as new (long answers push its small history budget). */
+async function askUntilContinued(agentId: string, text: string) {
+  await eventually(async () => {
+    await t.agents.ask(agentId, text);
+    const runs: string[] = [];
+    for await (const wf of t.client.workflow.list({ query: `WorkflowId = '${agentId}'` })) runs.push(wf.runId);
+    return runs.length > 1;
+  }, 60_000, 'a continue-as-new');
+}
+
 /** It continued as new at least once, and its export imports into an agent that answers. */
 async function expectCarriedAndPortable(agentId: string) {
   const runs: string[] = [];
@@ -153,12 +163,7 @@ test('random and undecodable signal and update payloads never stall or kill the 
       { numRuns: 25 },
     );
     // A burst of long answers pushes the small history budget: the agent continues as new.
-    await eventually(async () => {
-      await t.agents.ask(agentId, 'x'.repeat(8_000));
-      const runs: string[] = [];
-      for await (const wf of t.client.workflow.list({ query: `WorkflowId = '${agentId}'` })) runs.push(wf.runId);
-      return runs.length > 1;
-    }, 60_000, 'a continue-as-new');
+    await askUntilContinued(agentId, 'x'.repeat(8_000));
     await expectCarriedAndPortable(agentId);
   });
 }, 300_000);
@@ -190,12 +195,7 @@ test('odd OpenAI-compatible streams and odd tool outputs never make a state the 
       { numRuns: 20 },
     );
     p.openai.respond = () => ({ kind: 'stream', text: 'y'.repeat(12_000) }); // long answers: on to a new run
-    await eventually(async () => {
-      await t.agents.ask(agentId, 'long please');
-      const runs: string[] = [];
-      for await (const wf of t.client.workflow.list({ query: `WorkflowId = '${agentId}'` })) runs.push(wf.runId);
-      return runs.length > 1;
-    }, 60_000, 'a continue-as-new');
+    await askUntilContinued(agentId, 'long please');
     await expectCarriedAndPortable(agentId);
     p.openai.respond = undefined;
   });
@@ -218,12 +218,7 @@ test('random tool arguments never stall the agent', async () => {
       }),
       { numRuns: 20 },
     );
-    await eventually(async () => {
-      await t.agents.ask(agentId, 'x'.repeat(8_000));
-      const runs: string[] = [];
-      for await (const wf of t.client.workflow.list({ query: `WorkflowId = '${agentId}'` })) runs.push(wf.runId);
-      return runs.length > 1;
-    }, 60_000, 'a continue-as-new');
+    await askUntilContinued(agentId, 'x'.repeat(8_000));
     await expectCarriedAndPortable(agentId);
   });
 }, 300_000);
