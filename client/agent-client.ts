@@ -105,6 +105,8 @@ export const QUERY_ANSWER_MS = 10_000;
  * query it has not answered yet is waited for; past this, the queue counts as unpolled (see worker-status).
  */
 const BUSY_WORKER_POLLED_MS = POLLED_WITHIN_MS;
+/** How long a query to a busy worker (one that still polls) is asked again before its error is passed on. */
+const BUSY_QUERY_PATIENCE_MS = 300_000;
 
 export class AgentClient {
   private readonly changes: KeyedLimiter;
@@ -248,32 +250,29 @@ export class AgentClient {
    * Queries retried briefly while a run has just started (continue-as-new, reset) and has no workflow
    * task yet: a moment in which the agent exists but cannot answer. With the worker check, a query
    * without an answer in QUERY_ANSWER_MS fails with NoWorkerError when no worker polls any more (its worker
-   * stopped a moment ago); while workers still poll, it waits as long as Temporal does.
+   * stopped a moment ago); while a worker still polls it is busy (a loaded machine, a long replay), and
+   * the query is asked again, for up to BUSY_QUERY_PATIENCE_MS.
    */
   private async query<T>(agentId: string, run: () => Promise<T>): Promise<T> {
     const justStarted = { patienceMs: 5_000, firstDelayMs: 100, maxDelayMs: 100 };
     const again = (err: unknown) => (/not scheduled yet|Workflow task is not scheduled/i.test(errorText(err)) ? justStarted : undefined);
     if (this.options.workerCheck === false) return retryWhile(run, again);
     await this.checkWorker(agentId);
-    try {
-      return await retryWhile(() => this.client.connection.withDeadline(Date.now() + QUERY_ANSWER_MS, run), again);
-    } catch (err) {
-      if (!unanswered(err)) throw err;
-      const queue = await this.agentTaskQueue(agentId);
-      this.workerChecks.forget(queue);
-      const status = await this.workerStatus(queue);
-      // A worker polled the queue moments ago: it is busy (a loaded machine, a long replay), not gone.
-      // Then the query gets Temporal's own patience; "no worker" is said only when none polls.
-      const busy = status.polling && status.lastPolledMsAgo !== null && status.lastPolledMsAgo < BUSY_WORKER_POLLED_MS;
-      if (!busy) throw new NoWorkerError(status, `Agent "${agentId}" did not answer a query within ${QUERY_ANSWER_MS / 1000} s`);
+    const firstAsked = Date.now();
+    for (;;) {
+      const deadline = Date.now() + QUERY_ANSWER_MS;
       try {
-        return await retryWhile(run, again);
-      } catch (later) {
-        // However Temporal words the give-up, a worker that has stopped polling by now is the reason.
-        const now = await this.workerStatus(queue);
-        const stillBusy = now.polling && now.lastPolledMsAgo !== null && now.lastPolledMsAgo < BUSY_WORKER_POLLED_MS;
-        if (stillBusy) throw later;
-        throw new NoWorkerError(now, `Agent "${agentId}" did not answer a query`);
+        return await retryWhile(() => this.client.connection.withDeadline(deadline, run), again);
+      } catch (err) {
+        // Our own deadline shows as CANCELLED ("Call cancelled"); the server's as DEADLINE_EXCEEDED.
+        const ownDeadline = grpcCode(err) === 1 && Date.now() >= deadline;
+        if (!unanswered(err) && !ownDeadline) throw err;
+        const queue = await this.agentTaskQueue(agentId);
+        this.workerChecks.forget(queue);
+        const status = await this.workerStatus(queue);
+        const busy = status.polling && status.lastPolledMsAgo !== null && status.lastPolledMsAgo < BUSY_WORKER_POLLED_MS;
+        if (!busy) throw new NoWorkerError(status, `Agent "${agentId}" did not answer a query within ${QUERY_ANSWER_MS / 1000} s`);
+        if (Date.now() - firstAsked > BUSY_QUERY_PATIENCE_MS) throw err;
       }
     }
   }

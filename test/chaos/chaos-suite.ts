@@ -2,7 +2,9 @@
  * The chaos suite: agents in tool loops while their worker process is SIGKILLed and restarted again
  * and again, and the model provider (the wire-level OpenAI fake, through the official SDK) answers
  * with injected faults. It reports what must all be zero: inputs lost, inputs duplicated, completed
- * tool calls executed again, replay failures of the final histories — and how many agents finished.
+ * tool calls scheduled again by the agent, replay failures of the final histories — and how many agents
+ * finished. A tool that finished on a worker killed before it could report so is retried by Temporal (its
+ * next attempt): at-least-once, which the idempotency key is for. Those runs are counted apart.
  */
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,7 +36,10 @@ export interface ChaosReport {
   inputsLost: number;
   inputsDuplicated: number;
   toolCallsCompleted: number;
+  /** A call that had finished run again as a new activity (attempt 1): the agent scheduled it twice. */
   completedToolCallsReExecuted: number;
+  /** A call that had finished run again as Temporal's next attempt: its worker died before reporting. */
+  toolCallsRetriedAfterWorkerDeath: number;
   replayFailures: number;
   workerKills: number;
   modelRequests: number;
@@ -122,6 +127,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     let duplicated = 0;
     let completed = 0;
     let reExecuted = 0;
+    let retried = 0;
     let replayFailures = 0;
     for (const id of ids) {
       const history: HistoryEntry[] = await o.agents.history(id);
@@ -130,19 +136,25 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       duplicated += inputs.length - new Set(inputs).size;
       const logFile = path.join(env.workspaceRoot, id, 'executions.log');
       const lines = existsSync(logFile) ? readFileSync(logFile, 'utf8').trim().split('\n') : [];
-      // A call counts as re-executed when it started again after it had completed once.
-      const byKey = new Map<string, string[]>();
+      // A call counts as re-executed when it started again after it had completed once: as a new activity
+      // (attempt 1), the agent's fault; as a later attempt of the same activity, the worker's death.
+      const byKey = new Map<string, Array<{ kind: string; attempt: number }>>();
       let current: string | undefined;
       for (const line of lines) {
-        // "start <label> <idempotency key>" / "done <label>"; calls of one agent run one at a time.
-        const kind = line.split(' ')[0];
-        if (kind === 'start') current = line.split(' ').pop();
-        if (current) byKey.set(current, [...(byKey.get(current) ?? []), kind]);
+        // "start <label> <idempotency key> <attempt>" / "done <label>"; calls of one agent run one at a time.
+        // (Labels hold spaces: the key and the attempt are the last two words.)
+        const words = line.split(' ');
+        const kind = words[0];
+        if (kind === 'start') current = words[words.length - 2];
+        if (current) byKey.set(current, [...(byKey.get(current) ?? []), { kind, attempt: Number(words[words.length - 1]) }]);
       }
       for (const events of byKey.values()) {
-        const firstDone = events.indexOf('done');
-        if (firstDone >= 0) completed++;
-        if (firstDone >= 0 && events.slice(firstDone + 1).includes('start')) reExecuted++;
+        const firstDone = events.findIndex((e) => e.kind === 'done');
+        if (firstDone < 0) continue;
+        completed++;
+        const restarts = events.slice(firstDone + 1).filter((e) => e.kind === 'start');
+        if (restarts.some((e) => e.attempt === 1)) reExecuted++;
+        else if (restarts.length) retried++;
       }
       for await (const wf of o.agents.client.workflow.list({ query: `WorkflowId = '${id}'` })) {
         const h = await o.agents.client.workflow.getHandle(id, wf.runId).fetchHistory();
@@ -160,6 +172,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       inputsDuplicated: duplicated,
       toolCallsCompleted: completed,
       completedToolCallsReExecuted: reExecuted,
+      toolCallsRetriedAfterWorkerDeath: retried,
       replayFailures,
       workerKills: kills,
       modelRequests: fake.requests.length,

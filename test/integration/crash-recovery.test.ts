@@ -59,12 +59,13 @@ test('SIGKILL mid-tool and mid-model-call: the turn finishes, nothing is lost, r
   expect(last).toMatchObject({ status: 'answered', answer: { contents: ['echo: x3'] } });
 
   // Completed tool calls ran once; the one killed mid-run ran again (at-least-once, same idempotency key).
-  const starts = log().match(/^start \w+ \S+$/gm)!;
+  const starts = log().match(/^start \w+ \S+ \d+$/gm)!;
   expect(starts.filter((l) => l.startsWith('start a '))).toHaveLength(1);
   expect(starts.filter((l) => l.startsWith('start c '))).toHaveLength(1);
   const bStarts = starts.filter((l) => l.startsWith('start b '));
   expect(bStarts).toHaveLength(2);
-  expect(new Set(bStarts).size).toBe(1); // same idempotency key on the retry
+  expect(new Set(bStarts.map((l) => l.split(' ')[2])).size).toBe(1); // same idempotency key on the retry
+  expect(bStarts.map((l) => l.split(' ')[3])).toEqual(['1', '2']); // Temporal's next attempt, not a new call
   expect(log().match(/^done b$/gm)).toHaveLength(1);
 
   const history = await t.agents.history(agentId);
