@@ -9,6 +9,12 @@ export const ModelName = z
   .string()
   .regex(/^[a-z][a-z0-9_-]*:\S+$/, 'a model is named "provider:model", e.g. "openai:gpt-4.1-mini"');
 
+/**
+ * Models tried in order when a model call fails in a way another model may not (see agent/model-step.ts).
+ * Short on purpose: each failed model costs its retries first, and the output records every one tried.
+ */
+export const FallbackModels = z.array(ModelName).max(4, 'at most 4 fallback models');
+
 /** `auto`, `required`, `none`, or one named tool (seed 002 ToolChoice). */
 export const ToolChoiceSchema = z.union([z.enum(['auto', 'required', 'none']), z.object({ name: z.string() }).strict()]);
 
@@ -63,6 +69,12 @@ export const AgentConfig = z.object({
    * and calls that follow input go to `model`.
    */
   executorModel: ModelName.optional(),
+  /**
+   * `provider:model`s tried in order when the call to the phase's model (`model` or `executorModel`)
+   * fails after its retries, or at once with an error no retry fixes but another model may (an outage,
+   * a missing key). Every call starts again from the phase's model. Absent or empty: no fallback.
+   */
+  fallbackModels: FallbackModels.optional(),
   params: ModelParams.optional(),
   /** Tool names this agent may call; absent means every tool registered on the worker. */
   tools: z.array(z.string()).optional(),
@@ -95,6 +107,8 @@ export const ConfigChange = z
   .object({
     model: ModelName.optional(),
     executorModel: ModelName.optional(),
+    /** Replaces the list; `[]` removes it. */
+    fallbackModels: FallbackModels.optional(),
     params: NewModelParams.optional(),
     tools: ToolNames.optional(),
     contextWindow: z.number().int().positive().optional(),

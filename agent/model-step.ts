@@ -1,0 +1,122 @@
+/**
+ * The PendingInput/PendingToolResults step of seed 004: one model call for the phase, and — when the
+ * agent names `fallbackModels` — the next model of that list, in order, when a call fails in a way
+ * another model may not. Each model is its own call (an activity in workflows), so each gets its own
+ * retries and the history shows every attempt. The answer records the models that failed before it
+ * (metadata `fallback_from`); its invocation descriptor names the one that answered. When the list is
+ * exhausted the agent blocks on the error as before, and a retry starts again from the phase's model.
+ */
+import type { AgentConfig } from './agent-config';
+import type { ModelOutputEntry } from './entries';
+import { InfrastructureError } from './errors';
+import { AgentRunState } from './run-state';
+import type { AgentError, ModelCallResult, StepDeps, StepOutcome } from './step-io';
+
+/** The run states that call a model. */
+export type ModelPhase = typeof AgentRunState.PendingInput | typeof AgentRunState.PendingToolResults;
+
+export interface ModelStepHost {
+  config: AgentConfig;
+  /** The history bound of the call: the agent's last entry. */
+  uptoSeq: number;
+  clock(): number;
+  /** Records the answer (repaired as it enters) and returns its entry; throws if it cannot be recorded. */
+  appendOutput(result: ModelCallResult): ModelOutputEntry;
+  /** The error the agent stays blocked on; undefined clears it. */
+  setError(error: AgentError | undefined): void;
+}
+
+/**
+ * Failures no other model would fix, because the request itself is at fault: the agent's own input or
+ * parameters (400, 422), or an answer over the worker's payload limit (a worker setting, and the same
+ * request gives any model the same room). Everything else falls back: an outage after its retries (5xx,
+ * 429, 529, timeouts, cut streams, stalls), a provider or model this worker cannot call (missing key,
+ * 401, 403, 404, no such provider), an unknown status (402 billing and the like), and a context too
+ * long — the next model's context is rendered and trimmed for that model's own window, so it is a
+ * different request. Codes are the framework's ModelError types (activities/models/provider-errors.ts).
+ */
+export const NO_FALLBACK_CODES: readonly string[] = ['ModelError.BadRequest', 'ModelError.Unprocessable', 'ModelError.OutputTooLarge'];
+
+/** The workflow patch (StepDeps.since) behind fallbacks: histories recorded before it replay as they ran. */
+export const FALLBACK_MODELS_CHANGE = 'fallback-models';
+
+/** One model that failed before another answered, as recorded in `fallback_from`. */
+export interface FailedModel {
+  model: string;
+  code: string;
+}
+
+/** Model names and codes are clipped in metadata so the entry's metadata stays within its 2 KB. */
+const CLIP = 64;
+
+export async function runModelStep(
+  host: ModelStepHost,
+  phase: ModelPhase,
+  deps: StepDeps,
+): Promise<StepOutcome> {
+  const chain = modelChain(host.config, phase);
+  const failed: FailedModel[] = [];
+  for (let i = 0; ; i++) {
+    const model = chain[i];
+    try {
+      const raw = await deps.callModel({
+        uptoSeq: host.uptoSeq,
+        model,
+        ...(host.config.params ? { params: host.config.params } : {}),
+        ...(host.config.tools ? { tools: host.config.tools } : {}),
+        ...(host.config.contextWindow ? { contextWindow: host.config.contextWindow } : {}),
+        phase,
+      });
+      const entry = host.appendOutput(failed.length ? withFallbackFrom(raw, failed) : raw);
+      host.setError(undefined);
+      deps.log?.('History', `appended model_output #${entry.seq} with ${entry.toolCalls.length} tool call(s)`);
+      return 'ProgressMade';
+    } catch (err) {
+      if (err instanceof InfrastructureError) throw err; // not the model's failure: nothing to record
+      const error = toAgentError(err, phase, host.clock);
+      failed.push({ model, code: error.code });
+      const next = chain[i + 1];
+      // The patch is asked last, so its marker is written only into histories where a fallback happens.
+      if (next !== undefined && !NO_FALLBACK_CODES.includes(error.code) && (deps.since?.(FALLBACK_MODELS_CHANGE) ?? true)) {
+        deps.log?.('Provider', `model call to ${model} failed (${error.code}); falling back to ${next}`);
+        continue;
+      }
+      if (failed.length > 1) error.message = `${error.message} [${describeTried(failed)}]`;
+      host.setError(error);
+      deps.log?.('Provider', `model call failed: ${error.message}`);
+      return 'BlockedOnError';
+    }
+  }
+}
+
+/** The phase's model (`executorModel` after tool results, when set), then the fallbacks, each once. */
+export function modelChain(config: AgentConfig, phase: AgentRunState): string[] {
+  const first = phase === AgentRunState.PendingToolResults && config.executorModel ? config.executorModel : config.model;
+  return [...new Set([first, ...(config.fallbackModels ?? [])])];
+}
+
+function withFallbackFrom(raw: ModelCallResult, failed: readonly FailedModel[]): ModelCallResult {
+  const fallbackFrom = failed.map((f) => ({ model: f.model.slice(0, CLIP), code: f.code.slice(0, CLIP) }));
+  return { ...raw, metadata: { ...raw.metadata, fallback_from: fallbackFrom } };
+}
+
+/** Which models were tried, for the error the agent blocks on when the last one failed too. */
+function describeTried(failed: readonly FailedModel[]): string {
+  const before = failed.slice(0, -1).map((f) => `${f.model} (${f.code})`);
+  return `${failed[failed.length - 1].model}; tried before it: ${before.join(', ')}`;
+}
+
+function toAgentError(err: unknown, runState: AgentRunState, clock: () => number): AgentError {
+  const code = typeof (err as { code?: unknown })?.code === 'string' ? (err as { code: string }).code : 'MODEL_CALL_FAILED';
+  return { code, message: errorMessage(err), runState, at: new Date(clock()).toISOString() };
+}
+
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error) {
+    const cause = (err as { cause?: unknown }).cause;
+    return cause instanceof Error && cause.message && cause.message !== err.message
+      ? `${err.message}: ${cause.message}`
+      : err.message;
+  }
+  return String(err);
+}
