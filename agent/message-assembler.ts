@@ -1,10 +1,11 @@
 /**
  * MessageAssembler (seed 002): folds a MessageDelta stream into one model message and enforces the
- * stream invariants. States: idle -> started -> done | error.
+ * stream invariants. States: idle -> started -> done | error. One assembler per stream: it has no
+ * `reset` (a retried call streams into a new one). Provider events (`providerRaw`) are not assembled.
  */
-import type { TokenUsage, ToolCallRequest } from './entries';
+import type { ToolCallRequest } from './entries';
 import { StreamProtocolError } from './errors';
-import type { FinishReason, MessageDelta } from './message-delta';
+import type { FinishReason, MessageDelta, StreamUsage } from './message-delta';
 
 export type AssemblerStatus = 'idle' | 'started' | 'done' | 'error';
 
@@ -13,7 +14,7 @@ export interface AssembledMessage {
   thinking?: string;
   thinkingSignature?: string;
   toolCalls: ToolCallRequest[];
-  usage?: TokenUsage;
+  usage?: StreamUsage;
   finishReason?: FinishReason;
 }
 
@@ -31,7 +32,7 @@ export class MessageAssembler {
   private thinking = '';
   private thinkingSignature: string | undefined;
   private toolCalls: ToolCallBuffer[] = [];
-  private usage: TokenUsage | undefined;
+  private usage: StreamUsage | undefined;
   private finishReason: FinishReason | undefined;
   private errorValue: { code: string; message: string; retryable: boolean; retryAfterMs?: number } | undefined;
 
@@ -112,18 +113,6 @@ export class MessageAssembler {
 
   getError() {
     return this.errorValue ?? null;
-  }
-
-  reset(): void {
-    this.statusValue = 'idle';
-    this.lastSeq = 0;
-    this.text = '';
-    this.thinking = '';
-    this.thinkingSignature = undefined;
-    this.toolCalls = [];
-    this.usage = undefined;
-    this.finishReason = undefined;
-    this.errorValue = undefined;
   }
 
   private openCall(id: string): ToolCallBuffer {

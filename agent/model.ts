@@ -27,10 +27,25 @@ export interface ModelInfo {
   modelId: string;
 }
 
+/**
+ * Who a call is for (seed 002 `requestMetadata`): identifiers only, never secrets or content. The
+ * built-in adapters send the session as an opaque end-user id (see activities/models/request-identity.ts).
+ */
+export interface RequestMetadata {
+  /** The agent (its workflow id). */
+  sessionId?: string;
+  /** The agent's current workflow run. */
+  runId?: string;
+  /** This model call within the run (the activity id, the same for each of its attempts). */
+  traceId?: string;
+}
+
 export interface StreamOptions {
   /** Aborted when the activity is cancelled or times out. */
   signal?: AbortSignal;
-  requestMetadata?: { sessionId?: string; runId?: string };
+  requestMetadata?: RequestMetadata;
+  /** Attach the provider's own stream events to the deltas (`MessageDelta.providerRaw`), for observers. */
+  providerRaw?: boolean;
 }
 
 export interface Model {

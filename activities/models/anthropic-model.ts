@@ -17,6 +17,7 @@ import type { ModelProvider } from './model-router';
 import { keyReadiness, missingKey } from './openai-model';
 import { ModelError, mapProviderError } from './provider-errors';
 import { extraRequestFields } from './request-extra';
+import { anthropicIdentity } from './request-identity';
 
 /** Anthropic requires max_tokens; this is used when the agent sets none. */
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 8192;
@@ -27,6 +28,8 @@ export interface AnthropicProviderOptions {
   baseURL?: string;
   /** Automatic prompt-cache breakpoints (seed 002 CacheConfig strategy auto). Default true. */
   cache?: boolean;
+  /** Send the agent's opaque id as `metadata.user_id` (seed 002 requestMetadata, see request-identity.ts). Default true. */
+  requestMetadata?: boolean;
 }
 
 /** From the worker's environment: ANTHROPIC_API_KEY and optionally ANTHROPIC_BASE_URL. */
@@ -42,7 +45,7 @@ export function anthropicProvider(options: AnthropicProviderOptions = {}): Model
         const baseURL = options.baseURL ?? process.env.ANTHROPIC_BASE_URL ?? undefined;
         client = new Anthropic({ apiKey, maxRetries: 0, timeout: 30 * 60 * 1000, ...(baseURL ? { baseURL } : {}) });
       }
-      return new AnthropicMessagesModel(client, id, modelId, options.cache ?? true);
+      return new AnthropicMessagesModel(client, id, modelId, { cache: options.cache ?? true, requestMetadata: options.requestMetadata ?? true });
     },
     readiness: () => keyReadiness(options.apiKey ?? process.env.ANTHROPIC_API_KEY, 'ANTHROPIC_API_KEY', id),
   };
@@ -55,16 +58,15 @@ export class AnthropicMessagesModel extends BaseModel {
     private readonly client: Anthropic,
     providerId: string,
     modelId: string,
-    private readonly cache: boolean,
+    private readonly wire: { cache: boolean; requestMetadata: boolean },
   ) {
     super(providerId, 'anthropic-messages', modelId);
   }
 
-
   async *stream(messages: readonly ContextMessage[], toolSpecs: readonly ToolSpec[], systemPrompt: string | undefined, options: StreamOptions): AsyncIterable<MessageDelta> {
-    const d = new DeltaSequencer();
+    const d = new DeltaSequencer({ providerRaw: options.providerRaw });
     const c = this.config;
-    const parts = toAnthropicRequest(messages, systemPrompt, toolSpecs, { providerId: this.providerId, cache: this.cache });
+    const parts = toAnthropicRequest(messages, systemPrompt, toolSpecs, { providerId: this.providerId, cache: this.wire.cache });
     const body = {
       model: c.modelId,
       max_tokens: c.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
@@ -74,6 +76,7 @@ export class AnthropicMessagesModel extends BaseModel {
       ...(c.temperature !== undefined ? { temperature: c.temperature } : {}),
       ...(c.topP !== undefined ? { top_p: c.topP } : {}),
       ...(c.stopSequences?.length ? { stop_sequences: c.stopSequences } : {}),
+      ...anthropicIdentity(options.requestMetadata, this.wire.requestMetadata),
       ...extraRequestFields(c.extra),
     } as Anthropic.Messages.MessageCreateParamsStreaming;
 
@@ -85,8 +88,9 @@ export class AnthropicMessagesModel extends BaseModel {
     let cached = 0;
     let output = 0;
     try {
-      const stream = await this.client.messages.create(body, { signal: options.signal });
+      const { data: stream, request_id } = await this.client.messages.create(body, { signal: options.signal }).withResponse();
       for await (const event of stream) {
+        d.observe(event);
         switch (event.type) {
           case 'message_start': {
             const u = event.message.usage;
@@ -94,7 +98,7 @@ export class AnthropicMessagesModel extends BaseModel {
             // Anthropic counts cache reads and writes apart from input_tokens; usage here is all input.
             input = u.input_tokens + cached + (u.cache_creation_input_tokens ?? 0);
             output = u.output_tokens ?? 0;
-            yield d.next({ kind: 'start', modelId: event.message.model ?? c.modelId, requestId: event.message.id });
+            yield d.next({ kind: 'start', modelId: event.message.model ?? c.modelId, requestId: request_id ?? event.message.id });
             started = true;
             break;
           }
@@ -139,7 +143,8 @@ export class AnthropicMessagesModel extends BaseModel {
       yield d.next({ kind: 'error', code: ModelError.StreamIncomplete, message: 'The Anthropic stream ended without message_stop.', retryable: true });
       return;
     }
-    yield d.next({ kind: 'usage', usage: { inputTokens: input, outputTokens: output, ...(cached ? { cachedInputTokens: cached } : {}) } });
+    // Anthropic reports no total: input (cache reads and writes included) plus output.
+    yield d.next({ kind: 'usage', usage: { inputTokens: input, outputTokens: output, totalTokens: input + output, ...(cached ? { cachedInputTokens: cached } : {}) } });
     yield d.next({ kind: 'done', finishReason: finish });
   }
 }

@@ -6,11 +6,12 @@
 import { BaseModel } from './base-model';
 import OpenAI, { AzureOpenAI } from 'openai';
 import { type ContextMessage, DeltaSequencer, type MessageDelta, type StreamOptions, type ToolSpec } from '../../agent';
-import type { FinishReason } from '../../agent';
+import type { FinishReason, StreamUsage } from '../../agent';
 import type { ModelProvider, Readiness } from './model-router';
 import { toOpenAIMessages, toOpenAITools, toOpenAIToolChoice } from './openai-messages';
 import { ModelError, mapProviderError, toApplicationFailure } from './provider-errors';
 import { extraRequestFields } from './request-extra';
+import { openaiIdentity } from './request-identity';
 
 export interface OpenAIProviderOptions {
   /** Provider id in model names (`openai:…`, `azure:…`, or your own for a compatible server). */
@@ -21,6 +22,8 @@ export interface OpenAIProviderOptions {
   azure?: { endpoint?: string; apiVersion?: string; deployment?: string };
   /** Send `max_tokens` instead of `max_completion_tokens` (older compatible servers). */
   legacyMaxTokens?: boolean;
+  /** Send the agent's opaque id as `user` (seed 002 requestMetadata, see request-identity.ts). Default true. */
+  requestMetadata?: boolean;
 }
 
 /** From the worker's environment: OPENAI_API_KEY and OPENAI_BASE_URL (an OpenAI-compatible server). */
@@ -31,7 +34,7 @@ export function openaiProvider(options: OpenAIProviderOptions = {}): ModelProvid
     id,
     create(modelId) {
       client ??= makeClient(id, options);
-      return new OpenAIChatModel(client, id, modelId, options.legacyMaxTokens ?? false);
+      return new OpenAIChatModel(client, id, modelId, { legacyMaxTokens: options.legacyMaxTokens ?? false, requestMetadata: options.requestMetadata ?? true });
     },
     readiness() {
       const { apiKey, keyVariable } = openaiKey(options);
@@ -78,14 +81,13 @@ export class OpenAIChatModel extends BaseModel {
     private readonly client: OpenAI,
     providerId: string,
     modelId: string,
-    private readonly legacyMaxTokens: boolean,
+    private readonly wire: { legacyMaxTokens: boolean; requestMetadata: boolean },
   ) {
     super(providerId, 'openai-chat-completions', modelId);
   }
 
-
   async *stream(messages: readonly ContextMessage[], toolSpecs: readonly ToolSpec[], systemPrompt: string | undefined, options: StreamOptions): AsyncIterable<MessageDelta> {
-    const d = new DeltaSequencer();
+    const d = new DeltaSequencer({ providerRaw: options.providerRaw });
     const c = this.config;
     const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming = {
       model: c.modelId,
@@ -97,22 +99,22 @@ export class OpenAIChatModel extends BaseModel {
       ...(c.temperature !== undefined ? { temperature: c.temperature } : {}),
       ...(c.topP !== undefined ? { top_p: c.topP } : {}),
       ...(c.stopSequences?.length ? { stop: c.stopSequences } : {}),
-      ...(c.maxTokens !== undefined ? (this.legacyMaxTokens ? { max_tokens: c.maxTokens } : { max_completion_tokens: c.maxTokens }) : {}),
+      ...(c.maxTokens !== undefined ? (this.wire.legacyMaxTokens ? { max_tokens: c.maxTokens } : { max_completion_tokens: c.maxTokens }) : {}),
+      ...openaiIdentity(options.requestMetadata, this.wire.requestMetadata),
       ...extraRequestFields(c.extra),
     };
     let started = false;
     let finish: FinishReason | undefined;
     const open = new Map<number, string>(); // tool call index -> id
-    let usage: { inputTokens: number; outputTokens: number; cachedInputTokens?: number } | undefined;
+    let usage: StreamUsage | undefined;
     try {
-      const stream = await this.client.chat.completions.create(body, { signal: options.signal });
-      yield d.next({ kind: 'start', modelId: c.modelId });
+      // The request id is a response header: there as soon as the stream opens, before any chunk.
+      const { data: stream, request_id } = await this.client.chat.completions.create(body, { signal: options.signal }).withResponse();
+      yield d.next({ kind: 'start', modelId: c.modelId, ...(request_id ? { requestId: request_id } : {}) });
       started = true;
       for await (const chunk of stream) {
-        if (chunk.usage) {
-          const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
-          usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens, ...(cached ? { cachedInputTokens: cached } : {}) };
-        }
+        d.observe(chunk);
+        if (chunk.usage) usage = streamUsage(chunk.usage);
         const choice = chunk.choices?.[0];
         if (!choice) continue;
         const delta = choice.delta ?? {};
@@ -144,4 +146,11 @@ export class OpenAIChatModel extends BaseModel {
     if (usage) yield d.next({ kind: 'usage', usage });
     yield d.next({ kind: 'done', finishReason: finish });
   }
+}
+
+/** Compatible servers may leave counts out (repaired when the output enters history); the total is theirs when given. */
+function streamUsage(u: OpenAI.Completions.CompletionUsage): StreamUsage {
+  const cached = u.prompt_tokens_details?.cached_tokens ?? 0;
+  const totalTokens = u.total_tokens ?? (u.prompt_tokens ?? 0) + (u.completion_tokens ?? 0);
+  return { inputTokens: u.prompt_tokens, outputTokens: u.completion_tokens, totalTokens, ...(cached ? { cachedInputTokens: cached } : {}) };
 }

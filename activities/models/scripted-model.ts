@@ -90,7 +90,7 @@ class ScriptedModel extends BaseModel {
       yield d.next({ kind: 'tool_call_args', toolCallId, argsTextDelta: raw.slice(half) });
       yield d.next({ kind: 'tool_call_end', toolCallId });
     }
-    if (entry.usage) yield d.next({ kind: 'usage', usage: entry.usage });
+    if (entry.usage) yield d.next({ kind: 'usage', usage: { ...entry.usage, totalTokens: entry.usage.inputTokens + entry.usage.outputTokens } });
     yield d.next({ kind: 'done', finishReason: entry.toolCalls?.length ? 'tool_calls' : 'stop' });
   }
 }
