@@ -8,12 +8,21 @@ import { createLivecontextWorker, type LivecontextWorkerOptions } from '../../wo
 
 export function testAddress(): string {
   const address = process.env.LIVECONTEXT_TEST_ADDRESS;
-  if (!address) throw new Error('LIVECONTEXT_TEST_ADDRESS is not set: run tests through jest (global setup).');
+  if (!address) throw new Error(`${noServer()}: LIVECONTEXT_TEST_ADDRESS is not set.`);
   return address;
 }
 
 export function workflowBundle() {
-  return { codePath: process.env.LIVECONTEXT_TEST_BUNDLE! };
+  const codePath = process.env.LIVECONTEXT_TEST_BUNDLE;
+  if (!codePath) throw new Error(`${noServer()}: LIVECONTEXT_TEST_BUNDLE is not set.`);
+  return { codePath };
+}
+
+/** Why there is no dev server: a unit test asked for one, or jest's global setup did not run. */
+function noServer(): string {
+  return process.env.LIVECONTEXT_TEST_PROJECT === 'unit'
+    ? 'This test needs a Temporal server, but unit tests run without one: move it to test/integration (or another integration folder)'
+    : 'No Temporal dev server for this test: run it through jest, whose integration project starts one (global setup)';
 }
 
 export function uniqueId(prefix: string): string {
