@@ -3,6 +3,7 @@
  * Inputs are numbered when accepted (`inputSeq`), so a sender can later ask for the answer to its input.
  */
 import { z } from 'zod';
+import { Attachment, parseAttachments } from './attachments';
 import { ContentSection } from './entries';
 import { utf8Length } from './agent-state';
 import { InputRejectedError } from './errors';
@@ -13,7 +14,8 @@ export const INPUT_MAX_BYTES = 256 * 1024;
 
 /**
  * What a sender sends: plain `text`, or titled `sections` (for services that hand over structured
- * material). `sender` names who it came from.
+ * material), and optionally `attachments` (images; see ./attachments for their limits). `sender` names
+ * who it came from.
  */
 export const AgentInput = z
   .object({
@@ -21,6 +23,7 @@ export const AgentInput = z
     /** At most 100: more would be a way to grow the agent without growing the counted text. */
     sections: z.array(ContentSection).max(100).optional(),
     sender: z.string().max(200).optional(),
+    attachments: z.array(Attachment).optional(),
   })
   .strict()
   .refine((v) => v.text !== undefined || v.sections !== undefined, { message: 'input needs "text" or "sections"' });
@@ -31,6 +34,7 @@ export const InboxItem = z.object({
   inputSeq: z.number().int().positive(),
   sections: z.array(ContentSection),
   sender: z.string().optional(),
+  attachments: z.array(Attachment).optional(),
   receivedAt: z.string(),
 });
 export type InboxItem = z.infer<typeof InboxItem>;
@@ -42,11 +46,14 @@ export const USER_SECTION_TITLE = 'Input';
  * Validates raw input (from a signal or an update) and turns it into content sections.
  * Blank input is NOT an error here: seed 004 drops it when it is pulled, so it keeps its place in order.
  */
-export function parseInput(raw: unknown): { sections: ContentSection[]; sender?: string } {
+export function parseInput(raw: unknown): { sections: ContentSection[]; sender?: string; attachments?: Attachment[] } {
   const undecodable = undecodableReason(raw);
   if (undecodable !== undefined) {
     throw new InputRejectedError('UNDECODABLE_INPUT', `The input's payload could not be decoded (${undecodable}). Send JSON {"text": "..."} with the same data converter as the workers.`);
   }
+  // Attachments first, for errors that name the limit or the type rather than a schema path.
+  const rawAttachments = typeof raw === 'object' && raw !== null ? (raw as { attachments?: unknown }).attachments : undefined;
+  const attachments = rawAttachments === undefined ? undefined : parseAttachments(rawAttachments);
   const parsed = AgentInput.safeParse(raw);
   if (!parsed.success) {
     const why = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
@@ -62,7 +69,15 @@ export function parseInput(raw: unknown): { sections: ContentSection[]; sender?:
       `Input is ${bytes} bytes; the limit is ${INPUT_MAX_BYTES} bytes. Put large material in a workspace file and refer to it.`,
     );
   }
-  return sender === undefined ? { sections: all } : { sections: all, sender };
+  // A blank input is dropped when pulled (see isBlank): its images would be lost without a word.
+  if (attachments?.length && isBlank(all)) {
+    throw new InputRejectedError('BLANK_WITH_ATTACHMENTS', 'An input with attachments needs text too: say what to do with them.');
+  }
+  return {
+    sections: all,
+    ...(sender !== undefined ? { sender } : {}),
+    ...(attachments?.length ? { attachments } : {}),
+  };
 }
 
 export function isBlank(sections: readonly ContentSection[]): boolean {

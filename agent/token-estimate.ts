@@ -5,6 +5,7 @@
  * counted, so the ratio comes from recorded history and is the same on every replay.
  */
 import { utf8Length } from './agent-state';
+import { attachmentLabel, imageTokens } from './attachments';
 import type { HistoryEntry } from './entries';
 import { type ContextMessage, unwrap } from './live-context';
 
@@ -27,6 +28,8 @@ export function messageText(message: ContextMessage): string {
       break;
     case 'model_input':
       for (const s of m.sections) parts.push(s.title, s.content);
+      // Names only: an image's base64 is not text the model reads (see attachmentTokens).
+      for (const a of m.attachments ?? []) parts.push(attachmentLabel(a) ?? '');
       break;
     case 'model_output':
       parts.push(...m.contents, m.thinking ?? '');
@@ -41,7 +44,13 @@ export function messageText(message: ContextMessage): string {
 }
 
 export function countMessageTokens(message: ContextMessage, tokenizer: TextTokenizer = bytesPerTokenEstimate): number {
-  return tokenizer(messageText(message)) + MESSAGE_OVERHEAD_TOKENS;
+  return tokenizer(messageText(message)) + attachmentTokens(message) + MESSAGE_OVERHEAD_TOKENS;
+}
+
+/** Tokens of a message's images, by their size in pixels (what providers charge), not their base64 length. */
+export function attachmentTokens(message: ContextMessage): number {
+  const m = unwrap(message);
+  return m.kind === 'model_input' ? (m.attachments ?? []).reduce((n, a) => n + imageTokens(a), 0) : 0;
 }
 
 /**

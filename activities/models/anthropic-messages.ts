@@ -1,11 +1,12 @@
 /**
  * Context messages → an Anthropic Messages request (seed 000's Anthropic rules): system prompt at the
  * top level; strict user/assistant alternation; all tool results of one model turn in one user message
- * with the `tool_result` blocks first; thinking kept with its signature only when it came from
- * Anthropic; cache breakpoints placed automatically on the stable prefix.
+ * with the `tool_result` blocks first; an input's images as `image` blocks; thinking kept with its
+ * signature only when it came from Anthropic; cache breakpoints placed automatically on the stable prefix.
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import { type ContextMessage, type ToolChoice, type ToolSpec, unwrap } from '../../agent';
+import { type Attachment, attachmentLabel } from '../../agent/attachments';
 import { renderSections, renderToolResult } from './render-text';
 
 type MessageParam = Anthropic.Messages.MessageParam;
@@ -40,7 +41,8 @@ export function toAnthropicRequest(
     const screen: Block[] = liveScreen ? [{ type: 'text', text: liveScreen }] : [];
     switch (m.kind) {
       case 'model_input':
-        push('user', [...textBlock(renderSections(m.sections)), ...screen]);
+        // Images before the text, as Anthropic advises for image questions; the LiveScreen stays last.
+        push('user', [...(m.attachments ?? []).flatMap(imageBlocks), ...textBlock(renderSections(m.sections)), ...screen]);
         break;
       case 'model_output': {
         const blocks: Block[] = [];
@@ -95,6 +97,14 @@ function placeCacheBreakpoints(tools: Anthropic.Messages.Tool[], system: TextBlo
 function mergeBlocks(a: Block[], b: Block[]): Block[] {
   const all = [...a, ...b];
   return [...all.filter((x) => x.type === 'tool_result'), ...all.filter((x) => x.type !== 'tool_result')];
+}
+
+/** One image block (after a text block with its name, when it has one). */
+function imageBlocks(a: Attachment): Block[] {
+  const label = attachmentLabel(a);
+  const source: Anthropic.Messages.ImageBlockParam['source'] =
+    a.url !== undefined ? { type: 'url', url: a.url } : { type: 'base64', media_type: a.mediaType!, data: a.data! };
+  return [...(label ? textBlock(label) : []), { type: 'image', source }];
 }
 
 /** Anthropic rejects empty text blocks. */

@@ -1,10 +1,12 @@
 /**
  * Context messages → OpenAI Chat Completions messages (seed 000's OpenAI rules): tool results become
- * one `tool` message per call; content sections headed Markdown; the LiveScreen goes into the message
- * that carries it. Thinking is never sent (OpenAI has no place for another provider's reasoning).
+ * one `tool` message per call; content sections headed Markdown; an input's images as `image_url`
+ * parts; the LiveScreen goes into the message that carries it. Thinking is never sent (OpenAI has no
+ * place for another provider's reasoning).
  */
 import type OpenAI from 'openai';
-import { type ContextMessage, type ToolChoice, type ToolSpec, unwrap } from '../../agent';
+import { type ContextMessage, type ModelInputEntry, type ToolChoice, type ToolSpec, unwrap } from '../../agent';
+import { type Attachment, attachmentLabel } from '../../agent/attachments';
 import { renderSections, renderToolResult } from './render-text';
 
 type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -19,7 +21,7 @@ export function toOpenAIMessages(messages: readonly ContextMessage[], system: st
         out.push({ role: 'system', content: m.instruction });
         break;
       case 'model_input':
-        out.push({ role: 'user', content: withLiveScreen(renderSections(m.sections), liveScreen) });
+        out.push({ role: 'user', content: m.attachments?.length ? inputParts(m, liveScreen) : withLiveScreen(renderSections(m.sections), liveScreen) });
         break;
       case 'model_output': {
         const text = m.contents.join('');
@@ -60,6 +62,25 @@ export function toOpenAITools(specs: readonly ToolSpec[]): OpenAI.Chat.Completio
 
 export function toOpenAIToolChoice(choice: ToolChoice): OpenAI.Chat.Completions.ChatCompletionToolChoiceOption {
   return typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } };
+}
+
+type Part = OpenAI.Chat.Completions.ChatCompletionContentPart;
+
+/** An input with images: its text, each image as an `image_url` part (after its name), the LiveScreen last. */
+function inputParts(m: ModelInputEntry, liveScreen: string | undefined): Part[] {
+  const parts: Part[] = [{ type: 'text', text: renderSections(m.sections) }];
+  for (const a of m.attachments ?? []) {
+    const label = attachmentLabel(a);
+    if (label) parts.push({ type: 'text', text: label });
+    parts.push({ type: 'image_url', image_url: { url: imageUrl(a) } });
+  }
+  if (liveScreen) parts.push({ type: 'text', text: liveScreen });
+  return parts;
+}
+
+/** A reference as it is; data as a `data:` URL, the form the API takes for inline images. */
+function imageUrl(a: Attachment): string {
+  return a.url ?? `data:${a.mediaType};base64,${a.data}`;
 }
 
 function withLiveScreen(text: string, liveScreen: string | undefined): string {

@@ -11,6 +11,8 @@
  * cache_control breakpoint, which is what the server's prompt-cache simulation needs.
  */
 
+import { FAKE_IMAGE_TYPES, decodeStrictBase64, imageTypeOf } from './fake-image-check';
+
 /** A 400 invalid_request_error with the real API's message. */
 export class InvalidRequestError extends Error {}
 
@@ -110,6 +112,42 @@ function checkText(text: unknown, path: string): void {
   if (text.trim().length === 0) fail('messages: text content blocks must contain non-whitespace text');
 }
 
+/** The per-image limit, on the base64 text as sent. */
+const MAX_IMAGE_BASE64_BYTES = 5 * 1024 * 1024;
+
+/**
+ * An image block's source: base64 data of the media type it names (the service decodes the image and
+ * refuses a mismatch), a URL, or an uploaded file's id.
+ */
+function checkImageSource(b: Obj, path: string): void {
+  if (!('source' in b)) fail(`${path}.source: Field required`);
+  const source = requireObj(b.source, `${path}.source`);
+  const at = `${path}.source.${String(source.type)}`;
+  if (source.type === 'base64') {
+    noExtras(source, ['type', 'media_type', 'data'], `${at}.`);
+    if (!('media_type' in source)) fail(`${at}.media_type: Field required`);
+    if (!(FAKE_IMAGE_TYPES as readonly unknown[]).includes(source.media_type)) {
+      fail(`${at}.media_type: Input should ${FAKE_IMAGE_TYPES.map((t) => `'${t}'`).join(', ').replace(/, ([^,]*)$/, ' or $1')}`);
+    }
+    const data = requireString(source, 'data', at);
+    if (data.length > MAX_IMAGE_BASE64_BYTES) fail(`${at}: image exceeds 5 MB maximum: ${data.length} bytes > ${MAX_IMAGE_BASE64_BYTES} bytes`);
+    const bytes = decodeStrictBase64(data);
+    if (!bytes) fail(`${at}.data: The image data is not valid base64.`);
+    const actual = imageTypeOf(bytes);
+    if (!actual) fail(`${at}.data: Could not process image`);
+    if (actual !== source.media_type) fail(`${at}.data: The image was specified using the ${String(source.media_type)} media type, but the image appears to be a ${actual} image`);
+  } else if (source.type === 'url') {
+    noExtras(source, ['type', 'url'], `${at}.`);
+    const url = requireString(source, 'url', at);
+    if (!/^https?:\/\/\S+$/i.test(url)) fail(`${at}.url: Input should be a valid URL`);
+  } else if (source.type === 'file') {
+    noExtras(source, ['type', 'file_id'], `${at}.`);
+    requireString(source, 'file_id', at);
+  } else {
+    fail(`${path}.source.type: Input tag '${String(source.type)}' found using 'type' does not match any of the expected tags: 'base64', 'url', 'file'`);
+  }
+}
+
 function checkToolResultContent(content: unknown, path: string): void {
   if (content === undefined || typeof content === 'string') return;
   if (!Array.isArray(content)) fail(`${path}.content: Input should be a valid string or a valid list`);
@@ -120,7 +158,7 @@ function checkToolResultContent(content: unknown, path: string): void {
       checkText(b.text, `${path}.content.${k}.text`);
     } else if (b.type === 'image') {
       noExtras(b, BLOCK_FIELDS.image, `${path}.content.${k}.image.`);
-      requireObj(b.source, `${path}.content.${k}.image.source`);
+      checkImageSource(b, `${path}.content.${k}.image`);
     } else {
       fail(`${path}.content.${k}.type: Input tag '${String(b.type)}' found using 'type' does not match any of the expected tags: 'text', 'image'`);
     }
@@ -141,8 +179,10 @@ function checkBlock(b: Obj, role: string, path: string): boolean {
       checkText(b.text, `${path}.text`);
       break;
     case 'image':
+      checkImageSource(b, `${path}.image`);
+      break;
     case 'document':
-      requireObj(b.source, `${path}.${type}.source`); // the fake never looks at media, so no deeper checks
+      requireObj(b.source, `${path}.${type}.source`); // the fake does not look into documents
       break;
     case 'tool_use': {
       const id = requireString(b, 'id', `${path}.tool_use`);

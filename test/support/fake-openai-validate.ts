@@ -6,6 +6,7 @@
  * code that string-matches OpenAI errors should behave the same against the fake as against the service.
  * Where the real wording is not known, the message says what is wrong in the same style.
  */
+import { FAKE_IMAGE_TYPES, decodeStrictBase64, imageTypeOf } from './fake-image-check';
 
 /** The `error` object of every OpenAI error body: `{"error": {message, type, param, code}}`. */
 export interface OpenAIErrorObject {
@@ -180,10 +181,48 @@ function checkContent(content: unknown, param: string, partTypes: string[], null
       wrongType(`${p}.text`, 'a string', part.text);
     }
     if (part.type === 'refusal' && typeof part.refusal !== 'string') wrongType(`${p}.refusal`, 'a string', part.refusal);
-    if (part.type === 'image_url' && !(isObject(part.image_url) && typeof part.image_url.url === 'string')) {
-      missing(`${p}.image_url.url`);
-    }
+    if (part.type === 'image_url') checkImagePart(part, p);
   });
+}
+
+/** The largest image the API takes (per image). */
+const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+const IMAGE_FORMATS = "['png', 'jpeg', 'gif', 'webp']";
+
+/**
+ * An `image_url` part: `{image_url: {url, detail?}}` with an http(s) URL or a base64 `data:` URL of a
+ * PNG, JPEG, GIF or WebP image whose bytes are that image (the service decodes it and refuses otherwise).
+ */
+function checkImagePart(part: Record<string, unknown>, p: string): void {
+  if (part.image_url === undefined) missing(`${p}.image_url`);
+  if (!isObject(part.image_url)) return void wrongType(`${p}.image_url`, 'an object', part.image_url);
+  const { url, detail } = part.image_url;
+  if (url === undefined) missing(`${p}.image_url.url`);
+  if (typeof url !== 'string') return void wrongType(`${p}.image_url.url`, 'a string', url);
+  if (given(detail) && !['auto', 'low', 'high'].includes(detail as string)) badValue(`${p}.image_url.detail`, detail, ['auto', 'low', 'high']);
+  if (/^https?:\/\/\S+$/i.test(url)) return;
+  const dataUrl = /^data:([^;,]*);base64,(.*)$/s.exec(url);
+  if (!dataUrl) {
+    fail(
+      `Invalid '${p}.image_url.url'. Expected a base64-encoded data URL with an image MIME type (e.g. 'data:image/png;base64,aW1nIGJ5dGVzIGhlcmU='), but got an invalid value.`,
+      `${p}.image_url.url`,
+      'invalid_value',
+    );
+  }
+  const [, mime, data] = dataUrl!;
+  if (!(FAKE_IMAGE_TYPES as readonly string[]).includes(mime)) {
+    fail(`You uploaded an unsupported image. Please make sure your image has of one the following formats: ${IMAGE_FORMATS}.`, null, 'invalid_image_format');
+  }
+  const bytes = decodeStrictBase64(data);
+  if (!bytes) fail(`Invalid '${p}.image_url.url': the base64 data of the image is not valid base64.`, `${p}.image_url.url`, 'invalid_value');
+  if (bytes!.length > MAX_IMAGE_BYTES) fail(`Invalid '${p}.image_url.url': the image is larger than 20 MB.`, `${p}.image_url.url`, 'image_too_large');
+  if (imageTypeOf(bytes!) === undefined) {
+    fail(
+      `The image data you provided does not represent a valid image. Please check your input and try again with one of the supported image formats: ${IMAGE_FORMATS}.`,
+      null,
+      'invalid_image_format',
+    );
+  }
 }
 
 function checkMessage(m: unknown, i: number): void {
