@@ -10,7 +10,8 @@
 import { parseArgs } from 'node:util';
 
 export type Options = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>;
-export type Values = Record<string, string | boolean | undefined>;
+/** An option's value: a string, a flag, or every value of an option that may be repeated (`multiple`). */
+export type Values = Record<string, string | boolean | string[] | undefined>;
 
 export interface ParsedArgs {
   help: boolean;

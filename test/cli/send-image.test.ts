@@ -1,0 +1,64 @@
+/**
+ * `livecontext send --image FILE` as a user runs it: the images reach the agent with the text, named by
+ * their files; a missing or unsupported file is one clear line, exit status 2, and nothing is sent.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ScriptedModelProvider } from '../../activities';
+import { unwrap } from '../../agent';
+import { gifHeader, makePng } from '../fixtures/images';
+import { cli } from '../support/cli';
+import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+
+let t: TestContext;
+const taskQueue = uniqueId('cli-image');
+const env = { LIVECONTEXT_TASK_QUEUE: taskQueue };
+beforeAll(async () => (t = await connectTest(taskQueue)));
+afterAll(async () => t?.close());
+
+/** Says which images the newest input carried. */
+const describeImages = new ScriptedModelProvider({
+  look: (req) => {
+    const input = [...req.messages].map(unwrap).reverse().find((m) => m.kind === 'model_input');
+    const images = input?.kind === 'model_input' ? (input.attachments ?? []) : [];
+    return { text: `saw ${images.length}: ${images.map((a) => `${a.name} (${a.mediaType})`).join(', ')}` };
+  },
+});
+
+test('send --image attaches files; a bad file is refused before anything is sent', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'lc-images-'));
+  const png = makePng(40, 30);
+  const files = { png: path.join(dir, 'chart.png'), gif: path.join(dir, 'anim.gif'), text: path.join(dir, 'notes.png') };
+  writeFileSync(files.png, png);
+  writeFileSync(files.gif, gifHeader(10, 10));
+  writeFileSync(files.text, 'not an image, whatever its name says');
+  const id = uniqueId('cli-img');
+  await withWorker({ taskQueue, models: [describeImages] }, async () => {
+    await t.agents.start(id, { model: 'scripted:look' });
+
+    const sent = await cli(['send', id, '--image', files.png, '--image', files.gif, 'what', 'are', 'these?', '--wait'], { env });
+    expect(sent).toMatchObject({ code: 0, stdout: 'saw 2: chart.png (image/png), anim.gif (image/gif)\n' });
+
+    const missing = await cli(['send', id, '--image', path.join(dir, 'gone.png'), 'look'], { env });
+    expect(missing).toMatchObject({ code: 2, stdout: '', stderr: `livecontext: Cannot attach ${path.join(dir, 'gone.png')}: no such file.\n` });
+    const unsupported = await cli(['send', id, '--image', files.text, 'look'], { env });
+    expect(unsupported).toMatchObject({ code: 2, stderr: `livecontext: Cannot attach ${files.text}: not a PNG, JPEG, GIF or WebP image.\n` });
+    const directory = await cli(['send', id, '--image', dir, 'look'], { env });
+    expect(directory).toMatchObject({ code: 2, stderr: `livecontext: Cannot attach ${dir}: not a file.\n` });
+
+    // Only the first send reached the agent, with both images as they were on disk.
+    const inputs = (await t.agents.history(id)).filter((e) => e.kind === 'model_input');
+    expect(inputs).toHaveLength(1);
+    expect(inputs[0]).toMatchObject({
+      sections: [{ content: 'what are these?' }],
+      attachments: [
+        { type: 'image', mediaType: 'image/png', name: 'chart.png', data: png.toString('base64') },
+        { type: 'image', mediaType: 'image/gif', name: 'anim.gif', data: gifHeader(10, 10).toString('base64') },
+      ],
+    });
+    expect((await t.agents.state(id)).inboxLength).toBe(0);
+  });
+  const help = await cli(['send', '--help'], { env });
+  expect(help.stdout).toContain('[--image FILE]…');
+});

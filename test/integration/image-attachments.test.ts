@@ -1,0 +1,168 @@
+/**
+ * Image attachments end to end on the real dev server: an image sent with a turn reaches OpenAI and
+ * Anthropic — through their official SDKs, against wire fakes that decode and check it as the services
+ * do — in each provider's format. A large image enters a run's history once: in the update that carried
+ * it (stored by reference by the offload codec), never again in model calls, answers or waits. At
+ * continue-as-new the carried state holds it, like every entry: in the handing-over event of the old run
+ * and the start of the new one, which are the same payload and so the same blob.
+ */
+import type { Payload } from '@temporalio/common';
+import type { temporal } from '@temporalio/proto';
+import { BLOB_REF_ENCODING } from '../../worker/codec/offload-codec';
+import { payloadCodecs } from '../../worker/codec/data-converter';
+import { makePng } from '../fixtures/images';
+import { type ProviderServers, startProviderServers } from '../support/provider-servers';
+import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+
+type Events = temporal.api.history.v1.IHistoryEvent[];
+
+let t: TestContext;
+let p: ProviderServers;
+const taskQueue = uniqueId('images');
+beforeAll(async () => {
+  t = await connectTest(taskQueue);
+  p = await startProviderServers();
+});
+afterAll(async () => {
+  await p?.close();
+  await t?.close();
+});
+
+const count = (text: string, marker: string) => text.split(marker).length - 1;
+const isPayload = (v: object): v is Payload => 'data' in v && (v as Payload).data instanceof Uint8Array && 'metadata' in v;
+
+/** How often `marker` occurs in the history's payloads as stored (offloaded payloads are references). */
+function rawOccurrences(events: Events, marker: string): number {
+  let n = 0;
+  const walk = (v: unknown): void => {
+    if (v instanceof Uint8Array) n += count(Buffer.from(v).toString('latin1'), marker);
+    else if (v && typeof v === 'object') for (const x of Object.values(v)) walk(x);
+  };
+  walk(events);
+  return n;
+}
+
+/**
+ * Where `marker` occurs in the history's payloads once decoded (offloaded ones read back from the blob
+ * store): one `<event type>: <blob key>` per occurrence.
+ */
+async function decodedOccurrences(events: Events, marker: string): Promise<string[]> {
+  const codecs = payloadCodecs();
+  const found: string[] = [];
+  const walk = async (v: unknown, event: string): Promise<void> => {
+    if (!v || typeof v !== 'object' || v instanceof Uint8Array) return;
+    if (isPayload(v)) {
+      const offloaded = Buffer.from(v.metadata?.encoding ?? []).toString() === BLOB_REF_ENCODING;
+      const key = offloaded ? (JSON.parse(Buffer.from(v.data!).toString()) as { key: string }).key : 'inline';
+      let decoded = [v];
+      for (const codec of [...codecs].reverse()) decoded = await codec.decode(decoded);
+      const n = count(Buffer.from(decoded[0].data ?? []).toString('latin1'), marker);
+      for (let i = 0; i < n; i++) found.push(`${event}: ${key}`);
+      return;
+    }
+    for (const x of Object.values(v)) await walk(x, event);
+  };
+  for (const e of events) {
+    const attributes = Object.keys(e).find((k) => k.endsWith('EventAttributes') && e[k as keyof typeof e]);
+    await walk(e, attributes?.replace(/EventAttributes$/, '') ?? 'unknown');
+  }
+  return found;
+}
+
+test('an image sent with a turn reaches OpenAI and Anthropic in their own formats', async () => {
+  const photo = makePng(64, 48, { noise: true }).toString('base64');
+  const chart = makePng(32, 32, { noise: true }).toString('base64');
+  const agentId = uniqueId('img');
+  p.openai.enqueue({ kind: 'stream', text: 'A noisy square.' });
+  p.anthropic.enqueue({ kind: 'stream', text: 'Two noisy squares.' });
+  const openaiBefore = p.openai.requests.length;
+  const anthropicBefore = p.anthropic.requests.length;
+  await withWorker({ taskQueue, models: p.models() }, async () => {
+    await t.agents.start(agentId, { model: 'openai:gpt-4.1-mini' });
+    const first = await t.agents.ask(agentId, { text: 'What is in this photo?', attachments: [{ type: 'image', mediaType: 'image/png', data: photo, name: 'photo.png' }] });
+    expect(first).toMatchObject({ status: 'answered', answer: { contents: ['A noisy square.'] } });
+    await t.agents.configure(agentId, { model: 'anthropic:claude-sonnet-4-6' });
+    const second = await t.agents.ask(agentId, { text: 'And this chart?', attachments: [{ type: 'image', mediaType: 'image/png', data: chart }] });
+    expect(second).toMatchObject({ status: 'answered', answer: { contents: ['Two noisy squares.'] } });
+    const history = await t.agents.history(agentId);
+    expect(history.filter((e) => e.kind === 'model_input').map((e) => e.kind === 'model_input' && e.attachments?.length)).toEqual([1, 1]);
+  });
+
+  // Both requests passed the fakes' checks (which decode the image and compare it with its media type).
+  // The images' base64 is named, so a failure prints the shape rather than kilobytes of noise.
+  const named = (body: unknown) => JSON.parse(JSON.stringify(body).replaceAll(photo, '<photo>').replaceAll(chart, '<chart>'));
+  const openai = p.openai.requests.slice(openaiBefore).map((r) => named(r.body));
+  expect(openai).toHaveLength(1);
+  expect(openai[0].messages).toHaveLength(1);
+  expect(openai[0].messages[0]).toMatchObject({ role: 'user' });
+  expect(openai[0].messages[0].content.slice(0, 3)).toEqual([
+    { type: 'text', text: 'What is in this photo?' },
+    { type: 'text', text: '[image: photo.png]' },
+    { type: 'image_url', image_url: { url: 'data:image/png;base64,<photo>' } },
+  ]);
+  expect(openai[0].messages[0].content[3]).toMatchObject({ type: 'text', text: expect.stringMatching(/^# \[Live Screen\]/) });
+  const anthropic = p.anthropic.requests.slice(anthropicBefore).map((r) => named(r.body));
+  expect(anthropic).toHaveLength(1);
+  const [user1, assistant, user2] = anthropic[0].messages;
+  expect(assistant).toMatchObject({ role: 'assistant', content: [{ type: 'text', text: 'A noisy square.' }] });
+  expect(user1.content.slice(0, 3)).toMatchObject([
+    { type: 'text', text: '[image: photo.png]' },
+    { type: 'image', source: { type: 'base64', media_type: 'image/png', data: '<photo>' } },
+    { type: 'text', text: 'What is in this photo?' },
+  ]);
+  expect(user2.content[0]).toEqual({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: '<chart>' } });
+  expect(user2.content[1]).toMatchObject({ type: 'text', text: 'And this chart?' });
+});
+
+test('a 1.5 MB image enters history once per run, by reference, also across continue-as-new', async () => {
+  const png = makePng(730, 730, { noise: true }); // random pixels, stored uncompressed: 1.5 MB
+  expect(png.length).toBeGreaterThan(1.5 * 1024 * 1024);
+  const data = png.toString('base64');
+  const marker = data.slice(data.length / 2, data.length / 2 + 64); // unique to this image (random pixels)
+  const agentId = uniqueId('big-img');
+  const openaiBefore = p.openai.requests.length;
+  p.openai.respond = () => ({ kind: 'stream', text: 'Noise.', usage: { promptTokens: 1700, completionTokens: 2 } });
+  try {
+    await withWorker({ taskQueue, models: p.models() }, async () => {
+      // Offloaded payloads leave the history small: a small budget makes the agent continue as new soon.
+      const { firstExecutionRunId } = await t.agents.start(agentId, { model: 'openai:gpt-4.1-mini', historyBudgetBytes: 6_000 });
+      const handle = t.agents.handle(agentId);
+      const outcome = await t.agents.ask(agentId, { text: 'Describe this image.', attachments: [{ type: 'image', mediaType: 'image/png', data, name: 'noise.png' }] });
+      expect(outcome).toMatchObject({ status: 'answered' });
+      // The model call estimated the image by its pixels (about 1,400 tokens), not its 2 MB of base64.
+      if (outcome.status === 'answered') expect(outcome.answer.metadata?.estimated_input_tokens).toBeLessThan(2_000);
+
+      // Within the run: once, in the update that carried it; history holds a reference to the blob.
+      const firstRun = (await handle.fetchHistory()).events ?? [];
+      expect(await decodedOccurrences(firstRun, marker)).toEqual([expect.stringMatching(/^workflowExecutionUpdateAccepted: [0-9a-f]{64}$/)]);
+      expect(rawOccurrences(firstRun, marker)).toBe(0);
+      expect(Math.max(...firstRun.map((e) => JSON.stringify(e).length))).toBeLessThan(64 * 1024);
+
+      // More turns until the agent moves to a new run carrying its state (the image with it).
+      for (let i = 0; i < 20 && (await handle.describe()).runId === firstExecutionRunId; i++) {
+        expect(await t.agents.ask(agentId, `turn ${i}`)).toMatchObject({ status: 'answered' });
+      }
+      const { runId } = await handle.describe();
+      expect(runId).not.toBe(firstExecutionRunId);
+      expect(await t.agents.ask(agentId, 'and now?')).toMatchObject({ status: 'answered' });
+
+      // The run that moved on holds it once more, in the state it handed over (as every entry is: the new
+      // run starts from the whole agent); the new run holds it once, in that same state — the same blob.
+      // Model calls, tool runs, answers and waits of either run never carry it.
+      const oldRun = (await t.client.workflow.getHandle(agentId, firstExecutionRunId).fetchHistory()).events ?? [];
+      const newRun = (await handle.fetchHistory()).events ?? [];
+      const before = await decodedOccurrences(oldRun, marker);
+      const after = await decodedOccurrences(newRun, marker);
+      expect(before).toEqual([expect.stringMatching(/^workflowExecutionUpdateAccepted: /), expect.stringMatching(/^workflowExecutionContinuedAsNew: /)]);
+      expect(after).toEqual([expect.stringMatching(/^workflowExecutionStarted: /)]);
+      expect(after[0].split(': ')[1]).toBe(before[1].split(': ')[1]);
+      expect(rawOccurrences([...oldRun, ...newRun], marker)).toBe(0);
+    });
+  } finally {
+    p.openai.respond = undefined;
+  }
+  // Every model call, in either run, still showed the model the image.
+  const requests = p.openai.requests.slice(openaiBefore);
+  expect(requests.length).toBeGreaterThanOrEqual(3);
+  for (const r of requests) expect(count(JSON.stringify(r.body), marker)).toBe(1);
+});
