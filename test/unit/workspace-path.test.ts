@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ToolContext } from '../../activities';
 import { editFileTool, listFilesTool, readFileTool, writeFileTool } from '../../activities/tools/workspace-tools';
-import { PathEscapeError, resolveInWorkspace } from '../../activities/tools/workspace-path';
+import { PathEscapeError, isInside, resolveInWorkspace } from '../../activities/tools/workspace-path';
 
 let workspace: string;
 let outside: string;
@@ -70,6 +70,62 @@ describe('resolveInWorkspace', () => {
     symlinkSync('real/f.txt', at('relative-alias'));
     await expect(resolveInWorkspace(workspace, 'alias/f.txt')).resolves.toBe(at('real', 'f.txt'));
     await expect(resolveInWorkspace(workspace, 'relative-alias')).resolves.toBe(at('real', 'f.txt'));
+  });
+});
+
+describe('resolveInWorkspace, the cases around the edges', () => {
+  test('isInside compares whole path components, not string prefixes', () => {
+    expect(isInside('/w/ws', '/w/ws')).toBe(true);
+    expect(isInside('/w/ws', '/w/ws/a/b')).toBe(true);
+    expect(isInside('/w/ws', '/w/ws/..hidden')).toBe(true);
+    expect(isInside('/w/ws', '/w/ws-other/a')).toBe(false);
+    expect(isInside('/w/ws', '/w/wsx')).toBe(false);
+    expect(isInside('/w/ws', '/w')).toBe(false);
+    expect(isInside('/w/ws', '/elsewhere')).toBe(false);
+  });
+
+  test('.. inside a path is resolved first: where it ends is judged, not the way there', async () => {
+    await expect(resolveInWorkspace(workspace, 'a/../../outside/secret.txt')).rejects.toThrow(/leaves the workspace/);
+    await expect(resolveInWorkspace(workspace, 'a/b/../../../ws/x.txt')).resolves.toBe(at('x.txt')); // out and back in
+    await expect(resolveInWorkspace(workspace, 'a/../b.txt')).resolves.toBe(at('b.txt'));
+    await expect(resolveInWorkspace(workspace, '')).resolves.toBe(workspace);
+  });
+
+  test('a sibling folder whose name starts like the workspace is outside', async () => {
+    mkdirSync(`${workspace}-twin`);
+    await expect(resolveInWorkspace(workspace, '../ws-twin/x.txt')).rejects.toThrow(/leaves the workspace/);
+    symlinkSync(`${workspace}-twin`, at('twin'));
+    await expect(resolveInWorkspace(workspace, 'twin/x.txt')).rejects.toThrow(/through a symlink \(twin\)/);
+  });
+
+  test('a workspace given through a symlink resolves to real paths inside it', async () => {
+    const viaLink = path.join(path.dirname(workspace), 'ws-link');
+    symlinkSync(workspace, viaLink);
+    await expect(resolveInWorkspace(viaLink, 'src/a.ts')).resolves.toBe(at('src', 'a.ts'));
+    await expect(resolveInWorkspace(viaLink, '../outside/secret.txt')).rejects.toThrow(/leaves the workspace/);
+  });
+
+  test('relative links and chains of links are judged by where they finally lead', async () => {
+    symlinkSync('../outside', at('rel-out'));
+    await expect(resolveInWorkspace(workspace, 'rel-out/secret.txt')).rejects.toThrow(/through a symlink \(rel-out\)/);
+    // inside -> inside -> outside: the first hop looks harmless
+    symlinkSync(path.join(outside, 'secret.txt'), at('hop2'));
+    symlinkSync('hop2', at('hop1'));
+    await expect(resolveInWorkspace(workspace, 'hop1')).rejects.toThrow(/through a symlink \(hop1\)/);
+    // inside -> inside -> inside, and a link to the workspace itself
+    mkdirSync(at('real'));
+    symlinkSync('real', at('step2'));
+    symlinkSync('step2', at('step1'));
+    symlinkSync('.', at('self'));
+    await expect(resolveInWorkspace(workspace, 'step1/f.txt')).resolves.toBe(at('real', 'f.txt'));
+    await expect(resolveInWorkspace(workspace, 'self/self/real')).resolves.toBe(at('real'));
+  });
+
+  test('a symlink loop is refused like a dangling link, without hanging', async () => {
+    symlinkSync('loop-b', at('loop-a'));
+    symlinkSync('loop-a', at('loop-b'));
+    await expect(resolveInWorkspace(workspace, 'loop-a/x.txt')).rejects.toThrow(PathEscapeError);
+    await expect(resolveInWorkspace(workspace, 'loop-a/x.txt')).rejects.toThrow(/dangling symlink \(loop-a\)/);
   });
 });
 
