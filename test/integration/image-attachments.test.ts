@@ -11,6 +11,7 @@ import type { temporal } from '@temporalio/proto';
 import { BLOB_REF_ENCODING } from '../../worker/codec/offload-codec';
 import { payloadCodecs } from '../../worker/codec/data-converter';
 import { makePng } from '../fixtures/images';
+import { maybeRecordHistory } from '../support/record-history';
 import { type ProviderServers, startProviderServers } from '../support/provider-servers';
 import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
 
@@ -86,6 +87,8 @@ test('an image sent with a turn reaches OpenAI and Anthropic in their own format
     expect(second).toMatchObject({ status: 'answered', answer: { contents: ['Two noisy squares.'] } });
     const history = await t.agents.history(agentId);
     expect(history.filter((e) => e.kind === 'model_input').map((e) => e.kind === 'model_input' && e.attachments?.length)).toEqual([1, 1]);
+    // Small images stay inline (under the offload threshold), so the replay suite needs no blob store.
+    await maybeRecordHistory(t.agents.handle(agentId), 'image-attachments_v1.json');
   });
 
   // Both requests passed the fakes' checks (which decode the image and compare it with its media type).
