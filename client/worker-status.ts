@@ -7,7 +7,7 @@
  * once; a worker that stopped less than that ago still counts (queries to it time out instead).
  */
 import type { Client } from '@temporalio/client';
-import { optionalTsToMs } from '@temporalio/common/lib/time';
+import { LivecontextError } from '../agent/errors';
 
 export const POLLED_WITHIN_MS = 75_000;
 
@@ -35,7 +35,7 @@ export async function describeWorkers(client: Client, taskQueue: string): Promis
   const ages = await Promise.all(
     [WORKFLOW_TASKS, ACTIVITY_TASKS].map(async (taskQueueType) => {
       const { pollers } = await client.workflowService.describeTaskQueue({ namespace, taskQueue: { name: taskQueue, kind: NORMAL_KIND }, taskQueueType });
-      return pollers.map((p) => Math.max(0, now - (optionalTsToMs(p.lastAccessTime) ?? 0)));
+      return pollers.map((p) => Math.max(0, now - timestampMs(p.lastAccessTime)));
     }),
   );
   const recent = (a: number[]) => a.filter((age) => age <= POLLED_WITHIN_MS).length;
@@ -53,7 +53,7 @@ export async function describeWorkers(client: Client, taskQueue: string): Promis
 }
 
 /** No worker polls the task queue an agent runs on: what it would need cannot happen until one does. */
-export class NoWorkerError extends Error {
+export class NoWorkerError extends LivecontextError {
   constructor(
     readonly status: WorkerStatus,
     /** What was tried, when it was a call that got no answer (a query that timed out). */
@@ -62,11 +62,18 @@ export class NoWorkerError extends Error {
     const seen = status.lastPolledMsAgo === null ? '' : ` (a worker last polled it ${Math.round(status.lastPolledMsAgo / 1000)} s ago)`;
     const lead = what ? `${what}: no worker answered. ` : '';
     super(
+      'NO_WORKER',
       `${lead}No worker is polling the task queue ${status.taskQueue} in namespace ${status.namespace}${seen}: ` +
         'start one with `livecontext worker` (or `npm start`).',
     );
-    this.name = new.target.name;
   }
+}
+
+/** Milliseconds since the epoch of a protobuf Timestamp (its seconds may be a Long); 0 when absent. */
+function timestampMs(ts: { seconds?: number | { toNumber(): number } | null; nanos?: number | null } | null | undefined): number {
+  if (!ts) return 0;
+  const seconds = typeof ts.seconds === 'number' ? ts.seconds : (ts.seconds?.toNumber() ?? 0);
+  return seconds * 1000 + Math.floor((ts.nanos ?? 0) / 1_000_000);
 }
 
 /**

@@ -1,11 +1,12 @@
 /** Resolves a model-supplied path inside a workspace root, refusing anything that leaves it. */
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { LivecontextError } from '../../agent/errors';
 
-export class PathEscapeError extends Error {
+/** A path a tool was given leads out of the agent's workspace (or through a link that might). */
+export class PathEscapeError extends LivecontextError {
   constructor(message: string) {
-    super(message);
-    this.name = new.target.name;
+    super('PATH_ESCAPE', message);
   }
 }
 
