@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client, WorkflowIdReusePolicy, type WorkflowHandle, type WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { type Duration, TypedSearchAttributes } from '@temporalio/common';
-import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
+import type { createActivities } from '../activities';
 import type { PartialOutput } from '../activities/call-model';
 import {
   type AgentConfig,
@@ -25,6 +25,7 @@ import {
   type AgentWorkflowInput,
   type EntriesPage,
   TASK_QUEUE,
+  WORKFLOW_TYPE,
   MODEL_ATTRIBUTE,
   PROVIDER_ATTRIBUTE,
   RUN_STATE_ATTRIBUTE,
@@ -41,6 +42,7 @@ import {
   stopSignal,
   waitForAnswerUpdate,
 } from '../workflows/messages';
+import { decodePayloadAt } from './decode-payload';
 import { KeyedLimiter } from './keyed-limiter';
 import { type Resend, errorText, grpcCode, refusedUnaccepted, repeatIdempotent, retryWhile } from './retry';
 import { TtlCache } from './ttl-cache';
@@ -156,9 +158,9 @@ export class AgentClient {
       staticSummary: `livecontext agent (${model})`,
       ...(this.options.workflowTaskTimeout ? { workflowTaskTimeout: this.options.workflowTaskTimeout } : {}),
     };
-    if (this.options.searchAttributes === false) return this.client.workflow.start<typeof agentWorkflow>('agentWorkflow', options);
+    if (this.options.searchAttributes === false) return this.client.workflow.start<typeof agentWorkflow>(WORKFLOW_TYPE, options);
     try {
-      return await this.client.workflow.start<typeof agentWorkflow>('agentWorkflow', {
+      return await this.client.workflow.start<typeof agentWorkflow>(WORKFLOW_TYPE, {
         ...options,
         typedSearchAttributes: new TypedSearchAttributes([
           { key: RUN_STATE_ATTRIBUTE, value: 'Working' },
@@ -169,7 +171,7 @@ export class AgentClient {
     } catch (err) {
       // A namespace without the livecontext search attributes still runs agents, just less findable.
       if (!/search attribute/i.test(errorText(err))) throw err;
-      return this.client.workflow.start<typeof agentWorkflow>('agentWorkflow', options);
+      return this.client.workflow.start<typeof agentWorkflow>(WORKFLOW_TYPE, options);
     }
   }
 
@@ -178,7 +180,7 @@ export class AgentClient {
    * Run state, model and provider come from the search attributes when the namespace has them.
    */
   async list(options: { all?: boolean; limit?: number } = {}): Promise<AgentSummary[]> {
-    const query = `WorkflowType = 'agentWorkflow'${options.all ? '' : " AND ExecutionStatus = 'Running'"}`;
+    const query = `WorkflowType = '${WORKFLOW_TYPE}'${options.all ? '' : " AND ExecutionStatus = 'Running'"}`;
     const out: AgentSummary[] = [];
     for await (const wf of this.client.workflow.list({ query })) {
       const sa = wf.typedSearchAttributes;
@@ -390,10 +392,10 @@ export class AgentClient {
    */
   async partialOutput(agentId: string): Promise<PartialOutput | null> {
     const desc = await this.handle(agentId).describe();
-    const pending = desc.raw.pendingActivities?.find((a) => a.activityType?.name === 'callModel');
+    const pending = desc.raw.pendingActivities?.find((a) => a.activityType?.name === ('callModel' satisfies keyof ReturnType<typeof createActivities>));
     const payloads = pending?.heartbeatDetails?.payloads;
     if (!pending || !payloads?.length) return null;
-    const partial = await decodeFromPayloadsAtIndex<PartialOutput>(this.client.workflow.options.loadedDataConverter, 0, payloads);
+    const partial = await decodePayloadAt<PartialOutput>(this.client.workflow.options.loadedDataConverter, 0, payloads);
     if (partial.attempt !== pending.attempt) return { ...partial, attempt: pending.attempt ?? partial.attempt, text: '', thinking: '', toolCalls: [] };
     return partial;
   }

@@ -2,7 +2,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { livecontextDataConverter } from '../worker/codec/data-converter';
 import { connectSettings } from '../worker/connection';
-import { TASK_QUEUE } from '../workflows/messages';
 import { AgentClient } from './agent-client';
 import { UserError } from './user-error';
 
@@ -20,12 +19,7 @@ export async function connectAgents(options: { address?: string; namespace?: str
     );
   }
   const client = new Client({ connection, namespace: settings.namespace, dataConverter: livecontextDataConverter() });
-  return { agents: new AgentClient(client, taskQueue()), client, connection, settings };
-}
-
-/** The task queue agents run on: LIVECONTEXT_TASK_QUEUE, else `livecontext-agents`. */
-export function taskQueue(): string {
-  return process.env.LIVECONTEXT_TASK_QUEUE || TASK_QUEUE;
+  return { agents: new AgentClient(client, settings.taskQueue), client, connection, settings };
 }
 
 /**

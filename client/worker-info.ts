@@ -5,12 +5,13 @@
  * Web UI shows one id; each run may last 10 s, and the client waits at most `waitMs` for it.
  */
 import type { Client } from '@temporalio/client';
+import type * as workflows from '../workflows';
 import type { WorkerInfo, workerInfoWorkflow } from '../workflows/worker-info-workflow';
 
 export type { WorkerInfo };
 
 export async function askWorkerInfo(client: Client, taskQueue: string, waitMs = 5_000): Promise<WorkerInfo> {
-  const handle = await client.workflow.start<typeof workerInfoWorkflow>('workerInfoWorkflow', {
+  const handle = await client.workflow.start<typeof workerInfoWorkflow>('workerInfoWorkflow' satisfies keyof typeof workflows, {
     workflowId: `livecontext-worker-info-${taskQueue}`,
     taskQueue,
     workflowIdConflictPolicy: 'USE_EXISTING',

@@ -7,7 +7,6 @@ import type { ModelProvider, Tool } from '../activities';
 import { type ConnectSettings, connectSettings } from './connection';
 import { createLivecontextWorker } from './create-worker';
 import { installLogging } from './logging';
-import { TASK_QUEUE } from '../workflows/messages';
 
 export interface RunningWorker {
   worker: Worker;
@@ -28,14 +27,14 @@ export async function startWorker(options: {
   progress?: (step: string) => void;
 }): Promise<RunningWorker> {
   installLogging();
-  const settings = connectSettings({ address: options.address, namespace: options.namespace });
+  const settings = connectSettings({ address: options.address, namespace: options.namespace, taskQueue: options.taskQueue });
   options.progress?.(`connecting to Temporal at ${settings.address}…`);
   const connection = await NativeConnection.connect(settings.connectionOptions);
   const worker = await createLivecontextWorker({
     ...(options.progress ? { progress: options.progress } : {}),
     connection,
     namespace: settings.namespace,
-    taskQueue: options.taskQueue ?? (process.env.LIVECONTEXT_TASK_QUEUE || TASK_QUEUE),
+    taskQueue: settings.taskQueue,
     ...(options.tools ? { tools: options.tools } : {}),
     ...(options.models ? { models: options.models } : {}),
     ...(options.workspaceRoot ? { workspaceRoot: options.workspaceRoot } : {}),

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { INPUT_MAX_BYTES } from '../../agent';
+import { errorCode } from '../../agent/errors';
 import { inputSignal } from '../../workflows/messages';
 import { type ChildWorker, startChildWorker } from '../support/child-worker';
 import { connectTest, eventually, type TestContext, uniqueId } from '../support/temporal';
@@ -43,6 +44,7 @@ test('input over the size limit is refused by the validator with a clear message
   const err = await t.agents.send(agentId, big).catch((e) => e);
   expect(err).toBeInstanceOf(WorkflowUpdateFailedError);
   expect(err.cause.message).toMatch(/Input is 262145 bytes; the limit is 262144 bytes/);
+  expect(errorCode(err)).toBe('INPUT_TOO_LARGE'); // recognisable without reading the message
   await expect(t.agents.ask(agentId, 'still here?')).resolves.toMatchObject({ inputSeq: 1, status: 'answered' });
   // A refused update leaves no trace in the workflow history.
   const events = (await t.agents.handle(agentId).fetchHistory()).events ?? [];
