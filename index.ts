@@ -1,22 +1,80 @@
-/** The public API of the livecontext package. */
-export * from './agent';
-export {
-  defineTool,
-  type Tool,
-  type ToolContext,
-  type ToolOutput,
-  ToolRegistry,
-  ModelRouter,
-  type ModelProvider,
-  ScriptedModelProvider,
-  type Script,
-  type ScriptStep,
-  workspaceTools,
-  OFFLINE_DEMO_MODEL,
-} from './activities';
-export { createLivecontextWorker, type LivecontextWorkerOptions } from './worker/create-worker';
-export { startWorker } from './worker/run-worker';
-export { connectSettings } from './worker/connection';
-export { AgentClient, outcomeText } from './client/agent-client';
+/**
+ * `livecontext`: the client side — start agents, feed them, read them — and the types they exchange.
+ * Workers import `livecontext/worker`; code that runs inside a Temporal workflow imports
+ * `livecontext/workflow`. Everything public is listed here by name; other modules are internal.
+ */
+export { AgentClient, outcomeText, type AgentClientOptions, type AgentSummary, type StartAgentOptions } from './client/agent-client';
 export { connectAgents } from './client/connect';
-export * from './workflows/messages';
+export { NoWorkerError, type WorkerStatus } from './client/worker-status';
+export { UserError } from './client/user-error';
+export type { WorkerInfo } from './workflows/worker-info-workflow';
+export type { PartialOutput } from './activities/call-model';
+/** Shared with workers: connection settings from the environment, and the payload codecs both sides need. */
+export { connectSettings, type ConnectSettings } from './worker/connection';
+export { livecontextDataConverter, type CodecOptions } from './worker/codec/data-converter';
+/** Tool modules written against earlier versions import it from here; its home is `livecontext/worker`. */
+export { defineTool, type Tool, type ToolContext, type ToolOutput } from './activities/tools/define-tool';
+
+export {
+  LivecontextError,
+  HistoryValidationError,
+  InputRejectedError,
+  SnapshotError,
+  StreamProtocolError,
+  InfrastructureError,
+  errorCode,
+} from './agent/errors';
+export { AgentConfig, NewAgentConfig, ConfigChange } from './agent/agent-config';
+export { AgentInput } from './agent/input';
+export { AgentSnapshot } from './agent/snapshot';
+export { readSnapshot } from './agent/snapshot-check';
+export { ToolDecision } from './agent/tool-decision';
+export { AgentRunState } from './agent/run-state';
+export type { TurnOutcome } from './agent/agent';
+export type { AgentError } from './agent/step-io';
+export type {
+  JsonValue,
+  Metadata,
+  ContentSection,
+  HistoryEntry,
+  ModelInputEntry,
+  ModelOutputEntry,
+  ToolResultsEntry,
+  SystemInstructionEntry,
+  ModelInvocationDescriptor,
+  ToolCallRequest,
+  ToolCallResult,
+  ToolExecutionStatus,
+  TokenUsage,
+} from './agent/entries';
+
+/** The agent workflow's names and messages, for any Temporal client (see "Input from other services"). */
+export {
+  TASK_QUEUE,
+  WORKFLOW_TYPE,
+  RUN_STATE_ATTRIBUTE,
+  MODEL_ATTRIBUTE,
+  PROVIDER_ATTRIBUTE,
+  SEARCH_ATTRIBUTES,
+  inputSignal,
+  sendInputUpdate,
+  waitForAnswerUpdate,
+  configureUpdate,
+  configureSignal,
+  decideToolCallUpdate,
+  decideToolCallSignal,
+  resetUpdate,
+  retrySignal,
+  stopSignal,
+  stateQuery,
+  entriesQuery,
+  pendingToolCallsQuery,
+  snapshotQuery,
+  type AgentWorkflowInput,
+  type AgentStatus,
+  type EntriesPage,
+  type EntriesRequest,
+  type AnsweredByReference,
+  type TurnReceipt,
+  type WaitForAnswerRequest,
+} from './workflows/messages';

@@ -11,8 +11,10 @@ import {
   type MessageDelta,
   MessageAssembler,
   type Model,
+  type StreamOptions,
   renderLiveContext,
 } from '../../agent';
+import { opaqueSessionId } from '../../activities/models/request-identity';
 import { type FakeAnthropicServer, startFakeAnthropicServer } from '../support/fake-anthropic-server';
 import { type FakeOpenAIServer, startFakeOpenAIServer } from '../support/fake-openai-server';
 
@@ -83,10 +85,10 @@ function context(): ContextMessage[] {
 
 const tools = [{ name: 'lookup', description: 'Look up', parameters: { type: 'object', properties: { q: { type: 'string' } } } }];
 
-async function run(model: Model, messages: ContextMessage[] = context()) {
+async function run(model: Model, messages: ContextMessage[] = context(), options: StreamOptions = {}) {
   const deltas: MessageDelta[] = [];
   const assembler = new MessageAssembler();
-  for await (const d of model.stream(messages, tools, 'system prompt', {})) {
+  for await (const d of model.stream(messages, tools, 'system prompt', options)) {
     deltas.push(d);
     assembler.consume(d); // enforces the seed-002 invariants on every adapter
   }
@@ -108,6 +110,43 @@ describe.each([
     expect(deltas.filter((d) => d.kind === 'text').length).toBeGreaterThan(1);
     expect(deltas.map((d) => d.kind).slice(-2)).toEqual(['usage', 'done']);
     expect(assembler.buildFinalMessage()).toMatchObject({ contents: ['one two three four five'], finishReason: 'stop' });
+  });
+
+  test('deltas are numbered and timestamped; usage carries totalTokens; start the request id', async () => {
+    a.answer({ text: 'counted' });
+    const before = Date.now();
+    const { deltas } = await run(a.model());
+    expect(deltas.map((d) => d.seq)).toEqual(deltas.map((_, i) => i + 1));
+    const times = deltas.map((d) => Date.parse(d.timestamp));
+    expect(times.every((ms, i) => ms >= before - 1 && ms <= Date.now() && (i === 0 || ms >= times[i - 1]))).toBe(true);
+    expect(deltas[0]).toMatchObject({ kind: 'start', requestId: expect.stringMatching(/^req_/) });
+    const usage = deltas.find((d) => d.kind === 'usage');
+    expect(usage?.kind === 'usage' && usage.usage.totalTokens).toBe(usage?.kind === 'usage' && usage.usage.inputTokens + usage.usage.outputTokens);
+    expect(deltas.some((d) => 'providerRaw' in d)).toBe(false); // not asked for
+  });
+
+  test('provider events ride on the deltas only when asked, each once, in order', async () => {
+    a.answer({ text: 'raw please', toolCalls: [{ name: 'lookup', rawJson: '{"q": "x"}' }] });
+    const { deltas, assembler } = await run(a.model(), context(), { providerRaw: true });
+    const events = deltas.flatMap((d) => d.providerRaw ?? []) as Array<Record<string, unknown>>;
+    expect(events.length).toBeGreaterThan(deltas.filter((d) => d.kind === 'text').length);
+    expect(new Set(events).size).toBe(events.length);
+    if (a.name === 'anthropic') expect([events[0].type, events[events.length - 1].type]).toEqual(['message_start', 'message_stop']);
+    else expect(events.every((e) => e.object === 'chat.completion.chunk')).toBe(true);
+    // The assembled message is the same as without them.
+    expect(assembler.buildFinalMessage()).toMatchObject({ contents: ['raw please'], toolCalls: [{ toolName: 'lookup', arguments: { q: 'x' } }] });
+  });
+
+  test('requestMetadata: the session goes out as an opaque end-user id, run and trace ids do not', async () => {
+    a.answer({ text: 'ok' });
+    await run(a.model(), context(), { requestMetadata: { sessionId: 'alice@example.com', runId: 'run-123', traceId: 'trace-456' } });
+    const body = a.lastRequestBody();
+    const id = a.name === 'openai' ? body.user : (body.metadata as { user_id?: string } | undefined)?.user_id;
+    expect(id).toBe(opaqueSessionId('alice@example.com'));
+    expect(a.lastRequestText()).not.toMatch(/alice|run-123|trace-456/);
+    a.answer({ text: 'ok' });
+    await run(a.model());
+    expect(a.lastRequestBody()).not.toHaveProperty(a.name === 'openai' ? 'user' : 'metadata');
   });
 
   test('tool calls arrive as fragments and assemble to the raw argument text', async () => {

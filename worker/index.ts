@@ -1,0 +1,36 @@
+/**
+ * `livecontext/worker`: what runs in a worker process — the worker itself, tools, model providers and
+ * the payload codecs. Listed by name; the modules behind it are internal.
+ */
+export { createLivecontextWorker, WORKFLOWS_PATH, type LivecontextWorkerOptions } from './create-worker';
+export { startWorker, type RunningWorker } from './run-worker';
+export { connectSettings, type ConnectSettings } from './connection';
+export { installLogging } from './logging';
+export { livecontextDataConverter, payloadCodecs, codecOptionsFromEnv, type CodecOptions } from './codec/data-converter';
+export { OffloadCodec, DEFAULT_OFFLOAD_THRESHOLD } from './codec/offload-codec';
+export { EncryptionCodec, parseKeys, type EncryptionKeys } from './codec/encryption-codec';
+export { FileBlobStore, type BlobStore } from './codec/blob-store';
+export { startCodecServer } from './codec/codec-server';
+
+export { createActivities, type ActivityDeps } from '../activities';
+
+/** Tools. */
+export { defineTool, DEFAULT_TOOL_TIMEOUT_MS, MAX_TOOL_TIMEOUT_MS, type Tool, type ToolContext, type ToolOutput } from '../activities/tools/define-tool';
+export { ToolRegistry } from '../activities/tools/registry';
+export { workspaceTools, writeFileTool, readFileTool, editFileTool, listFilesTool, deleteFileTool } from '../activities/tools/workspace-tools';
+export { runCommandTool, createRunCommandTool } from '../activities/tools/run-command';
+
+/** Model providers. */
+export { ModelRouter, type ModelProvider, type ProviderReadiness, type Readiness } from '../activities/models/model-router';
+export { openaiProvider, OpenAIChatModel, type OpenAIProviderOptions } from '../activities/models/openai-model';
+export { anthropicProvider, AnthropicMessagesModel, type AnthropicProviderOptions } from '../activities/models/anthropic-model';
+export { offlineDemoProvider, OFFLINE_DEMO_MODEL } from '../activities/models/offline-demo-model';
+export { ScriptedModelProvider, type Script, type ScriptStep, type ScriptedRequest } from '../activities/models/scripted-model';
+export { ModelError } from '../activities/models/provider-errors';
+export { loadPriceTable, type PriceTable } from '../activities/models/prices';
+export { DEFAULT_MODEL_LIVENESS, type ModelLiveness } from '../activities/call-model';
+/** The Model contract, for a provider of your own (`models: [{ id, create }]`). */
+export type { Model, ModelConfig, ModelInfo, StreamOptions, ToolChoice } from '../agent/model';
+export type { MessageDelta, FinishReason } from '../agent/message-delta';
+export type { ContextMessage } from '../agent/live-context';
+export type { ToolSpec } from '../agent/tool-spec';
