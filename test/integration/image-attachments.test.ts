@@ -6,10 +6,13 @@
  * continue-as-new the carried state holds it, like every entry: in the handing-over event of the old run
  * and the start of the new one, which are the same payload and so the same blob.
  */
+import { Client } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
+import { ScriptedModelProvider } from '../../activities';
+import { AgentClient } from '../../client/agent-client';
 import type { temporal } from '@temporalio/proto';
 import { BLOB_REF_ENCODING } from '../../worker/codec/offload-codec';
-import { payloadCodecs } from '../../worker/codec/data-converter';
+import { livecontextDataConverter, payloadCodecs } from '../../worker/codec/data-converter';
 import { makePng } from '../fixtures/images';
 import { maybeRecordHistory } from '../support/record-history';
 import { type ProviderServers, startProviderServers } from '../support/provider-servers';
@@ -168,4 +171,24 @@ test('a 1.5 MB image enters history once per run, by reference, also across cont
   const requests = p.openai.requests.slice(openaiBefore);
   expect(requests.length).toBeGreaterThanOrEqual(3);
   for (const r of requests) expect(count(JSON.stringify(r.body), marker)).toBe(1);
+});
+
+test('without offloading, a client refuses an image too large to pass inline, and the agent lives on', async () => {
+  // Temporal ends a workflow whose update payload is over its 2 MB limit: such an input must never leave.
+  const dataConverter = livecontextDataConverter({ offload: false });
+  const agents = new AgentClient(new Client({ connection: t.connection, dataConverter }), taskQueue);
+  const agentId = uniqueId('inline-img');
+  const data = makePng(730, 730, { noise: true }).toString('base64');
+  const input = { text: 'look', attachments: [{ type: 'image' as const, mediaType: 'image/png' as const, data }] };
+  await withWorker({ taskQueue, models: [new ScriptedModelProvider({ ok: () => ({ text: 'fine' }) })], dataConverter }, async () => {
+    await agents.start(agentId, { model: 'scripted:ok' });
+    const refusal = /^The input is 2\.0 MB as sent, over Temporal's 2 MB payload limit, and this client does not offload large payloads \(LIVECONTEXT_OFFLOAD=0\)/;
+    await expect(agents.send(agentId, input)).rejects.toMatchObject({ code: 'INPUT_TOO_LARGE', message: expect.stringMatching(refusal) });
+    await expect(agents.signal(agentId, input)).rejects.toMatchObject({ code: 'INPUT_TOO_LARGE' });
+    // A smaller image still goes inline, and the agent answers as before.
+    const small = makePng(64, 64, { noise: true }).toString('base64');
+    expect(await agents.ask(agentId, { ...input, attachments: [{ ...input.attachments[0], data: small }] })).toMatchObject({ status: 'answered' });
+    expect((await agents.handle(agentId).describe()).status.name).toBe('RUNNING');
+    expect((await agents.state(agentId)).nextInputSeq).toBe(2);
+  });
 });
