@@ -1,9 +1,11 @@
 // Lint guards the workflow sandbox: workflow code and the pure agent core may not import Node builtins,
-// vendor SDKs or Node-side Temporal packages. Floating promises are errors everywhere.
+// vendor SDKs or Node-side Temporal packages. Shipped code uses Temporal's public exports only (its lib/
+// modules are internal and change between releases). Floating promises are errors everywhere.
 import tseslint from 'typescript-eslint';
 import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+const temporalInternals = { group: ['@temporalio/*/lib', '@temporalio/*/lib/*'], message: "Temporal's lib/ modules are internal: use the package's public exports." };
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', '.livecontext/**', 'coverage/**', '**/*.js', '**/*.cjs', '**/*.mjs'] },
@@ -16,6 +18,10 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
+  },
+  {
+    files: ['index.ts', 'activities/**/*.ts', 'worker/**/*.ts', 'client/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [temporalInternals] }] },
   },
   {
     files: ['workflows/**/*.ts', 'agent/**/*.ts'],
@@ -31,7 +37,7 @@ export default tseslint.config(
             { name: '@temporalio/worker', message: 'Not available in the workflow sandbox.' },
             { name: '@temporalio/client', message: 'Not available in the workflow sandbox.' },
           ],
-          patterns: [{ group: ['../activities', '../activities/*'], allowTypeImports: true, message: 'Import activities as types only.' }],
+          patterns: [{ group: ['../activities', '../activities/*'], allowTypeImports: true, message: 'Import activities as types only.' }, temporalInternals],
         },
       ],
       'no-restricted-globals': [
