@@ -15,8 +15,10 @@ import {
   ToolCallRequest,
   ToolCallResult,
   ToolResultsEntry,
+  WidgetWriteEntry,
   isContextual,
 } from './entries';
+import type { Attachment } from './attachments';
 import { HistoryValidationError } from './errors';
 
 /** Seed 000: metadata stays light, at most 2 KB of JSON per entry. */
@@ -72,7 +74,7 @@ export class AgentState {
     return '';
   }
 
-  appendModelInput(draft: { sections: ContentSection[]; inputSeq?: number; sender?: string; metadata?: Metadata }) {
+  appendModelInput(draft: { sections: ContentSection[]; inputSeq?: number; sender?: string; attachments?: Attachment[]; metadata?: Metadata }) {
     if (draft.sections.length === 0) {
       throw new HistoryValidationError('EMPTY_INPUT', 'A model input needs at least one content section.');
     }
@@ -109,12 +111,16 @@ export class AgentState {
     return this.append<ModelOutputEntry>('model_output', draft);
   }
 
-  /** Results must answer the calls of the preceding model output one-to-one, in order, by toolCallId. */
+  /**
+   * Results must answer the calls of the preceding model output one-to-one, in order, by toolCallId —
+   * or be none at all, with an `executeError` saying why the batch as a whole could not run (seed 000).
+   */
   appendToolResults(draft: { results: ToolCallResult[]; executeError?: string; metadata?: Metadata }) {
     const last = this.lastContextual();
     if (!last || last.kind !== 'model_output' || last.toolCalls.length === 0) {
       throw new HistoryValidationError('NO_PENDING_TOOL_CALLS', 'Tool results must follow a model output with tool calls.');
     }
+    if (draft.results.length === 0 && draft.executeError) return this.append<ToolResultsEntry>('tool_results', draft);
     if (draft.results.length !== last.toolCalls.length) {
       throw new HistoryValidationError(
         'TOOL_RESULTS_MISALIGNED',
@@ -131,6 +137,11 @@ export class AgentState {
       }
     });
     return this.append<ToolResultsEntry>('tool_results', draft);
+  }
+
+  /** A host's write to a widget (already applied by the widget); see WidgetWriteEntry. */
+  appendWidgetWrite(draft: { widget: string; write: WidgetWriteEntry['write']; by?: string }) {
+    return this.append<WidgetWriteEntry>('widget_write', draft);
   }
 
   setSystemInstruction(instruction: string) {

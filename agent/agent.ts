@@ -4,18 +4,31 @@
  * randomness of its own; model calls and tool runs are injected through StepDeps.
  */
 import { AgentState, type Clock } from './agent-state';
-import type { AgentConfig } from './agent-config';
-import type { HistoryEntry, ModelOutputEntry, ToolCallRequest, ToolCallResult } from './entries';
+import { AgentConfig, ConfigChange } from './agent-config';
+import { type AgentStatus, usageTotals } from './agent-status';
+import type { HistoryEntry, JsonValue, ModelOutputEntry, ToolCallRequest, ToolCallResult, WidgetWriteEntry } from './entries';
 import { repairModelOutput, repairToolResult } from './entry-repair';
-import { InfrastructureError, InputRejectedError } from './errors';
+import { InputRejectedError } from './errors';
 import { isBlank, parseInput, type InboxItem } from './input';
 import { AgentRunState, determineState } from './run-state';
 import { type AgentSnapshot, type ApprovalState, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type TimerState } from './snapshot';
 import { readSnapshot } from './snapshot-check';
 import type { AgentError, StepDeps, StepOutcome } from './step-io';
 import { type ToolDecision, parseToolDecision } from './tool-decision';
-import { runToolStep } from './tool-step';
-import { MemoryNotebookWidget, type Widget } from './widgets';
+import { runModelStep } from './model-step';
+/** Kept where it was public before the model-call step moved to model-step.ts. */
+export { errorMessage } from './model-step';
+import { runToolStep, runnableBatch } from './tool-step';
+import { type MemoryNotebookWidget, type TaskListWidget, type Widget, type WidgetToolResult, createWidgets, widgetStates } from './widgets';
+
+/**
+ * A model output with more tool calls than this is not run at all: the batch gets an ExecuteError
+ * (seed 000) telling the model to call fewer at once. No model asks for this many on purpose; a broken
+ * or hostile one could otherwise schedule thousands of tool runs.
+ */
+export const MAX_TOOL_CALLS_PER_BATCH = 128;
+/** Since this change an over-large batch is refused with an ExecuteError instead of run. */
+const BATCH_LIMIT_CHANGE = 'tool-batch-limit';
 
 /** What became of one accepted input, for clients waiting on it. */
 export type TurnOutcome =
@@ -36,8 +49,7 @@ export class Agent {
   private approvalsValue: Record<string, ApprovalState>;
   private timersValue: Record<string, TimerState>;
   private readonly resetAfterInputSeq: number | undefined;
-  /** The agent's widgets (seed 003); their tools run inside the workflow. */
-  readonly notebook: MemoryNotebookWidget;
+  /** The agent's widgets (seed 003, from the widget registry); their tools run inside the workflow. */
   readonly widgets: readonly Widget[];
 
   private constructor(
@@ -49,8 +61,7 @@ export class Agent {
     this.resetAfterInputSeq = rest.resetAfterInputSeq;
     this.approvalsValue = { ...rest.approvals };
     this.timersValue = { ...rest.timers };
-    this.notebook = new MemoryNotebookWidget(rest.widgets.memory_notebook.content);
-    this.widgets = [this.notebook];
+    this.widgets = createWidgets(rest.widgets);
     this.pendingResults = [...rest.pendingToolResults];
     this.inboxItems = [...rest.inbox];
     this.nextInputSeqValue = rest.nextInputSeq;
@@ -97,7 +108,7 @@ export class Agent {
       approvals: { ...this.approvalsValue },
       // Only when a timer runs, so snapshots (and histories) of agents that never sleep stay as they were.
       ...(Object.keys(this.timersValue).length ? { timers: { ...this.timersValue } } : {}),
-      widgets: { memory_notebook: this.notebook.toJSON() },
+      widgets: widgetStates(this.widgets) as AgentSnapshot['widgets'],
       ...(this.lastErrorValue ? { lastError: this.lastErrorValue } : {}),
       ...(this.resetAfterInputSeq !== undefined ? { resetAfterInputSeq: this.resetAfterInputSeq } : {}),
     };
@@ -117,6 +128,22 @@ export class Agent {
       // Inputs up to here were taken before the reset: waiting for one of them says so.
       ...(this.consumedInputSeqValue > 0 ? { resetAfterInputSeq: this.consumedInputSeqValue } : {}),
     };
+  }
+
+  /** The memory notebook widget. */
+  get notebook(): MemoryNotebookWidget {
+    return this.widget('memory_notebook') as MemoryNotebookWidget;
+  }
+
+  /** The task list widget. */
+  get taskList(): TaskListWidget {
+    return this.widget('task_list') as TaskListWidget;
+  }
+
+  private widget(name: string): Widget {
+    const widget = this.widgets.find((w) => w.name === name);
+    if (!widget) throw new InputRejectedError('UNKNOWN_WIDGET', `This agent has no widget "${name}".`);
+    return widget;
   }
 
   get runState(): AgentRunState {
@@ -156,12 +183,97 @@ export class Agent {
    * dropped when pulled, as seed 004 says, so order and numbering stay exactly as sent.
    */
   enqueueInput(raw: unknown): { inputSeq: number } {
-    const { sections, sender } = parseInput(raw);
+    const { sections, sender, attachments } = parseInput(raw);
     const inputSeq = this.nextInputSeqValue++;
     const item: InboxItem = { inputSeq, sections, receivedAt: new Date(this.clock()).toISOString() };
     if (sender !== undefined) item.sender = sender;
+    if (attachments !== undefined) item.attachments = attachments;
     this.inboxItems.push(item);
     return { inputSeq };
+  }
+
+  /** The checks enqueueInput makes, without taking the input (for an update's validator); throws InputRejectedError. */
+  checkInput(raw: unknown): void {
+    parseInput(raw);
+  }
+
+  /** Validates a configuration change without applying it; throws InputRejectedError('BAD_CONFIG'). */
+  checkConfigChange(raw: unknown): ConfigChange {
+    const parsed = ConfigChange.safeParse(raw);
+    if (!parsed.success) {
+      throw new InputRejectedError('BAD_CONFIG', parsed.error.issues.map((i) => `${i.path.join('.') || 'change'}: ${i.message}`).join('; '));
+    }
+    return parsed.data;
+  }
+
+  /**
+   * Applies a configuration change. A new system instruction is recorded in history, so every later
+   * model call (and every replay) renders the instruction in force.
+   */
+  configure(raw: unknown): void {
+    const { systemInstruction, ...rest } = this.checkConfigChange(raw);
+    this.config = { ...this.config, ...rest };
+    if (systemInstruction !== undefined && systemInstruction !== this.state.systemInstruction) this.state.setSystemInstruction(systemInstruction);
+  }
+
+  /** Validates a host write to a widget without applying it (for an update's validator); throws InputRejectedError. */
+  checkWidgetWrite(widgetName: string, write: unknown): void {
+    const widget = this.widget(widgetName);
+    if (!widget.applyHostWrite) throw new InputRejectedError('WIDGET_NOT_WRITABLE', `The ${widgetName} widget takes no writes from the host.`);
+    const trial = createWidgets({ [widgetName]: widget.toJSON() }).find((w) => w.name === widgetName)!;
+    const out = trial.applyHostWrite!(write);
+    if (out.status !== 'Success') throw new InputRejectedError('BAD_WIDGET_WRITE', out.result);
+  }
+
+  /**
+   * A write by the host (a person or a service) to a widget, e.g. the notebook (seed 000
+   * `UpdateMemoryNotebook`). Recorded in history as a `widget_write` entry, so the widget is still
+   * rebuilt from history alone; the model sees the change in its next Live Screen.
+   */
+  writeWidget(widgetName: string, write: JsonValue, by?: string): { entry: WidgetWriteEntry; outcome: WidgetToolResult } {
+    this.checkWidgetWrite(widgetName, write);
+    const outcome = this.widget(widgetName).applyHostWrite!(write);
+    const entry = this.state.appendWidgetWrite({ widget: widgetName, write, ...(by !== undefined ? { by } : {}) });
+    return { entry, outcome };
+  }
+
+  /** The agent's status for the `state` query; `stopping` and `warning` are the host's to say. */
+  status(host: { stopping: boolean; warning?: string }): AgentStatus {
+    const runState = this.runState;
+    const awaiting = this.awaitingApproval();
+    const canRunNow = runnableBatch(this.config, this.pendingToolCalls(), this.approvalsValue).length > 0;
+    return {
+      runState,
+      blockedOn: this.lastErrorValue
+        ? 'error'
+        : runState === AgentRunState.WaitingInput && this.inboxItems.length === 0
+          ? 'input'
+          : awaiting.length > 0 && !canRunNow
+            ? 'approval'
+            : null,
+      awaitingApproval: awaiting.map((a) => ({
+        toolCallId: a.call.toolCallId,
+        toolName: a.call.toolName,
+        arguments: a.call.rawArguments,
+        reason: a.reason,
+        requestedAt: a.requestedAt,
+      })),
+      config: this.config,
+      systemInstruction: this.state.systemInstruction,
+      notebook: this.notebook.content,
+      tasks: this.taskList.tasks.map((t) => ({ ...t })),
+      entryCount: this.state.entries.length,
+      lastSeq: this.state.lastSeq,
+      inboxLength: this.inboxItems.length,
+      nextInputSeq: this.nextInputSeqValue,
+      consumedInputSeq: this.consumedInputSeqValue,
+      pendingToolCalls: this.pendingToolCalls(),
+      pendingToolResultCount: this.pendingResults.length,
+      lastError: this.lastErrorValue ?? null,
+      usage: usageTotals(this.state.entries),
+      stopping: host.stopping,
+      warning: host.warning ?? null,
+    };
   }
 
   /** Forget a blocking error so the next doStep tries again (after a fix, or an explicit retry). */
@@ -192,36 +304,38 @@ export class Agent {
           sections: item.sections,
           inputSeq: item.inputSeq,
           ...(item.sender !== undefined ? { sender: item.sender } : {}),
+          ...(item.attachments !== undefined ? { attachments: item.attachments } : {}),
         });
         deps.log?.('History', `appended model_input #${entry.seq} (input #${item.inputSeq})`);
         return 'ProgressMade';
       }
       case AgentRunState.PendingInput:
-      case AgentRunState.PendingToolResults: {
-        try {
-          const model =
-            runState === AgentRunState.PendingToolResults && this.config.executorModel ? this.config.executorModel : this.config.model;
-          const raw = await deps.callModel({
+      case AgentRunState.PendingToolResults:
+        return runModelStep(
+          {
+            config: this.config,
             uptoSeq: this.state.lastSeq,
-            model,
-            ...(this.config.params ? { params: this.config.params } : {}),
-            ...(this.config.tools ? { tools: this.config.tools } : {}),
-            ...(this.config.contextWindow ? { contextWindow: this.config.contextWindow } : {}),
-            phase: runState,
+            clock: this.clock,
+            // Repaired as it enters, so what the agent holds always passes the snapshot schema.
+            appendOutput: (raw) => this.state.appendModelOutput(repairModelOutput(raw, this.state.nextSeq)),
+            setError: (error) => (this.lastErrorValue = error),
+          },
+          runState,
+          deps,
+        );
+      case AgentRunState.WaitingToolResults: {
+        const calls = (this.state.lastContextual() as ModelOutputEntry).toolCalls;
+        if (calls.length > MAX_TOOL_CALLS_PER_BATCH && this.pendingResults.length === 0 && (!deps.since || deps.since(BATCH_LIMIT_CHANGE))) {
+          // The whole batch cannot run: one ExecuteError answers it (seed 000), and the model goes on.
+          const entry = this.state.appendToolResults({
+            results: [],
+            executeError: `The reply asked for ${calls.length} tool calls at once; at most ${MAX_TOOL_CALLS_PER_BATCH} are run. None was run: call fewer at a time.`,
           });
-          // Repaired as it enters, so what the agent holds always passes the snapshot schema.
-          const entry = this.state.appendModelOutput(repairModelOutput(raw, this.state.nextSeq));
-          this.lastErrorValue = undefined;
-          deps.log?.('History', `appended model_output #${entry.seq} with ${entry.toolCalls.length} tool call(s)`);
+          this.approvalsValue = {};
+          this.timersValue = {};
+          deps.log?.('History', `appended tool_results #${entry.seq} with an ExecuteError (${calls.length} calls)`);
           return 'ProgressMade';
-        } catch (err) {
-          if (err instanceof InfrastructureError) throw err; // not the model's failure: nothing to record
-          this.lastErrorValue = this.toAgentError(err, runState);
-          deps.log?.('Provider', `model call failed: ${this.lastErrorValue.message}`);
-          return 'BlockedOnError';
         }
-      }
-      case AgentRunState.WaitingToolResults:
         return runToolStep(
           {
             config: this.config,
@@ -235,6 +349,7 @@ export class Agent {
           },
           deps,
         );
+      }
       case AgentRunState.ToolResultsReady: {
         const last = this.state.lastContextual() as ModelOutputEntry;
         const ordered = last.toolCalls.map((c) => this.pendingResults.find((r) => r.toolCallId === c.toolCallId)!);
@@ -246,11 +361,6 @@ export class Agent {
         return 'ProgressMade';
       }
     }
-  }
-
-  /** Whether this agent may call `toolName` (its allowance covers in-workflow tools too). */
-  isToolAllowed(toolName: string): boolean {
-    return !this.config.tools || this.config.tools.includes(toolName);
   }
 
   /** Approval state of the current batch's calls, by toolCallId. */
@@ -289,10 +399,6 @@ export class Agent {
     return decision;
   }
 
-  private toAgentError(err: unknown, runState: AgentRunState): AgentError {
-    const code = typeof (err as { code?: unknown })?.code === 'string' ? (err as { code: string }).code : 'MODEL_CALL_FAILED';
-    return { code, message: errorMessage(err), runState, at: new Date(this.clock()).toISOString() };
-  }
 
   /** What became of input `inputSeq`; undefined while it is still queued or being worked on. */
   turnOutcome(inputSeq: number): TurnOutcome | undefined {
@@ -322,14 +428,4 @@ function findAnswer(entries: readonly HistoryEntry[], start: number): ModelOutpu
     if (e.kind === 'model_input') return undefined;
   }
   return undefined;
-}
-
-export function errorMessage(err: unknown): string {
-  if (err instanceof Error) {
-    const cause = (err as { cause?: unknown }).cause;
-    return cause instanceof Error && cause.message && cause.message !== err.message
-      ? `${err.message}: ${cause.message}`
-      : err.message;
-  }
-  return String(err);
 }

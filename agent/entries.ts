@@ -4,6 +4,7 @@
  * All of it is plain JSON: entries cross the activity boundary and go into snapshots.
  */
 import { z } from 'zod';
+import { Attachment } from './attachments';
 
 export const JsonValue: z.ZodType<JsonValue> = z.lazy(() =>
   z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(JsonValue), z.record(z.string(), JsonValue)]),
@@ -84,6 +85,8 @@ export const ModelInputEntry = EntryBase.extend({
   inputSeq: z.number().int().positive().optional(),
   /** Who sent it (a person, a service name); free text. */
   sender: z.string().optional(),
+  /** Images that came with it (seed 000 `Attachments`); absent when none, as in entries made before them. */
+  attachments: z.array(Attachment).optional(),
 });
 export type ModelInputEntry = z.infer<typeof ModelInputEntry>;
 
@@ -102,7 +105,10 @@ export type ModelOutputEntry = z.infer<typeof ModelOutputEntry>;
 export const ToolResultsEntry = EntryBase.extend({
   kind: z.literal('tool_results'),
   results: z.array(ToolCallResult),
-  /** A reason the batch as a whole failed, if any. */
+  /**
+   * Why the batch as a whole could not run (seed 000 `ExecuteError`). Then `results` may be empty: the
+   * calls without a result are shown to the model as failed with this reason.
+   */
   executeError: z.string().optional(),
 });
 export type ToolResultsEntry = z.infer<typeof ToolResultsEntry>;
@@ -117,11 +123,28 @@ export const SystemInstructionEntry = EntryBase.extend({
 });
 export type SystemInstructionEntry = z.infer<typeof SystemInstructionEntry>;
 
+/**
+ * Not a context message: a write to a widget by the host (a person or a service, not the model), e.g.
+ * `livecontext notebook --set`. Recorded so a widget's state is rebuilt from history alone (seed 000
+ * `UpdateMemoryNotebook`); the model sees its effect in the Live Screen.
+ */
+export const WidgetWriteEntry = EntryBase.extend({
+  kind: z.literal('widget_write'),
+  /** The widget's name, e.g. `memory_notebook`. */
+  widget: z.string().min(1),
+  /** What the widget was asked to do, in its own terms (e.g. `{ "set": "…" }`). */
+  write: JsonValue,
+  /** Who wrote (free text), when the host said. */
+  by: z.string().optional(),
+});
+export type WidgetWriteEntry = z.infer<typeof WidgetWriteEntry>;
+
 export const HistoryEntry = z.discriminatedUnion('kind', [
   ModelInputEntry,
   ModelOutputEntry,
   ToolResultsEntry,
   SystemInstructionEntry,
+  WidgetWriteEntry,
 ]);
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 

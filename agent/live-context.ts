@@ -2,7 +2,7 @@
  * RenderLiveContext (seed 000): a pure projection of the history into provider-neutral context
  * messages. The workflow and the model activity call the same function, so both see the same context.
  */
-import type { ContextualEntry, HistoryEntry } from './entries';
+import type { ContextualEntry, HistoryEntry, ToolCallRequest, ToolResultsEntry } from './entries';
 import { isContextual } from './entries';
 
 /** The system instruction in force (seed 000 ISystemMessage). */
@@ -34,10 +34,13 @@ export function renderLiveContext(entries: readonly HistoryEntry[], options: Ren
   const bound = options.uptoSeq ?? Number.POSITIVE_INFINITY;
   let instruction = '';
   const messages: ContextMessage[] = [];
+  let calls: ToolCallRequest[] = [];
   for (const entry of entries) {
     if (entry.seq > bound) break;
     if (entry.kind === 'system_instruction') instruction = entry.instruction;
+    else if (entry.kind === 'tool_results') messages.push(answerEveryCall(entry, calls));
     else if (isContextual(entry)) messages.push(entry);
+    if (entry.kind === 'model_output') calls = entry.toolCalls;
   }
   if (options.liveScreen) {
     for (let i = messages.length - 1; i >= 0; i--) {
@@ -54,4 +57,14 @@ export function renderLiveContext(entries: readonly HistoryEntry[], options: Ren
 /** The message a LiveScreen decorates, or the message itself. */
 export function unwrap(message: ContextMessage): SystemMessage | ContextualEntry {
   return message.kind === 'live_screen' ? message.inner : message;
+}
+
+/**
+ * Providers want every tool call answered. A batch that could not run as a whole (seed 000 ExecuteError)
+ * has no results: each call is shown as failed with the batch's reason.
+ */
+function answerEveryCall(entry: ToolResultsEntry, calls: readonly ToolCallRequest[]): ToolResultsEntry {
+  if (entry.results.length > 0 || !entry.executeError) return entry;
+  const reason = `Not run: ${entry.executeError}`;
+  return { ...entry, results: calls.map((c) => ({ toolCallId: c.toolCallId, toolName: c.toolName, status: 'Failed' as const, result: reason })) };
 }

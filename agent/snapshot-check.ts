@@ -81,7 +81,8 @@ function checkTurns(entries: readonly HistoryEntry[], say: (p: string) => void) 
     }
     if (e.kind === 'tool_results') {
       const calls = last?.kind === 'model_output' ? last.toolCalls : [];
-      const ok = callsOpen && e.results.length === calls.length && e.results.every((r, i) => r.toolCallId === calls[i].toolCallId);
+      const batchFailed = e.results.length === 0 && !!e.executeError; // seed 000: only an ExecuteError
+      const ok = callsOpen && (batchFailed || (e.results.length === calls.length && e.results.every((r, i) => r.toolCallId === calls[i].toolCallId)));
       if (!ok) say(`tool results #${e.seq} do not answer the calls of the output before them, one to one and in order`);
     }
     last = e;

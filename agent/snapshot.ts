@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { AgentConfig } from './agent-config';
-import { HistoryEntry, ToolCallResult } from './entries';
+import { HistoryEntry, JsonValue, ToolCallResult } from './entries';
 import { InboxItem } from './input';
 import { AgentRunState } from './run-state';
 
@@ -54,9 +54,10 @@ export const AgentSnapshot = z.object({
   approvals: z.record(z.string(), ApprovalState).default({}),
   /** Timers of the current batch's sleep/wait_until calls still running, by toolCallId. */
   timers: z.record(z.string(), TimerState).optional(),
-  /** Widget state (seed 003). Also rebuildable from `entries` alone. */
+  /** Widget state by widget name (seed 003; see widgets/registry). Also rebuildable from `entries` alone. */
   widgets: z
     .object({ memory_notebook: z.object({ content: z.string() }) })
+    .catchall(JsonValue)
     .default({ memory_notebook: { content: '' } }),
   /** Set by a reset: inputs up to this number were taken before it, so their turns are gone. */
   resetAfterInputSeq: z.number().int().nonnegative().optional(),

@@ -65,6 +65,11 @@ export interface StepDeps {
    * call stays pending and its timer is kept in the agent's state, to resume where it was.
    */
   sleep?(ms: number): Promise<void | boolean>;
+  /**
+   * Whether this run takes up behaviour introduced by `change` (Temporal's `patched(change)` in the
+   * workflow): false when replaying a history recorded before it. Absent = always (unit tests).
+   */
+  since?(change: string): boolean;
   /** Category-tagged debug log (History, StateMachine, Provider, Tools). */
   log?(category: string, message: string, attributes?: Record<string, unknown>): void;
 }

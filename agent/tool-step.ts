@@ -12,7 +12,8 @@ import type { ApprovalState, TimerState } from './snapshot';
 import type { ApprovalRequired, StepDeps, StepOutcome } from './step-io';
 import { InfrastructureError } from './errors';
 import { MAX_SLEEP_SECONDS, SleepArgs, WaitUntilArgs, isTimerTool } from './timer-tools';
-import type { Widget } from './widgets';
+import { approvalPolicy, toolAllowed } from './tool-allowance';
+import { WIDGET_KINDS, type Widget } from './widgets';
 
 export interface ToolStepHost {
   config: AgentConfig;
@@ -28,12 +29,18 @@ export interface ToolStepHost {
   addResult(result: ToolCallResult): void;
 }
 
+/**
+ * The calls that run next: sequentially (seed 004, the default) the first call without a result, unless
+ * it waits for a decision; in parallel, every call that does not wait for one. Empty: blocked on approval.
+ */
+export function runnableBatch(config: AgentConfig, waiting: readonly ToolCallRequest[], approvals: Readonly<Record<string, ApprovalState>>): ToolCallRequest[] {
+  const runnable = waiting.filter((c) => approvals[c.toolCallId]?.status !== 'pending');
+  if (config.parallelTools) return runnable;
+  return runnable.length > 0 && waiting[0] === runnable[0] ? [runnable[0]] : [];
+}
+
 export async function runToolStep(host: ToolStepHost, deps: StepDeps): Promise<StepOutcome> {
-  const waiting = host.pendingCalls();
-  const runnable = waiting.filter((c) => host.approvals[c.toolCallId]?.status !== 'pending');
-  if (runnable.length === 0) return 'BlockedOnApproval';
-  // Sequential (seed 004) by default: the first call without a result; parallel: all of them.
-  const batch = host.config.parallelTools ? runnable : waiting[0] === runnable[0] ? [runnable[0]] : [];
+  const batch = runnableBatch(host.config, host.pendingCalls(), host.approvals);
   if (batch.length === 0) return 'BlockedOnApproval';
   let progressed = false;
   await Promise.all(
@@ -67,13 +74,13 @@ async function runOne(host: ToolStepHost, call: ToolCallRequest, deps: StepDeps)
     const by = decision.by ? ` by ${decision.by}` : '';
     return { ...base, status: 'Skipped', result: `The call was denied${by}${decision.reason ? `: ${decision.reason}` : ''}. Do not retry it unchanged.` };
   }
-  const policy = host.config.approval?.[call.toolName];
+  const policy = approvalPolicy(host.config.approval, call.toolName);
   const approved = decision?.status === 'approved' || policy === 'never';
   if (policy === 'always' && !approved) return { approvalRequired: true, reason: `the agent's policy requires approval for ${call.toolName}` };
 
-  const allowed = !host.config.tools || host.config.tools.includes(call.toolName);
+  const allowed = toolAllowed(host.config.tools, call.toolName);
   const widget = allowed ? host.widgets.find((w) => w.tools.some((t) => t.name === call.toolName)) : undefined;
-  if (widget) {
+  if (widget && widgetInForce(widget, deps)) {
     // Widget tools change agent state, so they run here, in the workflow, deterministically.
     const tool = widget.tools.find((t) => t.name === call.toolName)!;
     const args = parseToolArguments(tool.parameters, call);
@@ -137,6 +144,12 @@ async function runTimer(
     elapsedMs: now - startedAt,
     metadata: { waited_ms: ms },
   };
+}
+
+/** Whether a widget's tools run as the widget's (not for a history recorded before the widget came). */
+function widgetInForce(widget: Widget, deps: StepDeps): boolean {
+  const since = WIDGET_KINDS.find((k) => k.name === widget.name)?.since;
+  return !since || !deps.since || deps.since(since);
 }
 
 /** Attaches metadata if it is valid (snake_case, <= 2 KB); otherwise notes why it was left out. */

@@ -40,9 +40,13 @@ import {
   snapshotQuery,
   stateQuery,
   stopSignal,
+  type NotebookWrite,
+  type NotebookWriteResult,
+  updateNotebookUpdate,
   waitForAnswerUpdate,
 } from '../workflows/messages';
 import { decodePayloadAt } from './decode-payload';
+import { refuseOversizedInline } from './input-size';
 import { KeyedLimiter } from './keyed-limiter';
 import { type Resend, errorText, grpcCode, refusedUnaccepted, repeatIdempotent, retryWhile } from './retry';
 import { TtlCache } from './ttl-cache';
@@ -205,11 +209,13 @@ export class AgentClient {
   /** Input that returns once the agent accepted it, with its input sequence number. */
   async send(agentId: string, input: AgentInput | string): Promise<{ inputSeq: number }> {
     const args: [AgentInput] = [asInput(input)];
+    await refuseOversizedInline(this.client.options.loadedDataConverter, args[0]);
     return this.change(agentId, (updateId) => this.handle(agentId).executeUpdate(sendInputUpdate, { args, updateId }));
   }
 
   /** Fire-and-forget input (what other services typically use). */
   async signal(agentId: string, input: AgentInput | string): Promise<void> {
+    await refuseOversizedInline(this.client.options.loadedDataConverter, asInput(input));
     await this.handle(agentId).signal(inputSignal, asInput(input));
   }
 
@@ -351,6 +357,14 @@ export class AgentClient {
 
   configure(agentId: string, change: ConfigChange): Promise<AgentStatus> {
     return this.change(agentId, (updateId) => this.handle(agentId).executeUpdate(configureUpdate, { args: [change], updateId }));
+  }
+
+  /**
+   * Writes the agent's memory notebook as the host (seed 000 `UpdateMemoryNotebook`): `{ set }` replaces
+   * it, `{ append }` adds to it. Recorded in the agent's history; the model sees it in its next Live Screen.
+   */
+  updateNotebook(agentId: string, write: NotebookWrite): Promise<NotebookWriteResult> {
+    return this.change(agentId, (updateId) => this.handle(agentId).executeUpdate(updateNotebookUpdate, { args: [write], updateId }));
   }
 
   /** Approve or deny one pending tool call (by update: refused if the call is not pending). */

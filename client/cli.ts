@@ -68,15 +68,15 @@ const commands: Record<string, Command> = {
     },
   },
   start: {
-    usage: 'livecontext start <agent-id> [--model provider:model] [--system TEXT] [--tools a,b]',
-    summary: 'Starts a new agent.',
-    options: { model: { type: 'string' }, system: { type: 'string' }, tools: { type: 'string' } },
+    usage: 'livecontext start <agent-id> [--model provider:model] [--fallback-models a,b] [--system TEXT] [--tools a,b,prefix_*]',
+    summary: 'Starts a new agent (--fallback-models: models tried in order when a model call fails after its retries).',
+    options: { model: { type: 'string' }, 'fallback-models': { type: 'string' }, system: { type: 'string' }, tools: { type: 'string' } },
     run: async (p, v) => (await commandsModule()).startCmd(need(p[0], 'agent-id'), v),
   },
   send: {
-    usage: 'livecontext send <agent-id> <text… | -> [--wait] [--json]',
-    summary: 'Sends input (`-` reads it from stdin); with --wait, prints the answer. Words of the text are never options; `--` ends options.',
-    options: { wait: { type: 'boolean' }, ...json },
+    usage: 'livecontext send <agent-id> [--image FILE]… <text… | -> [--wait] [--json]',
+    summary: 'Sends input (`-` reads it from stdin), with --image a PNG, JPEG, GIF or WebP file (repeatable); with --wait, prints the answer. Words of the text are never options; `--` ends options.',
+    options: { wait: { type: 'boolean' }, image: { type: 'string', multiple: true }, ...json },
     textAt: 1,
     agent: true,
     run: async (p, v) => {
@@ -111,11 +111,18 @@ const commands: Record<string, Command> = {
     run: async (_p, v) => (await commandsModule()).listCmd(v),
   },
   configure: {
-    usage: 'livecontext configure <agent-id> [--model provider:model] [--system TEXT] [--json]',
-    summary: 'Changes the model and/or the system instruction.',
-    options: { model: { type: 'string' }, system: { type: 'string' }, ...json },
+    usage: 'livecontext configure <agent-id> [--model provider:model] [--fallback-models a,b] [--system TEXT] [--json]',
+    summary: "Changes the model, the fallback models (`--fallback-models ''` removes them) and/or the system instruction.",
+    options: { model: { type: 'string' }, 'fallback-models': { type: 'string' }, system: { type: 'string' }, ...json },
     agent: true,
     run: async (p, v) => (await commandsModule()).configureCmd(need(p[0], 'agent-id'), v),
+  },
+  notebook: {
+    usage: 'livecontext notebook <agent-id> [--set TEXT | --append TEXT] [--json]',
+    summary: "Shows the agent's memory notebook; --set replaces it, --append adds to it (recorded in its history, seen at its next model call).",
+    options: { set: { type: 'string' }, append: { type: 'string' }, ...json },
+    agent: true,
+    run: async (p, v) => (await commandsModule()).notebookCmd(need(p[0], 'agent-id'), v),
   },
   approve: {
     usage: 'livecontext approve <agent-id> <tool-call-id>',

@@ -7,6 +7,7 @@ import type { Values } from './argv';
 import { runChat } from './chat';
 import { UserError, connectAgents, defaultModel } from './connect';
 import { formatEntry } from './format';
+import { readImageFiles } from './image-files';
 import { describeState, listedRunStateWord } from './state-view';
 import { modelWarning } from './model-check';
 import { watchWorkerWhile } from './worker-watch';
@@ -26,6 +27,12 @@ export function checkModel(model: string): string {
   return model;
 }
 
+/** `--fallback-models a,b` as a checked list; `''` is the empty list (configure: no fallback). */
+function fallbackModels(v: Values): string[] | undefined {
+  const list = str(v, 'fallback-models');
+  return list === undefined ? undefined : list.split(',').map((m) => m.trim()).filter(Boolean).map(checkModel);
+}
+
 const print = (json: boolean, data: unknown, text: () => string) => console.log(json ? JSON.stringify(data, null, 2) : text());
 /** Notices beside the output (stdout stays what the command prints, --json included). */
 const say = (line: string) => console.error(`livecontext: ${line}`);
@@ -42,9 +49,11 @@ export async function startCmd(agentId: string, v: Values) {
   const { agents } = await connectAgents();
   const system = str(v, 'system');
   const tools = str(v, 'tools');
+  const fallbacks = fallbackModels(v);
   try {
     await agents.start(agentId, {
       model,
+      ...(fallbacks?.length ? { fallbackModels: fallbacks } : {}),
       ...(system ? { systemInstruction: system } : {}),
       ...(tools ? { tools: tools.split(',').map((t) => t.trim()).filter(Boolean) } : {}),
     });
@@ -57,11 +66,12 @@ export async function startCmd(agentId: string, v: Values) {
 }
 
 export async function sendCmd(agentId: string, text: string, v: Values): Promise<number> {
+  const attachments = readImageFiles([v.image ?? []].flat().filter((f): f is string => typeof f === 'string')); // before connecting: a bad file sends nothing
   const { agents } = await connectAgents();
   await expectRunning(agentId, agents);
   await agents.requireWorker(agentId); // before the watch: no worker is said at once, without notices
   const leaving = 'Ctrl-C stops waiting; the input may still be taken later.';
-  const { inputSeq } = await watchWorkerWhile(agents.send(agentId, text), { agents, agentId, awaiting: 'the agent to take the input', leaving, say, slowNotice: true });
+  const { inputSeq } = await watchWorkerWhile(agents.send(agentId, attachments.length ? { text, attachments } : text), { agents, agentId, awaiting: 'the agent to take the input', leaving, say, slowNotice: true });
   if (!v.wait) {
     print(!!v.json, { inputSeq }, () => `Accepted as input #${inputSeq}.`);
     return 0;
@@ -144,11 +154,32 @@ export async function listCmd(v: Values) {
 export async function configureCmd(agentId: string, v: Values) {
   const model = str(v, 'model');
   const system = str(v, 'system');
-  if (!model && system === undefined) throw new UserError('Nothing to change: give --model and/or --system.');
+  const fallbacks = fallbackModels(v);
+  if (!model && system === undefined && !fallbacks) throw new UserError('Nothing to change: give --model, --fallback-models and/or --system.');
   const { agents } = await connectAgents();
-  const s = await agents.configure(agentId, { ...(model ? { model: checkModel(model) } : {}), ...(system !== undefined ? { systemInstruction: system } : {}) });
-  print(!!v.json, s, () => `Agent "${agentId}": model ${s.config.model}; system instruction ${s.systemInstruction ? `"${s.systemInstruction.slice(0, 60)}"` : '(none)'}.`);
+  const s = await agents.configure(agentId, {
+    ...(model ? { model: checkModel(model) } : {}),
+    ...(fallbacks ? { fallbackModels: fallbacks } : {}),
+    ...(system !== undefined ? { systemInstruction: system } : {}),
+  });
+  const then = s.config.fallbackModels?.length ? `, then ${s.config.fallbackModels.join(', ')}` : '';
+  print(!!v.json, s, () => `Agent "${agentId}": model ${s.config.model}${then}; system instruction ${s.systemInstruction ? `"${s.systemInstruction.slice(0, 60)}"` : '(none)'}.`);
   if (model) warn(await modelWarning(agents, agentId, s.config.model, await agents.agentTaskQueue(agentId)));
+}
+
+export async function notebookCmd(agentId: string, v: Values) {
+  const set = str(v, 'set');
+  const append = str(v, 'append');
+  if (set !== undefined && append !== undefined) throw new UserError('Give --set or --append, not both.');
+  const { agents } = await connectAgents();
+  if (set === undefined && append === undefined) {
+    const { notebook } = await agents.state(agentId);
+    print(!!v.json, { notebook }, () => (notebook.trim() ? notebook : '(the notebook is empty)'));
+    return;
+  }
+  const write = set !== undefined ? { set } : { append: append! };
+  const r = await agents.updateNotebook(agentId, { ...write, by: process.env.USER ?? 'cli' });
+  print(!!v.json, r, () => `Notebook of "${agentId}" ${set !== undefined ? 'set' : 'appended to'} (${r.notebook.length} characters, history entry #${r.seq}).`);
 }
 
 export async function decideCmd(agentId: string, toolCallId: string, approved: boolean, v: Values) {

@@ -19,7 +19,10 @@ export function formatEntry(entry: HistoryEntry): string[] {
       return lines;
     }
     case 'tool_results':
+      if (entry.results.length === 0 && entry.executeError) return [`#${entry.seq}   ← not run: ${clip(entry.executeError, 120)}`];
       return entry.results.map((r) => `#${entry.seq}   ← ${r.toolName} ${r.status}: ${clip(r.result, 120)}`);
+    case 'widget_write':
+      return [`#${entry.seq} ${entry.by ?? 'host'} wrote to ${entry.widget}: ${clip(JSON.stringify(entry.write), 120)}`];
   }
 }
 
@@ -31,6 +34,7 @@ export function formatProgress(entries: HistoryEntry[]): string[] {
 /** The tool calls of a model output, or the results of a tool results entry, one line each. */
 export function formatToolActivity(e: HistoryEntry): string[] {
   if (e.kind === 'model_output') return e.toolCalls.map((c) => `  · ${c.toolName} ${clip(c.rawArguments, 100)}`);
+  if (e.kind === 'tool_results' && e.results.length === 0 && e.executeError) return [`    ✗ not run: ${clip(e.executeError, 100)}`];
   if (e.kind === 'tool_results') return e.results.map((r) => `    ${r.status === 'Success' ? '✓' : '✗'} ${r.toolName}: ${clip(r.result, 100)}`);
   return [];
 }

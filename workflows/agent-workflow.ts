@@ -27,7 +27,6 @@ import {
   InputRejectedError,
   LivecontextError,
   MAX_INLINE_PAYLOAD_BYTES,
-  parseInput,
   readSnapshot,
   undecodableReason,
   utf8Length,
@@ -35,9 +34,10 @@ import {
   type TurnOutcome,
 } from '../agent';
 import { DEFAULT_MODEL_ACTIVITY_OPTIONS, DEFAULT_TOOL_ACTIVITY_OPTIONS } from './activity-options';
-import { describeAgent, pageEntries } from './agent-views';
+import { pageEntries } from './agent-views';
 import {
   type AgentWorkflowInput,
+  type NotebookWrite,
   MODEL_ATTRIBUTE,
   PROVIDER_ATTRIBUTE,
   RUN_STATE_ATTRIBUTE,
@@ -55,6 +55,7 @@ import {
   snapshotQuery,
   stateQuery,
   stopSignal,
+  updateNotebookUpdate,
   waitForAnswerUpdate,
 } from './messages';
 
@@ -99,7 +100,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   };
   const visibility = searchAttributePublisher(agent);
   const carrier = stateCarrier(agent);
-  const status = () => describeAgent(agent, stopReason !== undefined, carrier.refusal);
+  const status = () => agent.status({ stopping: stopReason !== undefined, warning: carrier.refusal });
   let updates = 0; // updates this run has taken (see UPDATE_BUDGET)
   const counted =
     <A extends unknown[], R>(handler: (...args: A) => R) =>
@@ -121,7 +122,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   setHandler(sendInputUpdate, counted((raw) => agent.enqueueInput(raw)), {
     validator: refusing((raw) => {
       if (stopReason !== undefined) throw new InputRejectedError('AGENT_STOPPING', 'The agent is stopping.');
-      parseInput(raw); // the same checks enqueueInput makes, so a refused input never reaches the handler
+      agent.checkInput(raw); // so a refused input never reaches the handler
     }),
   });
 
@@ -147,15 +148,10 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   );
 
   const applyConfig = (change: ConfigChange) => {
-    const { systemInstruction, ...rest } = ConfigChange.parse(change);
-    agent.config = { ...agent.config, ...rest };
-    if (systemInstruction !== undefined && systemInstruction !== agent.state.systemInstruction) {
-      // Recorded in history, so every later model call (and every replay) renders the instruction in force.
-      agent.state.setSystemInstruction(systemInstruction);
-    }
+    agent.configure(change);
     requestRetry(); // a new configuration is a reason to try a failed call again
     visibility.publish();
-    log.debug('configuration changed', { category: 'History', ...rest, systemInstructionChanged: systemInstruction !== undefined });
+    log.debug('configuration changed', { category: 'History', fields: Object.keys(change ?? {}) });
   };
   setHandler(configureSignal, (change) => {
     try {
@@ -170,12 +166,21 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
       applyConfig(change);
       return status();
     }),
+    { validator: refusing((change) => void agent.checkConfigChange(change)) },
+  );
+
+  setHandler(
+    updateNotebookUpdate,
+    counted(({ by, ...write }) => {
+      const { entry, outcome } = agent.writeWidget('memory_notebook', write, by);
+      log.debug(`notebook written by the host: ${outcome.result}`, { category: 'Widgets', seq: entry.seq });
+      return { notebook: agent.notebook.content, seq: entry.seq };
+    }),
     {
-      validator: refusing((change) => {
-        const parsed = ConfigChange.safeParse(change);
-        if (!parsed.success) {
-          throw new InputRejectedError('BAD_CONFIG', parsed.error.issues.map((i) => `${i.path.join('.') || 'change'}: ${i.message}`).join('; '));
-        }
+      validator: refusing((request) => {
+        const { by, ...write } = (request ?? {}) as NotebookWrite;
+        if (by !== undefined && (typeof by !== 'string' || by.length > 200)) throw new InputRejectedError('BAD_WIDGET_WRITE', '`by` is a name of at most 200 characters.');
+        agent.checkWidgetWrite('memory_notebook', write);
       }),
     },
   );
@@ -462,6 +467,7 @@ function stepDeps(agent: Agent, timers: { interrupt: () => boolean; onInterrupte
       }
       return decoded(result, `the tool ${call.toolName}`);
     },
+    since: (change) => patched(change),
     // Category-tagged debug messages; the worker's logger shows the categories in LIVECONTEXT_DEBUG.
     log(category, message, attributes) {
       log.debug(message, { category, ...attributes });

@@ -6,10 +6,9 @@ import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/commo
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type {
   AgentConfig,
-  AgentError,
   AgentInput,
-  AgentRunState,
   AgentSnapshot,
+  AgentStatus,
   ConfigChange,
   HistoryEntry,
   ToolCallRequest,
@@ -37,30 +36,8 @@ export type AgentWorkflowInput =
   /** `imported`: from another cluster or a file, so its approvals are asked again (not on continue-as-new). */
   | { snapshot: AgentSnapshot; imported?: boolean };
 
-/** A snapshot of the agent's status, as the `state` query returns it. */
-export interface AgentStatus {
-  runState: AgentRunState;
-  /** What the agent waits for: `input` (idle), `error` (a failed model call), `approval`, or null (working). */
-  blockedOn: 'input' | 'error' | 'approval' | null;
-  /** Tool calls waiting for a person to approve or deny them. */
-  awaitingApproval: Array<{ toolCallId: string; toolName: string; arguments: string; reason: string; requestedAt: string }>;
-  config: AgentConfig;
-  systemInstruction: string;
-  /** The memory notebook widget's content. */
-  notebook: string;
-  entryCount: number;
-  lastSeq: number;
-  inboxLength: number;
-  nextInputSeq: number;
-  consumedInputSeq: number;
-  pendingToolCalls: ToolCallRequest[];
-  pendingToolResultCount: number;
-  lastError: AgentError | null;
-  usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number; costUsd: number; modelCalls: number };
-  stopping: boolean;
-  /** Something the agent cannot do as it should, though it goes on working (e.g. carry its state to a new run). */
-  warning: string | null;
-}
+/** A snapshot of the agent's status, as the `state` query returns it (see agent/agent-status). */
+export type { AgentStatus };
 
 export interface EntriesPage {
   entries: HistoryEntry[];
@@ -112,6 +89,17 @@ export type { ToolDecision };
 export const decideToolCallUpdate = defineUpdate<AgentStatus, [ToolDecision]>('decideToolCall');
 /** Fire-and-forget variant; an invalid decision is logged and dropped. */
 export const decideToolCallSignal = defineSignal<[ToolDecision]>('decideToolCall');
+/**
+ * A host's write to the memory notebook (seed 000 `UpdateMemoryNotebook`): `set` replaces it, `append`
+ * adds to it; `by` says who (free text). Recorded in history; the model sees it in its next Live Screen.
+ */
+export type NotebookWrite = ({ set: string } | { append: string }) & { by?: string };
+export interface NotebookWriteResult {
+  notebook: string;
+  /** The history entry that records the write. */
+  seq: number;
+}
+export const updateNotebookUpdate = defineUpdate<NotebookWriteResult, [NotebookWrite]>('updateNotebook');
 /** Start over with an empty history, keeping the configuration (and queued input). */
 export const resetUpdate = defineUpdate<{ reset: true }>('reset');
 /** Try a failed model call again. */

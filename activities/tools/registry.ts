@@ -1,39 +1,75 @@
-/** The worker's tools by name, and the specs offered to the model for an agent's allowance. */
-import { MemoryNotebookWidget, TIMER_TOOLS, type ToolSpec, zodToolSpec } from '../../agent';
+/**
+ * The one list of tools a worker offers, whatever their source: the built-in workspace tools, the
+ * user's `defineTool` tools, and (later) MCP servers' tools and sub-agents — each added as a ToolSource —
+ * plus the tools that run inside the workflow (widget and timer tools), listed here so they are
+ * offered like any other. An agent's allowance (names and `prefix*` patterns, see agent/tool-allowance)
+ * selects among them; the executor runs any of them by name, without knowing its kind.
+ */
+import { TIMER_TOOLS, type ToolSpec, enumerateWidgetTools, toolAllowed, zodToolSpec } from '../../agent';
 import { type Tool, toolSpec } from './define-tool';
 
+/** Where tools come from, for listing and error messages: `builtin`, `user`, `mcp:<server>`… */
+export interface ToolSource {
+  name: string;
+  tools: readonly Tool[];
+}
+
+/** Where a registered tool came from; `workflow` for widget and timer tools. */
+export interface ListedTool {
+  name: string;
+  description: string;
+  source: string;
+}
+
 /** Widget and timer tools run inside the workflow; their specs are offered like any other tool. */
-const WORKFLOW_TOOL_SPECS: ToolSpec[] = [...new MemoryNotebookWidget().tools, ...TIMER_TOOLS].map((t) =>
-  zodToolSpec(t.name, t.description, t.parameters),
-);
+const WORKFLOW_TOOL_SPECS: ToolSpec[] = [...enumerateWidgetTools(), ...TIMER_TOOLS].map((t) => zodToolSpec(t.name, t.description, t.parameters));
 
 export class ToolRegistry {
-  private readonly tools = new Map<string, Tool>();
-  private readonly specs = new Map<string, ToolSpec>();
+  private readonly tools = new Map<string, { tool: Tool; spec: ToolSpec; source: string }>();
 
-  constructor(tools: readonly Tool[] = []) {
-    for (const tool of tools) this.register(tool);
+  /** `tools`, if given, are added as the source `user` (kept for callers that pass a plain list). */
+  constructor(tools: readonly Tool[] = [], sources: readonly ToolSource[] = []) {
+    for (const source of sources) this.add(source);
+    for (const tool of tools) this.register(tool, 'user');
   }
 
-  register(tool: Tool): void {
-    if (this.tools.has(tool.name)) throw new Error(`Tool "${tool.name}" is registered twice.`);
+  /** Adds every tool of a source; a name taken by another tool is refused, saying by which source. */
+  add(source: ToolSource): void {
+    for (const tool of source.tools) this.register(tool, source.name);
+  }
+
+  register(tool: Tool, source = 'user'): void {
+    const taken = this.tools.get(tool.name);
+    if (taken) throw new Error(`Tool "${tool.name}" is registered twice (by ${taken.source} and by ${source}).`);
     if (WORKFLOW_TOOL_SPECS.some((s) => s.name === tool.name)) throw new Error(`"${tool.name}" is a built-in tool that runs in the workflow.`);
-    this.tools.set(tool.name, tool);
-    this.specs.set(tool.name, toolSpec(tool));
+    this.tools.set(tool.name, { tool, spec: toolSpec(tool), source });
   }
 
   get(name: string): Tool | undefined {
-    return this.tools.get(name);
+    return this.tools.get(name)?.tool;
   }
 
+  /** Names of the tools this worker runs (not the in-workflow ones). */
   names(): string[] {
     return [...this.tools.keys()];
   }
 
-  /** Specs for the allowed tools, in-workflow tools first (all when `allowed` is absent); unknown names are skipped. */
-  specsFor(allowed?: readonly string[]): ToolSpec[] {
-    const inWorkflow = WORKFLOW_TOOL_SPECS.filter((s) => !allowed || allowed.includes(s.name));
-    const names = allowed ?? this.names();
-    return [...inWorkflow, ...names.flatMap((n) => (this.specs.has(n) ? [this.specs.get(n)!] : []))];
+  /** Every tool an agent can be given, with its source. */
+  list(): ListedTool[] {
+    return [
+      ...WORKFLOW_TOOL_SPECS.map((s) => ({ name: s.name, description: s.description, source: 'workflow' })),
+      ...[...this.tools.values()].map(({ tool, source }) => ({ name: tool.name, description: tool.description, source })),
+    ];
+  }
+
+  /** Names of this worker's tools within an allowance (absent = all). */
+  allowedNames(allowance?: readonly string[]): string[] {
+    return this.names().filter((n) => toolAllowed(allowance, n));
+  }
+
+  /** Specs for the tools within an allowance (all when absent), in-workflow tools first. */
+  specsFor(allowance?: readonly string[]): ToolSpec[] {
+    const inWorkflow = WORKFLOW_TOOL_SPECS.filter((s) => toolAllowed(allowance, s.name));
+    return [...inWorkflow, ...this.allowedNames(allowance).map((n) => this.tools.get(n)!.spec)];
   }
 }

@@ -1,3 +1,5 @@
 export * from './widget';
 export * from './memory-notebook';
+export * from './task-list';
+export * from './registry';
 export * from './rebuild';

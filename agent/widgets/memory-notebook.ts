@@ -1,10 +1,10 @@
 /**
  * MemoryNotebookWidget (seed 003): a notebook the model edits with `memory_notebook_replace` and sees
- * in its LiveScreen on every call.
+ * in its LiveScreen on every call. The host may set or append to it too (seed 000 `UpdateMemoryNotebook`).
  */
 import { z } from 'zod';
-import type { Metadata } from '../entries';
-import type { Widget, WidgetToolResult } from './widget';
+import type { JsonValue, Metadata } from '../entries';
+import type { Widget, WidgetKind, WidgetToolResult } from './widget';
 
 export const MEMORY_NOTEBOOK_REPLACE = 'memory_notebook_replace';
 export const NOTEBOOK_PLACEHOLDER = '(empty: nothing noted yet)';
@@ -74,6 +74,13 @@ export function applyNotebookReplace(content: string, args: NotebookReplaceArgs)
   };
 }
 
+/** The largest notebook a host write may leave (the notebook is in every model call). */
+export const NOTEBOOK_MAX_CHARS = 64 * 1024;
+
+/** A host write: replace the whole notebook, or append to it. */
+export const NotebookHostWrite = z.union([z.object({ set: z.string() }).strict(), z.object({ append: z.string() }).strict()]);
+export type NotebookHostWrite = z.infer<typeof NotebookHostWrite>;
+
 export class MemoryNotebookWidget implements Widget {
   readonly name = 'memory_notebook';
   readonly description = 'A notebook of things worth remembering, always visible in the Live Screen.';
@@ -110,7 +117,30 @@ export class MemoryNotebookWidget implements Widget {
     return { status: 'Success', result: edit.message, metadata: edit.metadata };
   }
 
+  applyHostWrite(write: unknown): WidgetToolResult {
+    const parsed = NotebookHostWrite.safeParse(write);
+    if (!parsed.success) return { status: 'Failed', result: 'A notebook write is { "set": text } or { "append": text }.' };
+    const before = this.contentValue.length;
+    const next = 'set' in parsed.data ? parsed.data.set : this.contentValue + parsed.data.append;
+    if (next.length > NOTEBOOK_MAX_CHARS) {
+      return { status: 'Failed', result: `The notebook would hold ${next.length} characters; at most ${NOTEBOOK_MAX_CHARS} (it is in every model call).` };
+    }
+    this.contentValue = next;
+    const operation = 'set' in parsed.data ? 'set' : 'append';
+    return { status: 'Success', result: `Notebook ${operation === 'set' ? 'set' : 'appended to'} (now ${next.length} characters).`, metadata: { operation, length_before: before, length_after: next.length } };
+  }
+
   toJSON() {
     return { content: this.contentValue };
   }
 }
+
+export const memoryNotebookKind: WidgetKind = {
+  name: 'memory_notebook',
+  tools: new MemoryNotebookWidget().tools,
+  alwaysCarried: true,
+  create(state?: JsonValue) {
+    const content = (state as { content?: unknown } | undefined)?.content;
+    return new MemoryNotebookWidget(typeof content === 'string' ? content : '');
+  },
+};

@@ -14,6 +14,7 @@ const status = (over: Partial<AgentStatus> = {}): AgentStatus => ({
   config: { model: 'openai:gpt-4.1-mini' } as AgentStatus['config'],
   systemInstruction: '',
   notebook: '',
+  tasks: [],
   entryCount: 4,
   lastSeq: 4,
   inboxLength: 0,

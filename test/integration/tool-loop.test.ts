@@ -60,6 +60,8 @@ test('model -> two tool calls -> results -> model -> answer, each entry once, in
     expect(scripted.requests[1].messages.map((m) => unwrap(m).kind)).toEqual(['model_input', 'model_output', 'tool_results']);
     expect(scripted.requests[0].toolSpecs.map((s) => s.name)).toEqual([
       'memory_notebook_replace',
+      'todo_add',
+      'todo_update',
       'sleep',
       'wait_until',
       'write_file',

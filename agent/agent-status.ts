@@ -1,0 +1,58 @@
+/**
+ * What the `state` query answers: the agent's status as its own rules see it — what it is blocked on,
+ * what waits for approval, its widgets and its usage totals. Derived from the agent alone.
+ */
+import type { AgentConfig } from './agent-config';
+import type { HistoryEntry, ToolCallRequest } from './entries';
+import type { AgentRunState } from './run-state';
+import type { AgentError } from './step-io';
+import type { Task } from './widgets';
+
+export interface UsageTotals {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+  costUsd: number;
+  modelCalls: number;
+}
+
+/** A snapshot of the agent's status, as the `state` query returns it. */
+export interface AgentStatus {
+  runState: AgentRunState;
+  /** What the agent waits for: `input` (idle), `error` (a failed model call), `approval`, or null (working). */
+  blockedOn: 'input' | 'error' | 'approval' | null;
+  /** Tool calls waiting for a person to approve or deny them. */
+  awaitingApproval: Array<{ toolCallId: string; toolName: string; arguments: string; reason: string; requestedAt: string }>;
+  config: AgentConfig;
+  systemInstruction: string;
+  /** The memory notebook widget's content. */
+  notebook: string;
+  /** The task list widget's tasks (empty when the model keeps none). */
+  tasks: Task[];
+  entryCount: number;
+  lastSeq: number;
+  inboxLength: number;
+  nextInputSeq: number;
+  consumedInputSeq: number;
+  pendingToolCalls: ToolCallRequest[];
+  pendingToolResultCount: number;
+  lastError: AgentError | null;
+  usage: UsageTotals;
+  stopping: boolean;
+  /** Something the agent cannot do as it should, though it goes on working (e.g. carry its state to a new run). */
+  warning: string | null;
+}
+
+/** Totals from recorded entries only, so retries and replays never count twice. */
+export function usageTotals(entries: readonly HistoryEntry[]): UsageTotals {
+  const usage: UsageTotals = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, costUsd: 0, modelCalls: 0 };
+  for (const e of entries) {
+    if (e.kind !== 'model_output') continue;
+    usage.modelCalls += 1;
+    usage.inputTokens += e.usage?.inputTokens ?? 0;
+    usage.outputTokens += e.usage?.outputTokens ?? 0;
+    usage.cachedInputTokens += e.usage?.cachedInputTokens ?? 0;
+    usage.costUsd += e.usage?.costUsd ?? 0;
+  }
+  return usage;
+}
