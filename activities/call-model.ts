@@ -4,7 +4,8 @@
  * return one assembled message. While it streams, the partial message is the activity's heartbeat
  * detail (what clients read to show output as it forms; it never becomes a history entry). A stream
  * that ends without `done`, a first token that never comes, or a stall is an error (retried), never a
- * message.
+ * message. A worker's stream observer sees every delta, provider events included; the result keeps
+ * none of them.
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
@@ -13,6 +14,7 @@ import {
   type HistoryEntry,
   MAX_INLINE_PAYLOAD_BYTES,
   MessageAssembler,
+  type MessageDelta,
   type ModelCallResult,
   type ModelContext,
   type ModelContextOptions,
@@ -45,7 +47,15 @@ export interface CallModelDeps {
   prices?: PriceTable;
   /** False when the worker does not offload large payloads: an answer over the inline limit is refused. */
   offloading?: boolean;
+  observeStream?: ModelStreamObserver;
 }
+
+/**
+ * Sees each delta of every model call this worker makes, with the provider's own events on it
+ * (`providerRaw`): for debugging and telemetry on the worker. It must not throw (what it throws is
+ * logged and ignored) and should not block; nothing it sees reaches history.
+ */
+export type ModelStreamObserver = (delta: MessageDelta, call: { agentId: string; runId: string; model: string; attempt: number }) => void;
 
 /** Heartbeat detail while streaming: a bounded view of the partial message. */
 export interface PartialOutput {
@@ -92,11 +102,14 @@ export function createCallModel(deps: CallModelDeps) {
 
     const assembler = new MessageAssembler();
     let partialAt = Date.now(); // a call that ends within 100 ms sends no heartbeat at all
+    const observe = deps.observeStream && observerFor(deps.observeStream, { agentId: input.agentId, runId: input.runId, model: input.model, attempt: ctx.info.attempt });
     try {
       for await (const delta of model.stream(context.messages, toolSpecs, context.system, {
         signal: abort.signal,
-        requestMetadata: { sessionId: input.agentId, runId: input.runId },
+        requestMetadata: { sessionId: input.agentId, runId: input.runId, traceId: ctx.info.activityId },
+        providerRaw: observe !== undefined,
       })) {
+        observe?.(delta);
         if (watchdogFailure) break;
         if (delta.kind !== 'start') lastDeltaAt = Date.now();
         assembler.consume(delta);
@@ -145,8 +158,10 @@ export function createCallModel(deps: CallModelDeps) {
     if (message.thinking) result.thinking = message.thinking;
     if (message.thinkingSignature) result.thinkingSignature = message.thinkingSignature;
     if (message.usage) {
-      const costUsd = costOf(deps.prices, input.model, message.usage);
-      result.usage = costUsd === undefined ? message.usage : { ...message.usage, costUsd };
+      // Into history as seed 000's TokenUsage: the stream's totalTokens is derivable, so left out.
+      const { totalTokens: _total, ...usage } = message.usage;
+      const costUsd = costOf(deps.prices, input.model, usage);
+      result.usage = costUsd === undefined ? usage : { ...usage, costUsd };
     }
     const bytes = deps.offloading === false ? utf8Length(JSON.stringify(result)) : 0;
     if (bytes > MAX_INLINE_PAYLOAD_BYTES) {
@@ -175,6 +190,18 @@ async function renderCounted(entries: readonly HistoryEntry[], input: CallModelI
   renderModelContext(entries, { ...options, tokenizer: (text) => (texts.push(text), bytesPerTokenEstimate(text)) });
   await counter.prepare(texts);
   return renderModelContext(entries, { ...options, tokenizer: counter.count });
+}
+
+function observerFor(observer: ModelStreamObserver, call: Parameters<ModelStreamObserver>[1]): (delta: MessageDelta) => void {
+  let warned = false;
+  return (delta) => {
+    try {
+      observer(delta, call);
+    } catch (err) {
+      if (!warned) Context.current().log.warn('The model stream observer threw; its errors are ignored for this call.', { error: String(err) });
+      warned = true;
+    }
+  };
 }
 
 function partialOutput(m: AssembledMessage, attempt: number, model: string): PartialOutput {

@@ -4,6 +4,7 @@
  * saying what to fix; only infrastructure failures (this worker dying) are activity failures, retried by
  * Temporal, and so is a tool this worker lacks, for a while (see missing-tool.ts). A call whose tool
  * wants approval returns ApprovalRequired instead of running. Known secrets are cut out of every result.
+ * A result reached on a later attempt says so (`attempts`, seed 004's retry count).
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -32,10 +33,11 @@ export function createExecuteTool(deps: ExecuteToolDeps) {
   return async function executeTool(input: ExecuteToolInput): Promise<ToolCallResult | ApprovalRequired> {
     const { call } = input;
     const started = Date.now();
-    const done = (status: ToolCallResult['status'], result: string, metadata?: ToolCallResult['metadata']) => {
+    const done = (status: ToolCallResult['status'], result: string, toolMetadata?: ToolCallResult['metadata']) => {
       const secrets = secretsIn();
       const text = capOutput(redactSecrets(result, secrets));
       const r: ToolCallResult = { toolCallId: call.toolCallId, toolName: call.toolName, status, result: text, elapsedMs: Date.now() - started };
+      const metadata = withAttempts(toolMetadata, Context.current().info.attempt);
       if (metadata && Object.keys(metadata).length) r.metadata = redactJson(metadata, secrets);
       return r;
     };
@@ -102,6 +104,18 @@ export function createExecuteTool(deps: ExecuteToolDeps) {
       ctx.cancellationSignal.removeEventListener('abort', onCancel);
     }
   };
+}
+
+/**
+ * Adds Temporal's attempt number when this is not the first: a worker died mid-run or the call was
+ * handed on (missing-tool.ts). Absent means one attempt, as for nearly every call and for the tools that
+ * run in the workflow (widgets, timers), so history grows only when there was a retry to tell of. A
+ * tool's metadata that is not an object is left as it is, for the workflow to refuse with a note.
+ */
+export function withAttempts(metadata: ToolCallResult['metadata'], attempt: number): ToolCallResult['metadata'] {
+  if (attempt <= 1) return metadata;
+  if (metadata === undefined) return { attempts: attempt };
+  return typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata) ? { ...metadata, attempts: attempt } : metadata;
 }
 
 export function capOutput(text: string): string {

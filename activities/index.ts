@@ -2,7 +2,7 @@
  * The agent's activities, built from the worker's registries. Workflows import this module as a type
  * only (`ReturnType<typeof createActivities>`), so no Node or vendor code reaches the sandbox.
  */
-import { type ModelLiveness, createCallModel } from './call-model';
+import { type ModelLiveness, type ModelStreamObserver, createCallModel } from './call-model';
 import type { PriceTable } from './models/prices';
 import { EntryCache } from './entry-cache';
 import { createExecuteTool } from './execute-tool';
@@ -21,6 +21,8 @@ export interface ActivityDeps {
    * answer or a carried state over Temporal's 2 MB payload limit is refused with a clear error instead.
    */
   offloading?: boolean;
+  /** Sees every model stream delta, provider events included (see call-model.ts). */
+  observeModelStream?: ModelStreamObserver;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -33,6 +35,7 @@ export function createActivities(deps: ActivityDeps) {
       liveness: deps.liveness,
       prices: deps.prices,
       offloading,
+      observeStream: deps.observeModelStream,
     }),
     executeTool: createExecuteTool({ tools: deps.tools, workspaceRoot: deps.workspaceRoot }),
     /** A local activity the workflow asks before carrying a state too large to pass inline. */
@@ -52,7 +55,7 @@ export { openaiProvider, OpenAIChatModel, type OpenAIProviderOptions } from './m
 export { anthropicProvider, AnthropicMessagesModel, type AnthropicProviderOptions } from './models/anthropic-model';
 export { ModelError, mapProviderError } from './models/provider-errors';
 export { type PriceTable, loadPriceTable } from './models/prices';
-export { type ModelLiveness, type PartialOutput, DEFAULT_MODEL_LIVENESS } from './call-model';
+export { type ModelLiveness, type ModelStreamObserver, type PartialOutput, DEFAULT_MODEL_LIVENESS } from './call-model';
 export { ScriptedModelProvider, type Script, type ScriptStep, type ScriptedRequest } from './models/scripted-model';
 export { offlineDemoProvider, OFFLINE_DEMO_MODEL } from './models/offline-demo-model';
 export { ToolRegistry } from './tools/registry';

@@ -8,6 +8,7 @@ import { guardedForWorkers } from './codec/undecodable-guard';
 import {
   ModelRouter,
   type ModelLiveness,
+  type ModelStreamObserver,
   type PriceTable,
   ToolRegistry,
   anthropicProvider,
@@ -40,6 +41,8 @@ export interface LivecontextWorkerOptions {
   liveness?: ModelLiveness;
   /** $ per million tokens by `provider:model` prefix; default from LIVECONTEXT_PRICES (a JSON file). */
   prices?: PriceTable;
+  /** Sees every delta of every model call, with the provider's raw events (`providerRaw`); never history. */
+  observeModelStream?: ModelStreamObserver;
   /** Parent folder of the agents' workspaces (default `.livecontext/workspaces`). */
   workspaceRoot?: string;
   /** A prebuilt workflow bundle (from bundleWorkflowCode), to skip bundling at start-up. */
@@ -83,7 +86,7 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
     namespace: options.namespace ?? 'default',
     taskQueue: options.taskQueue ?? TASK_QUEUE,
     ...(options.workerOptions?.workflowsPath ? {} : { workflowBundle: options.workflowBundle ?? (await bundleQuietly(options.progress)) }),
-    activities: createActivities({ models, tools, workspaceRoot, liveness: options.liveness, prices: options.prices ?? loadPriceTable(), offloading }),
+    activities: createActivities({ models, tools, workspaceRoot, liveness: options.liveness, prices: options.prices ?? loadPriceTable(), offloading, observeModelStream: options.observeModelStream }),
     // No payload a sender can produce may stall an agent: see UndecodableGuardCodec.
     dataConverter: guardedForWorkers(dataConverter),
     // Heartbeats carry the partial output clients display; send them often enough to look live.

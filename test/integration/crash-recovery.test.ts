@@ -83,6 +83,9 @@ test('SIGKILL mid-tool and mid-model-call: the turn finishes, nothing is lost, r
   ]);
   expect(history.map((e) => e.seq)).toEqual(history.map((_, i) => i + 1));
   expect(history.find((e) => e.kind === 'model_input' && e.inputSeq === 3)).toMatchObject({ sender: 'billing-service' });
+  // The tool killed mid-run records the attempts it took; the others took one and record none.
+  const results = history.flatMap((e) => (e.kind === 'tool_results' ? e.results : []));
+  expect(results.map((r) => r.metadata?.attempts)).toEqual([undefined, 2, undefined]);
 
   // The recorded history replays against the current workflow code.
   const recorded = await t.agents.handle(agentId).fetchHistory();

@@ -86,10 +86,13 @@ test('a call taken first by a worker without the tool is run by one that has it'
     // Then a worker with the tool comes up, as in a rolling deploy.
     await rareWorker.runUntil(async () => {
       await expect(t.agents.waitForAnswer(agentId, 1)).resolves.toMatchObject({ status: 'answered' });
-      expect(await lastResults(agentId)).toMatchObject([{ status: 'Success', result: 'rare 1 ran' }]);
+      const [result] = await lastResults(agentId);
+      expect(result).toMatchObject({ status: 'Success', result: 'rare 1 ran' });
       const [last] = await toolAttempts(agentId);
       expect(last.identity).toBe('with-rare');
       expect(last.attempt).toBeGreaterThanOrEqual(2);
+      // The result says how many attempts it took: the attempt Temporal's history shows completing it.
+      expect(result.metadata).toEqual({ attempts: last.attempt });
     });
   } finally {
     await connection.close();
@@ -127,6 +130,7 @@ test('when no worker has a tool the agent names, the result is a clear Failed an
     expect(result.status).toBe('Failed');
     expect(result.result).toMatch(/^Unknown tool "rare". Available tools: .*write_file.*\. \(No worker on this task queue offered it in 10 attempts over \d+ s; every worker on a task queue should register the same tools\.\)$/);
     expect(await toolAttempts(agentId)).toEqual([{ attempt: 10, identity: 'without-rare' }]);
+    expect(result.metadata).toEqual({ attempts: 10 });
     // The agent goes on.
     await expect(t.agents.ask(agentId, callsInput([{ name: 'list_files', args: {} }]))).resolves.toMatchObject({ status: 'answered' });
     expect(await lastResults(agentId)).toMatchObject([{ status: 'Success' }]);
@@ -140,8 +144,10 @@ test('a tool the agent may not use fails at once, even if the worker has it', as
     const started = Date.now();
     await expect(t.agents.ask(agentId, callsInput([{ name: 'rare', args: { n: 1 } }]))).resolves.toMatchObject({ status: 'answered' });
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(await lastResults(agentId)).toMatchObject([{ status: 'Failed', result: 'Unknown tool "rare". Available tools: write_file.' }]);
+    const results = await lastResults(agentId);
+    expect(results).toMatchObject([{ status: 'Failed', result: 'Unknown tool "rare". Available tools: write_file.' }]);
     expect((await toolAttempts(agentId)).map((a) => a.attempt)).toEqual([1]);
+    expect(results[0]).not.toHaveProperty('metadata'); // one attempt: nothing recorded
   });
 });
 
