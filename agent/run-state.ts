@@ -38,3 +38,13 @@ export function determineState(
     }
   }
 }
+
+/**
+ * The word an agent at rest is listed under (search attribute `LivecontextRunState`): what it waits for
+ * after a step that made no progress, or `Working`.
+ */
+export function restLabel(outcome: 'BlockedOnInput' | 'BlockedOnApproval' | 'BlockedOnError' | 'Working' | string): string {
+  if (outcome === 'BlockedOnInput') return 'WaitingInput';
+  if (outcome === 'BlockedOnApproval') return 'WaitingApproval';
+  return outcome;
+}

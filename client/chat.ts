@@ -12,7 +12,7 @@
  */
 import readline from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import type { AgentError } from '../agent';
+import { type AgentError, LivecontextError } from '../agent';
 import { type AgentClient, outcomeText } from './agent-client';
 import { ChatScreen } from './chat-screen';
 import { checkModel } from './commands';
@@ -100,7 +100,12 @@ async function runOnTerminal(o: ChatOptions): Promise<void> {
 const detached = (agentId: string) => `Detached. The agent "${agentId}" keeps running in Temporal.`;
 
 /** A piped chat whose turn did not end in an answer: the CLI says why on stderr and exits 1. */
-export class ChatTurnError extends Error {}
+/** A piped chat's turn that could not be answered (the agent is blocked or stopped): later lines would wait for ever. */
+export class ChatTurnError extends LivecontextError {
+  constructor(message: string) {
+    super('TURN_NOT_ANSWERED', message);
+  }
+}
 
 async function runPiped(o: ChatOptions): Promise<void> {
   const rl = readline.createInterface({ input: o.input, terminal: false });

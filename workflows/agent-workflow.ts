@@ -28,6 +28,7 @@ import {
   LivecontextError,
   MAX_INLINE_PAYLOAD_BYTES,
   readSnapshot,
+  restLabel,
   undecodableReason,
   utf8Length,
   type StepDeps,
@@ -404,7 +405,7 @@ function searchAttributePublisher(agent: Agent) {
   return {
     publish(state?: string) {
       if (!enabled) return;
-      if (state) runState = state === 'BlockedOnInput' ? 'WaitingInput' : state === 'BlockedOnApproval' ? 'WaitingApproval' : state;
+      if (state) runState = restLabel(state);
       const model = agent.config.model;
       const values = [runState, model, model.split(':')[0]];
       if (values.join('|') === last) return;
