@@ -28,9 +28,9 @@ export { offlineDemoProvider, OFFLINE_DEMO_MODEL } from '../activities/models/of
 export { ScriptedModelProvider, type Script, type ScriptStep, type ScriptedRequest } from '../activities/models/scripted-model';
 export { ModelError } from '../activities/models/provider-errors';
 export { loadPriceTable, type PriceTable } from '../activities/models/prices';
-export { DEFAULT_MODEL_LIVENESS, type ModelLiveness } from '../activities/call-model';
+export { DEFAULT_MODEL_LIVENESS, type ModelLiveness, type ModelStreamObserver } from '../activities/call-model';
 /** The Model contract, for a provider of your own (`models: [{ id, create }]`). */
-export type { Model, ModelConfig, ModelInfo, StreamOptions, ToolChoice } from '../agent/model';
-export type { MessageDelta, FinishReason } from '../agent/message-delta';
+export type { Model, ModelConfig, ModelInfo, RequestMetadata, StreamOptions, ToolChoice } from '../agent/model';
+export { DeltaSequencer, type MessageDelta, type FinishReason, type StreamUsage, type UnnumberedDelta } from '../agent/message-delta';
 export type { ContextMessage } from '../agent/live-context';
 export type { ToolSpec } from '../agent/tool-spec';
