@@ -143,7 +143,8 @@ export function createCallModel(deps: CallModelDeps) {
     const info = model.modelInfo();
     // Names the model made up: their calls fail at once, while a tool that was offered but is missing on
     // the worker that runs it is handed to another worker (see tools/missing-tool.ts).
-    const offered = new Set([...toolSpecs.map((s) => s.name), ...(input.tools ?? [])]); // named in the agent's allowance: expected to exist
+    // Named exactly in the agent's allowance (not by a pattern): expected to exist on some worker.
+    const offered = new Set([...toolSpecs.map((s) => s.name), ...(input.tools ?? []).filter((n) => !n.endsWith('*'))]);
     const unoffered = [...new Set(message.toolCalls.map((c) => c.toolName).filter((n) => !offered.has(n)))];
     const result: ModelCallResult = {
       contents: message.contents,

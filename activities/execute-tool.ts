@@ -9,7 +9,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
-import { type ApprovalRequired, type ToolCallResult, parseToolArguments } from '../agent';
+import { type ApprovalRequired, type ToolCallResult, parseToolArguments, toolAllowed } from '../agent';
 import { DEFAULT_TOOL_TIMEOUT_MS, MAX_TOOL_TIMEOUT_MS, type ToolOutput } from './tools/define-tool';
 import { type AttemptInfo, missingToolMessage, passOn, shouldPassOn } from './tools/missing-tool';
 import { redactJson, redactSecrets, secretsIn } from './tools/redact-secrets';
@@ -44,8 +44,8 @@ export function createExecuteTool(deps: ExecuteToolDeps) {
 
     const ctx = Context.current();
     const tool = deps.tools.get(call.toolName);
-    const allowed = !input.allowedTools || input.allowedTools.includes(call.toolName);
-    const available = () => deps.tools.names().filter((n) => !input.allowedTools || input.allowedTools.includes(n));
+    const allowed = toolAllowed(input.allowedTools, call.toolName);
+    const available = () => deps.tools.allowedNames(input.allowedTools);
     if (!allowed) return done('Failed', `Unknown tool "${call.toolName}". Available tools: ${available().join(', ') || '(none)'}.`);
     if (!tool) {
       const { info } = ctx;

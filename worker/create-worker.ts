@@ -65,10 +65,8 @@ export const WORKFLOWS_PATH = require.resolve('../workflows');
 
 export async function createLivecontextWorker(options: LivecontextWorkerOptions): Promise<Worker> {
   const runCommand = options.runCommand ?? process.env.LIVECONTEXT_RUN_COMMAND === '1';
-  const tools = new ToolRegistry([
-    ...(options.builtinTools === false ? [] : workspaceTools),
-    ...(runCommand ? [runCommandTool] : []),
-    ...(options.tools ?? []),
+  const tools = new ToolRegistry(options.tools ?? [], [
+    { name: 'builtin', tools: [...(options.builtinTools === false ? [] : workspaceTools), ...(runCommand ? [runCommandTool] : [])] },
   ]);
   const models = new ModelRouter([
     offlineDemoProvider,

@@ -104,6 +104,8 @@ function summarize(history: HistoryEntry[]): string[] {
         return `results:[${e.results.map((r) => r.status)}]`;
       case 'system_instruction':
         return `system:${e.instruction}`;
+      case 'widget_write':
+        return `widget:${e.widget}`;
     }
   });
 }
