@@ -10,19 +10,13 @@ import { z } from 'zod';
 import { ScriptedModelProvider, defineTool } from '../../activities';
 import { echoScript, echoStep } from '../fixtures/scripts';
 import { recordTool } from '../fixtures/test-tools';
-import { type ProviderServers, startProviderServers } from '../support/provider-servers';
-import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { useProviderServers } from '../support/provider-servers';
+import { uniqueId, withWorker } from '../support/temporal';
 import { type PtyChat, startPtyChat } from './pty-chat';
 
-let t: TestContext;
-let p: ProviderServers;
-const taskQueue = uniqueId('chat-order');
-const env = { LIVECONTEXT_TASK_QUEUE: taskQueue };
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
 // Fresh fake providers per test, so responses one test left unused never answer another.
-beforeEach(async () => (p = await startProviderServers()));
-afterEach(async () => p?.close());
+const { t, p, taskQueue } = useProviderServers('chat-order', { each: true });
+const env = { LIVECONTEXT_TASK_QUEUE: taskQueue };
 
 const guardedTool = defineTool({
   name: 'guarded',

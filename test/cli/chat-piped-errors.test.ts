@@ -7,21 +7,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type ProviderServers, startProviderServers } from '../support/provider-servers';
-import { connectTest, type TestContext, testAddress, uniqueId, withWorker } from '../support/temporal';
+import { useProviderServers } from '../support/provider-servers';
+import { connectTest, testAddress, uniqueId, withWorker } from '../support/temporal';
 
-let t: TestContext;
-let p: ProviderServers;
-const taskQueue = uniqueId('chat-piped');
+const { t, p, taskQueue } = useProviderServers('chat-piped');
 const env = { LIVECONTEXT_TASK_QUEUE: taskQueue };
-beforeAll(async () => {
-  t = await connectTest(taskQueue);
-  p = await startProviderServers();
-});
-afterAll(async () => {
-  await p?.close();
-  await t?.close();
-});
 
 const inputs = async (agentId: string) => (await t.agents.history(agentId)).filter((e) => e.kind === 'model_input').length;
 

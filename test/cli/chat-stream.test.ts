@@ -5,20 +5,10 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { type ProviderServers, startProviderServers } from '../support/provider-servers';
-import { connectTest, eventually, type TestContext, testAddress, uniqueId, withWorker } from '../support/temporal';
+import { useProviderServers } from '../support/provider-servers';
+import { eventually, testAddress, uniqueId, withWorker } from '../support/temporal';
 
-let t: TestContext;
-let p: ProviderServers;
-const taskQueue = uniqueId('chat-stream');
-beforeAll(async () => {
-  t = await connectTest(taskQueue);
-  p = await startProviderServers();
-});
-afterAll(async () => {
-  await p?.close();
-  await t?.close();
-});
+const { t, p, taskQueue } = useProviderServers('chat-stream');
 
 test('streamed output shows partial text before the model call ends', async () => {
   const words = Array.from({ length: 12 }, (_, i) => `w${String(i).padStart(2, '0')}`);

@@ -8,21 +8,11 @@ import { ScriptedModelProvider } from '../../activities';
 import { AgentClient } from '../../client/agent-client';
 import { echoScript } from '../fixtures/scripts';
 import { cli, type CliResult } from '../support/cli';
-import { type ProviderServers, startProviderServers } from '../support/provider-servers';
-import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { useProviderServers } from '../support/provider-servers';
+import { eventually, uniqueId, withWorker } from '../support/temporal';
 
-let t: TestContext;
-let p: ProviderServers;
-const taskQueue = uniqueId('cli-honest');
+const { t, p, taskQueue } = useProviderServers('cli-honest');
 const env = { LIVECONTEXT_TASK_QUEUE: taskQueue };
-beforeAll(async () => {
-  t = await connectTest(taskQueue);
-  p = await startProviderServers();
-});
-afterAll(async () => {
-  await p?.close();
-  await t?.close();
-});
 
 const oneLine = (r: CliResult) => {
   expect(r.stderr.trim().split('\n')).toHaveLength(1);

@@ -17,22 +17,12 @@ import { AgentClient } from '../../client/agent-client';
 import { type AgentSnapshot, unwrap } from '../../agent';
 import { configureSignal, configureUpdate, decideToolCallSignal, decideToolCallUpdate, inputSignal, sendInputUpdate, waitForAnswerUpdate } from '../../workflows/messages';
 import { recordTool } from '../fixtures/test-tools';
-import { type ProviderServers, startProviderServers } from '../support/provider-servers';
-import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { useProviderServers } from '../support/provider-servers';
+import { eventually, uniqueId, withWorker } from '../support/temporal';
 import { anyJson, oddOpenAIUsage, oddText, oddToolOutput, rawArguments, toolNames } from './arbitraries';
 
-let t: TestContext;
-let p: ProviderServers;
-const taskQueue = uniqueId('fuzz');
+const { t, p, taskQueue } = useProviderServers('fuzz');
 const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-fuzz-ws-'));
-beforeAll(async () => {
-  t = await connectTest(taskQueue);
-  p = await startProviderServers();
-});
-afterAll(async () => {
-  await p?.close();
-  await t?.close();
-});
 
 /** Tool plans the scripted model plays, and outputs the `odd` tool returns, set by each fuzz run. */
 const plans: Array<Array<{ name: string; args: string }>> = [];

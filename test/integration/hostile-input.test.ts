@@ -18,22 +18,12 @@ import { OffloadCodec } from '../../worker/codec/offload-codec';
 import { decideToolCallSignal, stopSignal } from '../../workflows/messages';
 import { echoStep } from '../fixtures/scripts';
 import { recordTool } from '../fixtures/test-tools';
-import { type ProviderServers, startProviderServers } from '../support/provider-servers';
+import { useProviderServers } from '../support/provider-servers';
 import { maybeRecordHistory } from '../support/record-history';
-import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { eventually, uniqueId, withWorker } from '../support/temporal';
 
-let t: TestContext;
-let p: ProviderServers;
-const taskQueue = uniqueId('hostile');
+const { t, p, taskQueue } = useProviderServers('hostile');
 const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-ws-'));
-beforeAll(async () => {
-  t = await connectTest(taskQueue);
-  p = await startProviderServers();
-});
-afterAll(async () => {
-  await p?.close();
-  await t?.close();
-});
 
 /** A client whose codec turns every payload into one the worker cannot read. */
 function senderWith(codec: PayloadCodec): AgentClient {

@@ -7,20 +7,10 @@
 import { z } from 'zod';
 import { defineTool } from '../../activities';
 import { type RecordedOpenAIRequest } from '../support/fake-openai-server';
-import { type ProviderServers, startProviderServers } from '../support/provider-servers';
-import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { useProviderServers } from '../support/provider-servers';
+import { uniqueId, withWorker } from '../support/temporal';
 
-let t: TestContext;
-let p: ProviderServers;
-const taskQueue = uniqueId('long-runs');
-beforeAll(async () => {
-  t = await connectTest(taskQueue);
-  p = await startProviderServers();
-});
-afterAll(async () => {
-  await p?.close();
-  await t?.close();
-});
+const { t, p, taskQueue } = useProviderServers('long-runs');
 
 const FLOOD = 'x'.repeat(64 * 1024);
 const flood = defineTool({ name: 'flood', description: 'Returns 64 KiB of one character.', parameters: z.object({}), execute: () => FLOOD });

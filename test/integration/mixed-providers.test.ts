@@ -9,20 +9,10 @@ import path from 'node:path';
 import type { HistoryEntry } from '../../agent';
 import type { AgentStatus } from '../../workflows/messages';
 import { recordTool } from '../fixtures/test-tools';
-import { type ProviderServers, startProviderServers } from '../support/provider-servers';
-import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { useProviderServers } from '../support/provider-servers';
+import { uniqueId, withWorker } from '../support/temporal';
 
-let t: TestContext;
-let p: ProviderServers;
-const taskQueue = uniqueId('mixed');
-beforeAll(async () => {
-  t = await connectTest(taskQueue);
-  p = await startProviderServers();
-});
-afterAll(async () => {
-  await p?.close();
-  await t?.close();
-});
+const { t, p, taskQueue } = useProviderServers('mixed');
 
 test('OpenAI plans, Anthropic executes, then the other way round; every request valid for its provider', async () => {
   const agentId = uniqueId('mixed');

@@ -6,20 +6,10 @@
  */
 import { ModelError } from '../../activities';
 import type { ModelOutputEntry } from '../../agent';
-import { type ProviderServers, startProviderServers } from '../support/provider-servers';
-import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { useProviderServers } from '../support/provider-servers';
+import { eventually, uniqueId, withWorker } from '../support/temporal';
 
-let t: TestContext;
-let p: ProviderServers;
-const taskQueue = uniqueId('faults');
-beforeAll(async () => {
-  t = await connectTest(taskQueue);
-  p = await startProviderServers();
-});
-afterAll(async () => {
-  await p?.close();
-  await t?.close();
-});
+const { t, p, taskQueue } = useProviderServers('faults');
 
 const liveness = { firstTokenTimeoutMs: 1500, stallTimeoutMs: 1500 };
 

@@ -6,20 +6,10 @@
 import { anthropicProvider, openaiProvider } from '../../activities';
 import { AgentState, type Model, renderLiveContext } from '../../agent';
 import { unknownRequestKeys } from '../support/fake-openai-server';
-import { type ProviderServers, startProviderServers } from '../support/provider-servers';
-import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { useProviderServers } from '../support/provider-servers';
+import { uniqueId, withWorker } from '../support/temporal';
 
-let t: TestContext;
-let p: ProviderServers;
-const taskQueue = uniqueId('extra');
-beforeAll(async () => {
-  t = await connectTest(taskQueue);
-  p = await startProviderServers();
-});
-afterAll(async () => {
-  await p?.close();
-  await t?.close();
-});
+const { t, p, taskQueue } = useProviderServers('extra');
 
 test('a reserved key is refused at start and by configure; a harmless one reaches the wire', async () => {
   await withWorker({ taskQueue, models: p.models() }, async () => {

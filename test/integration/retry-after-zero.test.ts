@@ -2,20 +2,10 @@
  * A rate limit answered with `retry-after: 0` (or `retry-after-ms: 0`) means "try again now": the call
  * is retried at once and the turn completes, through both official SDKs and the wire fakes.
  */
-import { type ProviderServers, startProviderServers } from '../support/provider-servers';
-import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { useProviderServers } from '../support/provider-servers';
+import { uniqueId, withWorker } from '../support/temporal';
 
-let t: TestContext;
-let p: ProviderServers;
-const taskQueue = uniqueId('retry-now');
-beforeAll(async () => {
-  t = await connectTest(taskQueue);
-  p = await startProviderServers();
-});
-afterAll(async () => {
-  await p?.close();
-  await t?.close();
-});
+const { t, p, taskQueue } = useProviderServers('retry-now');
 
 test.each([
   ['openai', 'retry-after', '0'],

@@ -3,20 +3,10 @@
  * activity's heartbeat details through describe), and none of it enters workflow history.
  */
 import { type PartialOutput } from '../../activities';
-import { type ProviderServers, startProviderServers } from '../support/provider-servers';
-import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { useProviderServers } from '../support/provider-servers';
+import { uniqueId, withWorker } from '../support/temporal';
 
-let t: TestContext;
-let p: ProviderServers;
-const taskQueue = uniqueId('streaming');
-beforeAll(async () => {
-  t = await connectTest(taskQueue);
-  p = await startProviderServers();
-});
-afterAll(async () => {
-  await p?.close();
-  await t?.close();
-});
+const { t, p, taskQueue } = useProviderServers('streaming');
 
 /** Collects the partial outputs a client sees until the answer to `inputSeq` arrives. */
 async function watchUntilAnswered(agentId: string, inputSeq: number) {
