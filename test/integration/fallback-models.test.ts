@@ -13,21 +13,11 @@ import { ModelError } from '../../activities';
 import type { ModelOutputEntry } from '../../agent';
 import { DEFAULT_MODEL_ACTIVITY_OPTIONS } from '../../workflows/activity-options';
 import { cli } from '../support/cli';
-import { type ProviderServers, startProviderServers } from '../support/provider-servers';
+import { useProviderServers } from '../support/provider-servers';
 import { maybeRecordHistory } from '../support/record-history';
-import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { eventually, uniqueId, withWorker } from '../support/temporal';
 
-let t: TestContext;
-let p: ProviderServers;
-const taskQueue = uniqueId('fallback');
-beforeAll(async () => {
-  t = await connectTest(taskQueue);
-  p = await startProviderServers();
-});
-afterAll(async () => {
-  await p?.close();
-  await t?.close();
-});
+const { t, p, taskQueue } = useProviderServers('fallback');
 
 const OPENAI = 'openai:gpt-4.1-mini';
 const ANTHROPIC = 'anthropic:claude-sonnet-4-6';

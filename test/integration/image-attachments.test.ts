@@ -15,22 +15,12 @@ import { BLOB_REF_ENCODING } from '../../worker/codec/offload-codec';
 import { livecontextDataConverter, payloadCodecs } from '../../worker/codec/data-converter';
 import { makePng } from '../fixtures/images';
 import { maybeRecordHistory } from '../support/record-history';
-import { type ProviderServers, startProviderServers } from '../support/provider-servers';
-import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { useProviderServers } from '../support/provider-servers';
+import { uniqueId, withWorker } from '../support/temporal';
 
 type Events = temporal.api.history.v1.IHistoryEvent[];
 
-let t: TestContext;
-let p: ProviderServers;
-const taskQueue = uniqueId('images');
-beforeAll(async () => {
-  t = await connectTest(taskQueue);
-  p = await startProviderServers();
-});
-afterAll(async () => {
-  await p?.close();
-  await t?.close();
-});
+const { t, p, taskQueue } = useProviderServers('images');
 
 const count = (text: string, marker: string) => text.split(marker).length - 1;
 const isPayload = (v: object): v is Payload => 'data' in v && (v as Payload).data instanceof Uint8Array && 'metadata' in v;

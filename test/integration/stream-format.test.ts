@@ -7,20 +7,10 @@
 import type { MessageDelta } from '../../agent';
 import { type ModelStreamObserver, openaiProvider } from '../../activities';
 import { opaqueSessionId } from '../../activities/models/request-identity';
-import { type ProviderServers, startProviderServers } from '../support/provider-servers';
-import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { useProviderServers } from '../support/provider-servers';
+import { uniqueId, withWorker } from '../support/temporal';
 
-let t: TestContext;
-let p: ProviderServers;
-const taskQueue = uniqueId('stream-format');
-beforeAll(async () => {
-  t = await connectTest(taskQueue);
-  p = await startProviderServers();
-});
-afterAll(async () => {
-  await p?.close();
-  await t?.close();
-});
+const { t, p, taskQueue } = useProviderServers('stream-format');
 
 type Seen = { delta: MessageDelta; call: Parameters<ModelStreamObserver>[1] };
 
