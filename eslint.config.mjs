@@ -20,7 +20,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['index.ts', 'activities/**/*.ts', 'worker/**/*.ts', 'client/**/*.ts'],
+    files: ['index.ts', 'activities/**/*.ts', 'worker/**/*.ts', 'client/**/*.ts', 'cli/**/*.ts', 'common/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [temporalInternals] }] },
   },
   {

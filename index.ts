@@ -6,12 +6,12 @@
 export { AgentClient, outcomeText, type AgentClientOptions, type AgentSummary, type StartAgentOptions } from './client/agent-client';
 export { connectAgents } from './client/connect';
 export { NoWorkerError, type WorkerStatus } from './client/worker-status';
-export { UserError } from './client/user-error';
+export { UserError } from './common/user-error';
 export type { WorkerInfo } from './workflows/worker-info-workflow';
 export type { PartialOutput } from './activities/call-model';
 /** Shared with workers: connection settings from the environment, and the payload codecs both sides need. */
-export { connectSettings, type ConnectSettings } from './worker/connection';
-export { livecontextDataConverter, type CodecOptions } from './worker/codec/data-converter';
+export { connectSettings, type ConnectSettings } from './common/connection';
+export { livecontextDataConverter, type CodecOptions } from './common/codec/data-converter';
 /** Tool modules written against earlier versions import it from here; its home is `livecontext/worker`. */
 export { defineTool, type Tool, type ToolContext, type ToolOutput } from './activities/tools/define-tool';
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, NativeConnection, Runtime, bundleWorkflowCode } from '@temporalio/worker';
-import { livecontextDataConverter } from '../worker/codec/data-converter';
+import { livecontextDataConverter } from '../common/codec/data-converter';
 import { WORKFLOWS_PATH } from '../worker/create-worker';
 import { SEARCH_ATTRIBUTES } from '../workflows/messages';
 import { cliStart } from './cli-start';

@@ -6,4 +6,4 @@ const path = require('node:path');
 const root = path.join(__dirname, '..');
 require(path.join(root, 'scripts', 'ensure-build.cjs')).ensureBuild(root);
 // `run` exits once all output has reached its reader (a pipe is written asynchronously).
-require(path.join(root, 'dist', 'client', 'cli.js')).run(process.argv.slice(2));
+require(path.join(root, 'dist', 'cli', 'cli.js')).run(process.argv.slice(2));

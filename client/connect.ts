@@ -1,9 +1,9 @@
 /** Client connections with errors a user can act on. */
 import { Client, Connection } from '@temporalio/client';
-import { livecontextDataConverter } from '../worker/codec/data-converter';
-import { connectSettings } from '../worker/connection';
+import { livecontextDataConverter } from '../common/codec/data-converter';
+import { connectSettings } from '../common/connection';
 import { AgentClient } from './agent-client';
-import { UserError } from './user-error';
+import { UserError } from '../common/user-error';
 
 export { UserError };
 

@@ -7,7 +7,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const SOURCES = ['index.ts', 'agent', 'workflows', 'activities', 'worker', 'client', 'tsconfig.json', 'tsconfig.build.json'];
+const SOURCES = ['index.ts', 'agent', 'workflows', 'activities', 'worker', 'client', 'cli', 'common', 'tsconfig.json', 'tsconfig.build.json'];
 const STAMP = path.join('dist', '.build-stamp');
 
 function newestMtime(file) {

@@ -2,9 +2,9 @@
 import path from 'node:path';
 import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, Worker, type WorkerOptions, bundleWorkflowCode } from '@temporalio/worker';
-import { livecontextDataConverter } from './codec/data-converter';
-import { OffloadCodec } from './codec/offload-codec';
-import { guardedForWorkers } from './codec/undecodable-guard';
+import { livecontextDataConverter } from '../common/codec/data-converter';
+import { OffloadCodec } from '../common/codec/offload-codec';
+import { guardedForWorkers } from '../common/codec/undecodable-guard';
 import {
   ModelRouter,
   type ModelLiveness,

@@ -4,13 +4,13 @@
  */
 export { createLivecontextWorker, WORKFLOWS_PATH, type LivecontextWorkerOptions } from './create-worker';
 export { startWorker, type RunningWorker } from './run-worker';
-export { connectSettings, type ConnectSettings } from './connection';
-export { installLogging } from './logging';
-export { livecontextDataConverter, payloadCodecs, codecOptionsFromEnv, type CodecOptions } from './codec/data-converter';
-export { OffloadCodec, DEFAULT_OFFLOAD_THRESHOLD } from './codec/offload-codec';
-export { EncryptionCodec, parseKeys, type EncryptionKeys } from './codec/encryption-codec';
-export { FileBlobStore, type BlobStore } from './codec/blob-store';
-export { startCodecServer } from './codec/codec-server';
+export { connectSettings, type ConnectSettings } from '../common/connection';
+export { installLogging } from '../common/logging';
+export { livecontextDataConverter, payloadCodecs, codecOptionsFromEnv, type CodecOptions } from '../common/codec/data-converter';
+export { OffloadCodec, DEFAULT_OFFLOAD_THRESHOLD } from '../common/codec/offload-codec';
+export { EncryptionCodec, parseKeys, type EncryptionKeys } from '../common/codec/encryption-codec';
+export { FileBlobStore, type BlobStore } from '../common/codec/blob-store';
+export { startCodecServer } from '../common/codec/codec-server';
 
 export { createActivities, type ActivityDeps } from '../activities';
 

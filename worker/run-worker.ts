@@ -4,9 +4,9 @@
  */
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { ModelProvider, Tool } from '../activities';
-import { type ConnectSettings, connectSettings } from './connection';
+import { type ConnectSettings, connectSettings } from '../common/connection';
 import { createLivecontextWorker } from './create-worker';
-import { installLogging } from './logging';
+import { installLogging } from '../common/logging';
 
 export interface RunningWorker {
   worker: Worker;

@@ -9,8 +9,8 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { livecontextDataConverter } from '../../worker/codec/data-converter';
-import { guardedForWorkers } from '../../worker/codec/undecodable-guard';
+import { livecontextDataConverter } from '../../common/codec/data-converter';
+import { guardedForWorkers } from '../../common/codec/undecodable-guard';
 import { Worker } from '@temporalio/worker';
 import type { AgentClient } from '../../client/agent-client';
 import type { HistoryEntry } from '../../agent';

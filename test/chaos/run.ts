@@ -9,7 +9,7 @@ import { Client, Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, bundleWorkflowCode } from '@temporalio/worker';
 import { AgentClient } from '../../client/agent-client';
-import { livecontextDataConverter } from '../../worker/codec/data-converter';
+import { livecontextDataConverter } from '../../common/codec/data-converter';
 import { runChaos } from './chaos-suite';
 
 async function main() {

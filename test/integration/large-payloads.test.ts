@@ -7,7 +7,7 @@
 import { Client } from '@temporalio/client';
 import { ScriptedModelProvider } from '../../activities';
 import { AgentClient } from '../../client/agent-client';
-import { livecontextDataConverter } from '../../worker/codec/data-converter';
+import { livecontextDataConverter } from '../../common/codec/data-converter';
 import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
 
 let t: TestContext;

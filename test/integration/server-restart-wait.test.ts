@@ -13,7 +13,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { ScriptedModelProvider } from '../../activities';
 import { AgentClient } from '../../client/agent-client';
-import { livecontextDataConverter } from '../../worker/codec/data-converter';
+import { livecontextDataConverter } from '../../common/codec/data-converter';
 import { createLivecontextWorker } from '../../worker/create-worker';
 import { SEARCH_ATTRIBUTES } from '../../workflows/messages';
 import { echoStep } from '../fixtures/scripts';

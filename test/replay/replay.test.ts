@@ -7,8 +7,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { DeterminismViolationError } from '@temporalio/workflow';
 import { Worker, bundleWorkflowCode } from '@temporalio/worker';
-import { livecontextDataConverter } from '../../worker/codec/data-converter';
-import { guardedForWorkers } from '../../worker/codec/undecodable-guard';
+import { livecontextDataConverter } from '../../common/codec/data-converter';
+import { guardedForWorkers } from '../../common/codec/undecodable-guard';
 import { workflowBundle } from '../support/temporal';
 
 const dir = path.join(__dirname, 'histories');

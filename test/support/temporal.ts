@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { AgentClient } from '../../client/agent-client';
-import { livecontextDataConverter } from '../../worker/codec/data-converter';
+import { livecontextDataConverter } from '../../common/codec/data-converter';
 import { createLivecontextWorker, type LivecontextWorkerOptions } from '../../worker/create-worker';
 
 export function testAddress(): string {

@@ -8,10 +8,10 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Payload, type PayloadCodec, defaultPayloadConverter } from '@temporalio/common';
-import { FileBlobStore, defaultBlobDir } from '../../worker/codec/blob-store';
-import { codecOptionsFromEnv, livecontextDataConverter, payloadCodecs } from '../../worker/codec/data-converter';
-import { ENCRYPTED_ENCODING, EncryptionCodec, KEY_ID_METADATA, parseKeys } from '../../worker/codec/encryption-codec';
-import { BLOB_REF_ENCODING, DEFAULT_OFFLOAD_THRESHOLD, OffloadCodec } from '../../worker/codec/offload-codec';
+import { FileBlobStore, defaultBlobDir } from '../../common/codec/blob-store';
+import { codecOptionsFromEnv, livecontextDataConverter, payloadCodecs } from '../../common/codec/data-converter';
+import { ENCRYPTED_ENCODING, EncryptionCodec, KEY_ID_METADATA, parseKeys } from '../../common/codec/encryption-codec';
+import { BLOB_REF_ENCODING, DEFAULT_OFFLOAD_THRESHOLD, OffloadCodec } from '../../common/codec/offload-codec';
 
 const key = () => randomBytes(32).toString('base64');
 const payload = (value: unknown): Payload => defaultPayloadConverter.toPayload(value)!;

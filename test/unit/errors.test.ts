@@ -14,11 +14,11 @@ import {
   StreamProtocolError,
   errorCode,
 } from '../../agent/errors';
-import { UserError } from '../../client/user-error';
+import { UserError } from '../../common/user-error';
 import { NoWorkerError } from '../../client/worker-status';
 import { agentWorkflow, workerInfoWorkflow } from '../../workflows';
 import { TASK_QUEUE, WORKFLOW_TYPE } from '../../workflows/messages';
-import { connectSettings } from '../../worker/connection';
+import { connectSettings } from '../../common/connection';
 
 const status = { namespace: 'default', taskQueue: 'q', workflowPollers: 0, activityPollers: 0, polling: false, lastPolledMsAgo: null };
 

@@ -1,5 +1,5 @@
 import type { LogEntry } from '@temporalio/worker';
-import { categoryFilter, enabledCategories } from '../../worker/logging';
+import { categoryFilter, enabledCategories } from '../../common/logging';
 
 const entry = (level: LogEntry['level'], category?: string): LogEntry => ({
   level,

@@ -3,7 +3,7 @@
  * with a message that says where it belongs — also in `npm test`, where the integration project has
  * started a dev server for the same jest workers.
  */
-import { connectSettings } from '../../worker/connection';
+import { connectSettings } from '../../common/connection';
 import { connectTest, testAddress, withWorker } from '../support/temporal';
 
 const moveIt = /unit tests run without one: move it to test\/integration/;

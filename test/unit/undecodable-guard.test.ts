@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Payload, defaultPayloadConverter } from '@temporalio/common';
 import { undecodableReason } from '../../agent';
-import { FileBlobStore } from '../../worker/codec/blob-store';
-import { startCodecServer } from '../../worker/codec/codec-server';
-import { payloadCodecs } from '../../worker/codec/data-converter';
-import { EncryptionCodec, parseKeys } from '../../worker/codec/encryption-codec';
-import { OffloadCodec } from '../../worker/codec/offload-codec';
-import { UndecodableGuardCodec, guardedForWorkers } from '../../worker/codec/undecodable-guard';
+import { FileBlobStore } from '../../common/codec/blob-store';
+import { startCodecServer } from '../../common/codec/codec-server';
+import { payloadCodecs } from '../../common/codec/data-converter';
+import { EncryptionCodec, parseKeys } from '../../common/codec/encryption-codec';
+import { OffloadCodec } from '../../common/codec/offload-codec';
+import { UndecodableGuardCodec, guardedForWorkers } from '../../common/codec/undecodable-guard';
 
 const enc = new TextEncoder();
 const key = () => randomBytes(32).toString('base64');

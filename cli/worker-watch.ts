@@ -5,7 +5,7 @@
  * that for two checks in a row: a Temporal server that just restarted knows no pollers until they poll again.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AgentClient } from './agent-client';
+import type { AgentClient } from '../client/agent-client';
 
 export interface WaitWatch {
   agents: AgentClient;

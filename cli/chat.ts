@@ -13,9 +13,9 @@
 import readline from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { type AgentError, LivecontextError } from '../agent';
-import { type AgentClient, outcomeText } from './agent-client';
+import { type AgentClient, outcomeText } from '../client/agent-client';
 import { ChatScreen } from './chat-screen';
-import { checkModel } from './commands';
+import { checkModel } from './model-check';
 import { formatEntry, formatProgress } from './format';
 import { describeState, runStateWord } from './state-view';
 import { AgentFollower } from './turn-view';

@@ -3,8 +3,10 @@
  * the worker does not have, or cannot call (its API key is not set there). The agent is started or
  * configured all the same — the worker may be given the key, or the agent another model.
  */
-import type { AgentClient } from './agent-client';
-import { NoWorkerError } from './worker-status';
+import type { AgentClient } from '../client/agent-client';
+import { NoWorkerError } from '../client/worker-status';
+import { ModelName } from '../agent';
+import { UserError } from '../common/user-error';
 
 /** Why an agent on `model` (run on `taskQueue`) cannot make model calls yet, or undefined if it can. */
 export async function modelWarning(agents: AgentClient, agentId: string, model: string, taskQueue: string): Promise<string | undefined> {
@@ -29,4 +31,11 @@ export async function modelWarning(agents: AgentClient, agentId: string, model: 
     return `${problem} Agent "${agentId}" will be blocked at its next model call until the worker has it (then \`livecontext retry ${agentId}\`); or choose another model: ${otherModel}.`;
   }
   return undefined;
+}
+
+export function checkModel(model: string): string {
+  if (!ModelName.safeParse(model).success) {
+    throw new UserError(`Invalid model name "${model}": name it provider:model, e.g. openai:gpt-4.1-mini or anthropic:claude-sonnet-4-6.`);
+  }
+  return model;
 }

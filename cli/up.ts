@@ -7,11 +7,11 @@
 import path from 'node:path';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { startDevServer } from '../worker/dev-server';
-import { installLogging } from '../worker/logging';
+import { installLogging } from '../common/logging';
 import { startWorker } from '../worker/run-worker';
 import { DEMO_HELP } from '../activities/models/offline-demo-model';
 import { runChat } from './chat';
-import { connectAgents } from './connect';
+import { connectAgents } from '../client/connect';
 
 export async function up(options: { agentId: string; model: string }): Promise<void> {
   const interactive = !!process.stdin.isTTY;

@@ -4,7 +4,7 @@
  */
 import { type Options, type Values, parseCommandArgs } from './argv';
 import { exitQuietlyWhenReaderLeaves, exitWhenFlushed } from './exit';
-import { UserError } from './user-error';
+import { UserError } from '../common/user-error';
 
 // Everything heavy (Temporal's client and worker, the SDKs) is loaded by the command that needs it, so
 // `--help` and a mistyped command answer at once.
@@ -33,7 +33,7 @@ const commands: Record<string, Command> = {
     summary: 'Dev server (unless TEMPORAL_ADDRESS is set), a worker, and a chat with an agent (what `npm start` runs).',
     options: { model: { type: 'string' } },
     async run(p, v) {
-      const [{ up }, { checkModel }, { defaultModel }] = await Promise.all([import('./up'), commandsModule(), import('./connect')]);
+      const [{ up }, { checkModel }, { defaultModel }] = await Promise.all([import('./up'), commandsModule(), import('../client/connect')]);
       await up({ agentId: p[0] ?? process.env.LIVECONTEXT_AGENT_ID ?? 'demo', model: checkModel((v.model as string) ?? defaultModel()) });
     },
   },
@@ -155,7 +155,7 @@ const commands: Record<string, Command> = {
     summary: 'Decodes encrypted/offloaded payloads for the Temporal Web UI (its "codec endpoint").',
     options: { port: { type: 'string' }, 'ui-origin': { type: 'string' } },
     async run(_p, v) {
-      const [{ startCodecServer }, { payloadCodecs }] = await Promise.all([import('../worker/codec/codec-server'), import('../worker/codec/data-converter')]);
+      const [{ startCodecServer }, { payloadCodecs }] = await Promise.all([import('../common/codec/codec-server'), import('../common/codec/data-converter')]);
       const server = await startCodecServer({ codecs: payloadCodecs(), port: Number(v.port ?? 8888), allowOrigin: v['ui-origin'] as string | undefined });
       const address = server.address() as { port: number };
       console.log(`Codec server on http://127.0.0.1:${address.port} (set it as the Web UI's codec endpoint). Ctrl-C to stop.`);
@@ -262,7 +262,7 @@ export function describeError(err: unknown): string {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { WorkflowNotFoundError, WorkflowUpdateFailedError } = require('@temporalio/client') as typeof import('@temporalio/client');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { grpcDetails } = require('./retry') as typeof import('./retry');
+  const { grpcDetails } = require('../client/retry') as typeof import('../client/retry');
   if (err instanceof WorkflowNotFoundError) return `No agent "${err.workflowId}" in this namespace.`;
   if (err instanceof WorkflowUpdateFailedError && err.cause) return firstLine((err.cause as Error).message);
   const e = err as { message?: string; cause?: { message?: string } };

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { InputRejectedError } from '../agent';
 import { type Attachment, IMAGE_MAX_BASE64_CHARS, parseAttachments } from '../agent/attachments';
 import { sniffImageBytes } from '../agent/image-header';
-import { UserError } from './user-error';
+import { UserError } from '../common/user-error';
 
 /** Larger files are refused without being read: as base64 they would be over the per-image limit. */
 const MAX_FILE_BYTES = (IMAGE_MAX_BASE64_CHARS / 4) * 3;

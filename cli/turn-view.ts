@@ -8,7 +8,7 @@
 import type { HistoryEntry } from '../agent';
 import type { PartialOutput } from '../activities/call-model';
 import type { AgentStatus } from '../workflows/messages';
-import type { AgentClient } from './agent-client';
+import type { AgentClient } from '../client/agent-client';
 import type { ChatScreen } from './chat-screen';
 import { formatOtherInput, formatToolActivity } from './format';
 

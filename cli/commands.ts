@@ -1,15 +1,15 @@
 /** The agent commands of the CLI (what they do; parsing and errors live in cli.ts). */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import { type AgentSnapshot, ModelName, readSnapshot } from '../agent';
-import { type AgentClient, outcomeText } from './agent-client';
+import { type AgentSnapshot, readSnapshot } from '../agent';
+import { type AgentClient, outcomeText } from '../client/agent-client';
 import type { Values } from './argv';
 import { runChat } from './chat';
-import { UserError, connectAgents, defaultModel } from './connect';
+import { UserError, connectAgents, defaultModel } from '../client/connect';
 import { formatEntry } from './format';
 import { readImageFiles } from './image-files';
 import { describeState, listedRunStateWord } from './state-view';
-import { modelWarning } from './model-check';
+import { checkModel, modelWarning } from './model-check';
 import { watchWorkerWhile } from './worker-watch';
 
 export type { Values };
@@ -18,13 +18,6 @@ const str = (v: Values, k: string) => (typeof v[k] === 'string' ? (v[k] as strin
 export function need(value: string | undefined, name: string): string {
   if (!value) throw new UserError(`Missing <${name}>.`);
   return value;
-}
-
-export function checkModel(model: string): string {
-  if (!ModelName.safeParse(model).success) {
-    throw new UserError(`Invalid model name "${model}": name it provider:model, e.g. openai:gpt-4.1-mini or anthropic:claude-sonnet-4-6.`);
-  }
-  return model;
 }
 
 /** `--fallback-models a,b` as a checked list; `''` is the empty list (configure: no fallback). */
@@ -242,3 +235,5 @@ export async function retryCmd(agentId: string) {
   const error = await agents.retryIfBlocked(agentId);
   console.log(error ? `Retrying the model call after error ${error.code}: ${clip(error.message)}` : `Nothing to retry (agent "${agentId}" is not blocked by an error).`);
 }
+
+export { checkModel };
