@@ -49,8 +49,4 @@ function ensureBuild(root = path.resolve(__dirname, '..'), { log = (m) => consol
 }
 
 module.exports = { ensureBuild, isStale };
-if (require.main === module) {
-  // `--clean` (npm pack): a fresh dist/, so no file of an earlier layout ships in the package.
-  if (process.argv.includes('--clean')) fs.rmSync(path.join(path.resolve(__dirname, '..'), 'dist'), { recursive: true, force: true });
-  ensureBuild();
-}
+if (require.main === module) ensureBuild();
