@@ -30,6 +30,10 @@ export async function resolveInWorkspace(root: string, relative: string): Promis
     });
     if (!info) return path.join(next, ...parts.slice(i + 1));
     if (!info.isSymbolicLink()) {
+      if (!info.isDirectory() && i < parts.length - 1) {
+        // Said here: the system's ENOTDIR would name the worker's absolute path.
+        throw new LivecontextError('NOT_A_FOLDER', `"${relative}": ${parts.slice(0, i + 1).join('/')} is a file, not a folder.`);
+      }
       current = next;
       continue;
     }

@@ -91,6 +91,13 @@ describe('resolveInWorkspace, the cases around the edges', () => {
     await expect(resolveInWorkspace(workspace, '')).resolves.toBe(workspace);
   });
 
+  test('a path through a file is a clear error that does not name the worker\'s folders', async () => {
+    writeFileSync(at('plain.txt'), 'x');
+    const err = await resolveInWorkspace(workspace, 'plain.txt/inner.txt').catch((e: Error & { code?: string }) => e);
+    expect(err).toMatchObject({ code: 'NOT_A_FOLDER', message: '"plain.txt/inner.txt": plain.txt is a file, not a folder.' });
+    await expect(resolveInWorkspace(workspace, 'plain.txt')).resolves.toBe(at('plain.txt'));
+  });
+
   test('a sibling folder whose name starts like the workspace is outside', async () => {
     mkdirSync(`${workspace}-twin`);
     await expect(resolveInWorkspace(workspace, '../ws-twin/x.txt')).rejects.toThrow(/leaves the workspace/);
