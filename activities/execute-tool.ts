@@ -70,8 +70,10 @@ export function createExecuteTool(deps: ExecuteToolDeps) {
     const abort = new AbortController();
     const onCancel = () => abort.abort();
     ctx.cancellationSignal.addEventListener('abort', onCancel);
-    // Heartbeat while the tool runs so a dead worker is noticed within the heartbeat timeout.
-    const beat = setInterval(() => ctx.heartbeat(), HEARTBEAT_EVERY_MS);
+    // Heartbeat while the tool runs so a dead worker is noticed within the heartbeat timeout; the tool's
+    // last progress details are repeated, since a heartbeat without details would erase them for readers.
+    let progress: unknown;
+    const beat = setInterval(() => ctx.heartbeat(progress), HEARTBEAT_EVERY_MS);
     let timer: NodeJS.Timeout | undefined;
     try {
       const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
@@ -83,7 +85,7 @@ export function createExecuteTool(deps: ExecuteToolDeps) {
             idempotencyKey: input.idempotencyKey,
             workspaceRoot,
             signal: abort.signal,
-            heartbeat: (details) => ctx.heartbeat(redactJson(details)), // details reach the server too
+            heartbeat: (details) => ctx.heartbeat((progress = redactJson(details))), // details reach the server too
           }),
         ),
         timedOut,

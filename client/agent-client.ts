@@ -414,6 +414,22 @@ export class AgentClient {
     return partial;
   }
 
+  /**
+   * What the running tools last reported (their heartbeat details, e.g. an MCP tool's progress
+   * `{ tool_call_id, tool, progress, total, message }`), one entry per running tool that reported any.
+   * Like partialOutput, never from history.
+   */
+  async toolProgress(agentId: string): Promise<Array<{ activityId: string; attempt: number; details: unknown }>> {
+    const desc = await this.handle(agentId).describe();
+    const running = (desc.raw.pendingActivities ?? []).filter((a) => a.activityType?.name === ('executeTool' satisfies keyof ReturnType<typeof createActivities>));
+    const reported = running.filter((a) => a.heartbeatDetails?.payloads?.length);
+    const converter = this.client.workflow.options.loadedDataConverter;
+    const all = await Promise.all(
+      reported.map(async (a) => ({ activityId: a.activityId ?? '', attempt: a.attempt ?? 1, details: await decodePayloadAt<unknown>(converter, 0, a.heartbeatDetails!.payloads!) })),
+    );
+    return all.filter((p) => p.details !== undefined && p.details !== null);
+  }
+
   /** Polls partialOutput every `intervalMs` and yields each change, until `signal` aborts. */
   async *streamPartial(agentId: string, options: { intervalMs?: number; signal?: AbortSignal } = {}): AsyncGenerator<PartialOutput> {
     let last = '';

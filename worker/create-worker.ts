@@ -22,6 +22,7 @@ import {
 } from '../activities';
 import { runCommandTool } from '../activities/tools/run-command';
 import { TASK_QUEUE } from '../workflows/messages';
+import { type McpServersOption, closeWithWorker, startMcpServers } from './mcp-servers';
 
 export interface LivecontextWorkerOptions {
   connection: NativeConnection;
@@ -30,6 +31,12 @@ export interface LivecontextWorkerOptions {
   /** Your tools, in addition to the built-in workspace tools (unless `builtinTools: false`). */
   tools?: Tool[];
   builtinTools?: boolean;
+  /**
+   * MCP servers whose tools this worker offers, named `<server>__<tool>`: the ecosystem's `mcpServers`
+   * JSON (`{ mcpServers: { fs: { command, args, env }, docs: { url, headers } } }`, `${VAR}` read from
+   * this process's environment). A server that fails to start is logged and skipped.
+   */
+  mcpServers?: McpServersOption;
   /** Offer `run_command` (shell commands in the agent's workspace). Off unless true or LIVECONTEXT_RUN_COMMAND=1. */
   runCommand?: boolean;
   /**
@@ -68,6 +75,7 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
   const tools = new ToolRegistry(options.tools ?? [], [
     { name: 'builtin', tools: [...(options.builtinTools === false ? [] : workspaceTools), ...(runCommand ? [runCommandTool] : [])] },
   ]);
+  const mcp = options.mcpServers ? await startMcpServers(options.mcpServers, tools, options.progress) : undefined;
   const models = new ModelRouter([
     offlineDemoProvider,
     openaiProvider(),
@@ -79,19 +87,27 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
   const dataConverter = options.dataConverter ?? livecontextDataConverter();
   const offloading =
     options.offloading ?? (dataConverter.externalStorage !== undefined || (dataConverter.payloadCodecs ?? []).some((c) => c instanceof OffloadCodec));
-  return Worker.create({
-    connection: options.connection,
-    namespace: options.namespace ?? 'default',
-    taskQueue: options.taskQueue ?? TASK_QUEUE,
-    ...(options.workerOptions?.workflowsPath ? {} : { workflowBundle: options.workflowBundle ?? (await bundleQuietly(options.progress)) }),
-    activities: createActivities({ models, tools, workspaceRoot, liveness: options.liveness, prices: options.prices ?? loadPriceTable(), offloading, observeModelStream: options.observeModelStream }),
-    // No payload a sender can produce may stall an agent: see UndecodableGuardCodec.
-    dataConverter: guardedForWorkers(dataConverter),
-    // Heartbeats carry the partial output clients display; send them often enough to look live.
-    maxHeartbeatThrottleInterval: '250 ms',
-    defaultHeartbeatThrottleInterval: '250 ms',
-    ...options.workerOptions,
-  });
+  let worker: Worker;
+  try {
+    worker = await Worker.create({
+      connection: options.connection,
+      namespace: options.namespace ?? 'default',
+      taskQueue: options.taskQueue ?? TASK_QUEUE,
+      ...(options.workerOptions?.workflowsPath ? {} : { workflowBundle: options.workflowBundle ?? (await bundleQuietly(options.progress)) }),
+      activities: createActivities({ models, tools, workspaceRoot, liveness: options.liveness, prices: options.prices ?? loadPriceTable(), offloading, observeModelStream: options.observeModelStream }),
+      // No payload a sender can produce may stall an agent: see UndecodableGuardCodec.
+      dataConverter: guardedForWorkers(dataConverter),
+      // Heartbeats carry the partial output clients display; send them often enough to look live.
+      maxHeartbeatThrottleInterval: '250 ms',
+      defaultHeartbeatThrottleInterval: '250 ms',
+      ...options.workerOptions,
+    });
+  } catch (err) {
+    await mcp?.close(); // no worker will run: end the MCP servers it started
+    throw err;
+  }
+  if (mcp) closeWithWorker(worker, mcp);
+  return worker;
 }
 
 /** The agent workflow's bundle, built without webpack's module listing on the console. */

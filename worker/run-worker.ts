@@ -6,6 +6,7 @@ import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { ModelProvider, Tool } from '../activities';
 import { type ConnectSettings, connectSettings } from '../common/connection';
 import { createLivecontextWorker } from './create-worker';
+import type { McpServersOption } from './mcp-servers';
 import { installLogging } from '../common/logging';
 
 export interface RunningWorker {
@@ -23,6 +24,8 @@ export async function startWorker(options: {
   tools?: Tool[];
   models?: ModelProvider[];
   workspaceRoot?: string;
+  /** MCP servers whose tools the worker offers (see LivecontextWorkerOptions.mcpServers). */
+  mcpServers?: McpServersOption;
   /** Start-up steps as they begin, for a person watching (default: none). */
   progress?: (step: string) => void;
 }): Promise<RunningWorker> {
@@ -38,6 +41,7 @@ export async function startWorker(options: {
     ...(options.tools ? { tools: options.tools } : {}),
     ...(options.models ? { models: options.models } : {}),
     ...(options.workspaceRoot ? { workspaceRoot: options.workspaceRoot } : {}),
+    ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
   });
   const done = worker.run().finally(() => connection.close());
   return {

@@ -33,6 +33,12 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
    * from the validated arguments (return a string to say why approval is needed).
    */
   needsApproval?: boolean | ((args: z.infer<S>) => boolean | string);
+  /**
+   * The JSON schema the model is offered, for a tool whose schema is not ours to write (an MCP server's
+   * `inputSchema`); `parameters` then only checks that the arguments are an object, and the tool's
+   * owner validates them. Tools written here leave it out: their zod schema gives both.
+   */
+  jsonSchema?: Record<string, unknown>;
 }
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 5 * 60 * 1000;
@@ -47,5 +53,6 @@ export function defineTool<S extends z.ZodType>(tool: Tool<S>): Tool<S> {
 }
 
 export function toolSpec(tool: Tool): ToolSpec {
+  if (tool.jsonSchema) return { name: tool.name, description: tool.description, parameters: tool.jsonSchema };
   return zodToolSpec(tool.name, tool.description, tool.parameters);
 }

@@ -38,6 +38,12 @@ export class ToolRegistry {
     for (const tool of source.tools) this.register(tool, source.name);
   }
 
+  /** Puts a source's current tools in place of its previous ones (an MCP server's changed tool list). */
+  replace(source: ToolSource): void {
+    for (const [name, entry] of this.tools) if (entry.source === source.name) this.tools.delete(name);
+    this.add(source);
+  }
+
   register(tool: Tool, source = 'user'): void {
     const taken = this.tools.get(tool.name);
     if (taken) throw new Error(`Tool "${tool.name}" is registered twice (by ${taken.source} and by ${source}).`);

@@ -1,0 +1,62 @@
+/**
+ * An MCP server's tool as a livecontext Tool: offered with the server's own JSON schema, run by a call on
+ * the pooled connection with the tool's timeout, cancellation (the SDK sends notifications/cancelled when
+ * the signal aborts) and progress notifications as heartbeats. `destructiveHint: true` (and not
+ * `readOnlyHint`) asks a person first. `isError` and an unreachable server throw, which the executor
+ * turns into a Failed result the model reads.
+ */
+import { z } from 'zod';
+import { DEFAULT_TOOL_TIMEOUT_MS, type Tool, type ToolOutput } from '../tools/define-tool';
+import { mcpResultText } from './result-text';
+import type { McpServerConnection, McpToolDef } from './server-connection';
+
+/** What an MCP tool's heartbeats carry while it reports progress (shown as its partial output). */
+export interface McpToolProgress {
+  tool_call_id: string;
+  tool: string;
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** Any JSON object: the server checks its own arguments, against the schema the model was shown. */
+const AnyArguments = z.record(z.string(), z.unknown());
+
+export function needsApprovalFor(def: McpToolDef): boolean {
+  return def.annotations?.destructiveHint === true && def.annotations?.readOnlyHint !== true;
+}
+
+/** The server's input schema as a tool spec's parameters: an object schema, without `$schema`. */
+export function specParameters(def: McpToolDef): Record<string, unknown> {
+  const { $schema: _drop, ...schema } = (def.inputSchema ?? {}) as Record<string, unknown>;
+  return { ...schema, type: 'object', properties: schema.properties ?? {} };
+}
+
+export function mcpTool(name: string, def: McpToolDef, connection: McpServerConnection): Tool<typeof AnyArguments> {
+  const server = connection.name;
+  const title = def.title ?? def.annotations?.title;
+  const described = def.description?.trim() || title || `The ${def.name} tool`;
+  return {
+    name,
+    description: connection.redact(`${described} (MCP server "${server}", tool "${def.name}")`),
+    parameters: AnyArguments,
+    jsonSchema: specParameters(def),
+    timeoutMs: connection.config.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+    ...(needsApprovalFor(def) ? { needsApproval: () => `${server} marks ${def.name} as destructive` } : {}),
+    async execute(args, ctx): Promise<ToolOutput> {
+      const result = await connection.callTool(def.name, args, {
+        signal: ctx.signal,
+        timeoutMs: connection.config.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+        onProgress: (p) => {
+          const details: McpToolProgress = { tool_call_id: ctx.toolCallId, tool: name, progress: p.progress };
+          if (p.total !== undefined) details.total = p.total;
+          if (p.message) details.message = connection.redact(p.message);
+          ctx.heartbeat(details);
+        },
+      });
+      const { text, isError } = mcpResultText(result);
+      if (isError) throw new Error(connection.redact(text));
+      return { text: connection.redact(text), metadata: { mcp_server: server } };
+    },
+  };
+}

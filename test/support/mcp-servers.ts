@@ -1,0 +1,73 @@
+/**
+ * The reference MCP servers from npm (dev dependencies), as `mcpServers` entries and, for Streamable
+ * HTTP, as a process of their own. Run with this Node, so no `npx` download happens in a test.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { eventually } from './temporal';
+
+const PACKAGES = path.resolve(__dirname, '../../node_modules/@modelcontextprotocol');
+export const FILESYSTEM_BIN = path.join(PACKAGES, 'server-filesystem/dist/index.js');
+export const EVERYTHING_BIN = path.join(PACKAGES, 'server-everything/dist/index.js');
+
+/** server-filesystem over stdio, allowed only `folder`. */
+export function filesystemServer(folder: string) {
+  return { command: process.execPath, args: [FILESYSTEM_BIN, folder] };
+}
+
+/** server-everything over stdio; `marker` (an ignored extra argument) lets a test find its process. */
+export function everythingStdio(marker: string, env: Record<string, string> = {}) {
+  return { command: process.execPath, args: [EVERYTHING_BIN, 'stdio', marker], env };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface HttpEverything {
+  url: string;
+  proc: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** server-everything in its Streamable HTTP mode (`index.js streamableHttp`, PORT from the environment). */
+export async function startEverythingHttp(): Promise<HttpEverything> {
+  const port = await freePort();
+  const proc = spawn(process.execPath, [EVERYTHING_BIN, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  await eventually(() => /listening on port/.test(out) || proc.exitCode !== null, 30_000, 'server-everything (HTTP) to listen');
+  if (proc.exitCode !== null) throw new Error(`server-everything (HTTP) exited:\n${out}`);
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    proc,
+    async stop() {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+/** The pid of the one process whose command line contains `marker` (a stdio server this test started). */
+export function pidOf(marker: string): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(marker)) return Number(entry);
+    } catch {
+      /* gone already */
+    }
+  }
+  return undefined;
+}
