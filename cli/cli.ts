@@ -29,12 +29,12 @@ function need(value: string | undefined, name: string): string {
 
 const commands: Record<string, Command> = {
   up: {
-    usage: 'livecontext up [agent-id] [--model provider:model]',
-    summary: 'Dev server (unless TEMPORAL_ADDRESS is set), a worker, and a chat with an agent (what `npm start` runs).',
-    options: { model: { type: 'string' } },
+    usage: 'livecontext up [agent-id] [--model provider:model] [--mcp mcp.json]',
+    summary: 'Dev server (unless TEMPORAL_ADDRESS is set), a worker (with the MCP servers of ./mcp.json when present), and a chat with an agent (what `npm start` runs).',
+    options: { model: { type: 'string' }, mcp: { type: 'string' } },
     async run(p, v) {
       const [{ up }, { checkModel }, { defaultModel }] = await Promise.all([import('./up'), commandsModule(), import('../client/connect')]);
-      await up({ agentId: p[0] ?? process.env.LIVECONTEXT_AGENT_ID ?? 'demo', model: checkModel((v.model as string) ?? defaultModel()) });
+      await up({ agentId: p[0] ?? process.env.LIVECONTEXT_AGENT_ID ?? 'demo', model: checkModel((v.model as string) ?? defaultModel()), ...(v.mcp ? { mcp: v.mcp as string } : {}) });
     },
   },
   dev: {
@@ -55,16 +55,30 @@ const commands: Record<string, Command> = {
     },
   },
   worker: {
-    usage: 'livecontext worker [--tools ./my-tools.js] [--workspace DIR]',
-    summary: 'A worker for TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE (Temporal environment configuration).',
-    options: { tools: { type: 'string' }, workspace: { type: 'string' } },
+    usage: 'livecontext worker [--tools ./my-tools.js] [--mcp mcp.json] [--workspace DIR]',
+    summary: 'A worker for TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE (Temporal environment configuration); --mcp adds the tools of the MCP servers in an `mcpServers` JSON file.',
+    options: { tools: { type: 'string' }, mcp: { type: 'string' }, workspace: { type: 'string' } },
     async run(_p, v) {
-      const [{ loadToolsModule }, { startWorker }] = await Promise.all([import('../worker/tools-module'), import('../worker/run-worker')]);
+      const [{ loadToolsModule }, { startWorker }, { loadMcpConfigFile }] = await Promise.all([
+        import('../worker/tools-module'),
+        import('../worker/run-worker'),
+        import('../activities/mcp/config'),
+      ]);
       const tools = v.tools ? await loadToolsModule(v.tools as string) : undefined;
-      const worker = await startWorker({ tools, workspaceRoot: v.workspace as string | undefined, progress: (m) => console.error(m) });
+      const mcpServers = v.mcp ? loadMcpConfigFile(v.mcp as string) : undefined;
+      const worker = await startWorker({ tools, mcpServers, workspaceRoot: v.workspace as string | undefined, progress: (m) => console.error(m) });
       console.log(`Worker running on ${worker.settings.address}, namespace ${worker.settings.namespace}. Ctrl-C to stop.`);
       await Promise.race([untilSignal(), worker.done]);
       await worker.stop();
+    },
+  },
+  mcp: {
+    usage: 'livecontext mcp list [--mcp mcp.json] [--json]',
+    summary: 'The MCP servers of a configuration file (default ./mcp.json): whether each connects from here, and their tools as agents see them.',
+    options: { mcp: { type: 'string' }, ...json },
+    async run(p, v) {
+      if (p[0] !== 'list') throw new UserError(`Unknown mcp subcommand "${p[0] ?? ''}". Usage: livecontext mcp list [--mcp mcp.json] [--json]`);
+      return (await import('./mcp-list')).mcpListCmd((v.mcp as string) ?? 'mcp.json', !!v.json);
     },
   },
   start: {

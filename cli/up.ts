@@ -4,6 +4,7 @@
  * When stdin is not a terminal it answers one message per line and exits at end of input; the agent
  * stays alive in Temporal either way.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { startDevServer } from '../worker/dev-server';
@@ -12,11 +13,16 @@ import { startWorker } from '../worker/run-worker';
 import { DEMO_HELP } from '../activities/models/offline-demo-model';
 import { runChat } from './chat';
 import { connectAgents } from '../client/connect';
+import { loadMcpConfigFile } from '../activities/mcp/config';
 
-export async function up(options: { agentId: string; model: string }): Promise<void> {
+export async function up(options: { agentId: string; model: string; mcp?: string }): Promise<void> {
   const interactive = !!process.stdin.isTTY;
   const say = (m: string) => (interactive ? console.log(m) : console.error(m));
   installLogging({ file: path.resolve('.livecontext/worker.log') });
+  // `./mcp.json`, when present, gives the worker MCP servers (as `livecontext worker --mcp` does).
+  const mcpFile = options.mcp ?? (existsSync('mcp.json') ? 'mcp.json' : undefined);
+  const mcpServers = mcpFile ? loadMcpConfigFile(path.resolve(mcpFile)) : undefined;
+  if (mcpFile) console.error(`MCP servers from ${mcpFile}: ${mcpServers!.map((s) => s.name).join(', ') || '(none)'}`);
 
   let address = process.env.TEMPORAL_ADDRESS;
   let stopServer = async () => {};
@@ -27,7 +33,7 @@ export async function up(options: { agentId: string; model: string }): Promise<v
     stopServer = server.stop;
     say(`Temporal dev server ${server.address}${server.started ? '' : ' (already running)'} · Web UI ${server.uiUrl}`);
   }
-  const worker = await startWorker({ address, progress: (m) => console.error(m) });
+  const worker = await startWorker({ address, progress: (m) => console.error(m), ...(mcpServers ? { mcpServers } : {}) });
   console.error('worker ready');
   const { agents, connection } = await connectAgents({ address });
   try {

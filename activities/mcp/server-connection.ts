@@ -121,7 +121,7 @@ export class McpServerConnection {
         }
       }
     } catch (err) {
-      const message = `Cannot reach the MCP server "${this.name}" (${this.where()}): ${this.describeFailure(err)}`;
+      const message = `Cannot reach the MCP server "${this.name}" (${this.where()}): ${this.describeFailure(err, 'connect')}`;
       this.hooks.log?.warn(message);
       throw new Error(message);
     }
@@ -185,9 +185,11 @@ export class McpServerConnection {
     return this.redact(`${u.protocol}//${u.host}${u.pathname}`);
   }
 
-  private describeFailure(err: unknown): string {
+  private describeFailure(err: unknown, during: 'connect' | 'call' = 'call'): string {
     let message = err instanceof Error ? err.message : String(err);
-    if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
+    if (during === 'connect' && err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
+      message = 'it closed the connection while starting (it exited?)';
+    } else if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
       message = `the connection to the MCP server "${this.name}" closed during the call (the server may have crashed); the next call reconnects`;
     } else if (this.client && connectionLost(err)) {
       message = `Cannot reach the MCP server "${this.name}" (${this.where()}): ${message}; the next call reconnects`;

@@ -1,0 +1,96 @@
+/**
+ * A token given to MCP servers through `env` and `headers` (`${VAR}` from the worker's environment, under
+ * a name the worker's own redaction would not take for a secret) appears nowhere: not in tool results
+ * (server-everything's get-env returns its whole environment), not in raw or decoded history, state or
+ * snapshot, and not in the worker's logs at DEBUG — including the start-up failure of a server that
+ * prints the token and exits, and of an unreachable URL carrying it.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ToolResultsEntry } from '../../agent';
+import { callsInput } from '../fixtures/calls-script';
+import { type HttpEverything, everythingStdio, startEverythingHttp } from '../support/mcp-servers';
+import { connectTest, eventually, type TestContext, testAddress, uniqueId } from '../support/temporal';
+
+const token = 'canary-MCP-9f8e7d6c5b4a3210';
+const taskQueue = uniqueId('mcp-secrets');
+let t: TestContext;
+let http: HttpEverything;
+let worker: ChildProcess;
+let output = '';
+
+beforeAll(async () => {
+  t = await connectTest(taskQueue);
+  http = await startEverythingHttp();
+  const config = {
+    mcpServers: {
+      every: everythingStdio(uniqueId('marker'), { SERVICE_CONFIG: '${CANARY_VALUE}' }),
+      web: { url: http.url, headers: { Authorization: 'Bearer ${CANARY_VALUE}' } },
+      down: { url: 'http://127.0.0.1:1/mcp', headers: { 'X-Api': '${CANARY_VALUE}' } },
+      // Not an MCP server: a command that prints what it was given and dies, as a broken server might.
+      crashy: { command: process.execPath, args: ['-e', 'console.error("my token is", process.env.GIVEN); process.exit(3)'], env: { GIVEN: '${CANARY_VALUE}' } },
+    },
+  };
+  worker = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../fixtures/mcp-worker.ts')], {
+    cwd: path.resolve(__dirname, '../..'),
+    env: {
+      ...process.env,
+      LIVECONTEXT_TEST_ADDRESS: testAddress(),
+      TASK_QUEUE: taskQueue,
+      WORKSPACE_ROOT: mkdtempSync(path.join(tmpdir(), 'lc-ws-')),
+      MCP_CONFIG: JSON.stringify(config),
+      CANARY_VALUE: token,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  worker.stdout!.on('data', (d) => (output += d));
+  worker.stderr!.on('data', (d) => (output += d));
+  await eventually(() => output.includes('WORKER READY') || worker.exitCode !== null, 90_000, 'the worker to start');
+  if (worker.exitCode !== null) throw new Error(`Worker exited early:\n${output}`);
+});
+
+afterAll(async () => {
+  if (worker && worker.exitCode === null) {
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    worker.kill('SIGTERM');
+    await exited;
+  }
+  await http?.stop();
+  await t?.close();
+});
+
+/** Every string in a raw history, payload data decoded. */
+function rawText(value: unknown): string {
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
+  if (Array.isArray(value)) return value.map(rawText).join('\n');
+  if (value && typeof value === 'object') return Object.values(value).map(rawText).join('\n');
+  return String(value);
+}
+
+test('the token reaches the servers but nothing the agent keeps, and no log line', async () => {
+  // The failed servers were logged and skipped; the worker started anyway.
+  expect(output).toMatch(/MCP server "down" skipped: Cannot reach the MCP server "down" \(http:\/\/127\.0\.0\.1:1\/mcp\)/);
+  expect(output).toMatch(/MCP server "crashy" skipped: Cannot reach .*it closed the connection while starting .*my token is \[redacted \$CANARY_VALUE\]/);
+
+  const agentId = uniqueId('mcp-secrets');
+  await t.agents.start(agentId, { model: 'scripted:calls' });
+  const calls = [
+    { name: 'every__get-env', args: {} },
+    { name: 'web__echo', args: { message: 'through the authorized connection' } },
+  ];
+  await expect(t.agents.ask(agentId, callsInput(calls))).resolves.toMatchObject({ status: 'answered' });
+  const entries = await t.agents.history(agentId);
+  const [env, echo] = (entries.find((e) => e.kind === 'tool_results') as ToolResultsEntry).results;
+  // The server had it (so redaction, not absence, keeps it out).
+  expect(env.status).toBe('Success');
+  expect(env.result).toContain('"SERVICE_CONFIG": "[redacted $CANARY_VALUE]"');
+  expect(echo).toMatchObject({ status: 'Success', result: 'Echo: through the authorized connection' });
+
+  const raw = await t.agents.handle(agentId).fetchHistory();
+  const everything = [JSON.stringify(raw), rawText(raw), JSON.stringify(entries), JSON.stringify(await t.agents.state(agentId)), JSON.stringify(await t.agents.snapshot(agentId)), output];
+  for (const text of everything) expect(text).not.toContain(token);
+  expect(everything[1]).toContain('[redacted $CANARY_VALUE]'); // the search does read payload text
+  expect(output).toMatch(/\[DEBUG\]|\[INFO\]/); // the logs searched are the detailed ones
+});
