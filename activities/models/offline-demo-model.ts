@@ -1,7 +1,7 @@
 /**
  * `demo:offline` — a clearly labelled stand-in used when no API key is configured. It is not an LLM:
  * it picks real tool calls from words in the message, so a new user sees what livecontext is for
- * without any account — the durable tool loop, the memory notebook, a tool call waiting for approval,
+ * without any account — the durable tool loop, the memory notebook, the task list, a tool call waiting for approval,
  * a durable timer, two tools at once — and can kill the worker mid-turn and watch the turn finish.
  * It only calls tools the agent is offered (`--tools`), and names notes by input number, so notes
  * written before a /reset are never overwritten.
@@ -15,7 +15,8 @@ export const OFFLINE_DEMO_MODEL = 'demo:offline';
 const LABEL = '[offline demo model: not an LLM]';
 /** What the demo does on which words; shown when it has nothing else to do. */
 export const DEMO_HELP =
-  'Try: "remember I like tea" (memory notebook), "delete note 2" (a call that waits for /approve), ' +
+  'Try: "remember I like tea" (memory notebook), "plan buy milk, call mum" and "done 1" (task list), ' +
+  '"delete note 2" (a call that waits for /approve), ' +
   '"sleep 20" (a durable timer: kill the worker meanwhile and restart it), "both" (a timer and a file at once), ' +
   'or any other text (filed as a note).';
 
@@ -69,6 +70,17 @@ function plan(input: ModelInputEntry, offered: Set<string>): { say: string; call
     if (missing('memory_notebook_replace').length) return refuse(['memory_notebook_replace']);
     return { say: 'Writing that into my memory notebook.', calls: [{ name: 'memory_notebook_replace', args: { old_text: '', new_text: `- ${remember[1].trim()}\n` } }] };
   }
+  const planned = /^plan\s+(.+)$/is.exec(text);
+  if (planned) {
+    if (missing('todo_add').length) return refuse(['todo_add']);
+    const titles = planned[1].split(/,|\n/).map((t) => t.trim()).filter(Boolean).slice(0, 20);
+    return { say: `Adding ${titles.length} task${titles.length === 1 ? '' : 's'} to my task list.`, calls: [{ name: 'todo_add', args: { titles } }] };
+  }
+  const done = /^done\s+#?(\d+)$/i.exec(text);
+  if (done) {
+    if (missing('todo_update').length) return refuse(['todo_update']);
+    return { say: `Marking task ${done[1]} done.`, calls: [{ name: 'todo_update', args: { id: Number(done[1]), status: 'done' } }] };
+  }
   const sleep = /\b(?:sleep|wait)\s*(\d+)?/.exec(lower);
   if (sleep) {
     if (missing('sleep').length) return refuse(['sleep']);
@@ -99,6 +111,9 @@ function describeResults(entry: ToolResultsEntry): string {
       switch (r.toolName) {
         case 'memory_notebook_replace':
           return 'Noted in my memory notebook (it is in my Live Screen on every call; /notebook shows it).';
+        case 'todo_add':
+        case 'todo_update':
+          return `${r.result} My task list is in my Live Screen on every call (\`livecontext state\` shows it).`;
         case 'sleep':
           return `Awake again: ${r.result}`;
         case 'write_file':

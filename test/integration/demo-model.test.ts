@@ -1,5 +1,5 @@
 /**
- * The offline demo model shows what livecontext is for without an API key: the memory notebook, a call
+ * The offline demo model shows what livecontext is for without an API key: the memory notebook, the task list, a call
  * waiting for approval, a durable timer, two tools at once; it only calls the tools it is offered, and
  * notes written before a reset are never overwritten.
  */
@@ -31,6 +31,14 @@ test('notebook, approval, durable timer, two tools at once; notes survive a rese
     expect((await t.agents.state(agentId)).notebook).toBe('- I like green tea\n');
 
     expect(text(await t.agents.ask(agentId, 'buy milk'))).toMatch(/note-2\.md/);
+
+    // The task list: planned, then one done; the tasks are in the state (and the model's Live Screen).
+    expect(text(await t.agents.ask(agentId, 'plan buy milk, call mum'))).toMatch(/Added #1, #2\./);
+    expect(text(await t.agents.ask(agentId, 'done 1'))).toMatch(/Task #1 is done\./);
+    expect((await t.agents.state(agentId)).tasks).toEqual([
+      { id: 1, title: 'buy milk', status: 'done' },
+      { id: 2, title: 'call mum', status: 'pending' },
+    ]);
     expect(readFileSync(path.join(notes, 'note-2.md'), 'utf8')).toBe('buy milk\n');
 
     // A deletion waits for a person.
@@ -47,14 +55,14 @@ test('notebook, approval, durable timer, two tools at once; notes survive a rese
     expect(text(slept)).toMatch(/Awake again: Waited 1 s/);
 
     // Two tools at once: the note is written while the timer runs.
-    expect(text(await t.agents.ask(agentId, 'both please'))).toMatch(/Awake again.*note-5\.md/s);
+    expect(text(await t.agents.ask(agentId, 'both please'))).toMatch(/Awake again.*note-7\.md/s);
     expect((await lastResults(agentId)).map((r) => `${r.toolName} ${r.status}`)).toEqual(['sleep Success', 'write_file Success']);
 
     // After a reset the numbering goes on: no earlier note is overwritten.
     await t.agents.reset(agentId);
-    expect(text(await t.agents.ask(agentId, 'after the reset'))).toMatch(/note-6\.md/);
-    expect(readdirSync(notes).sort()).toEqual(['note-5.md', 'note-6.md']);
-    expect(readFileSync(path.join(notes, 'note-5.md'), 'utf8')).toBe('both please\n');
+    expect(text(await t.agents.ask(agentId, 'after the reset'))).toMatch(/note-8\.md/);
+    expect(readdirSync(notes).sort()).toEqual(['note-7.md', 'note-8.md']);
+    expect(readFileSync(path.join(notes, 'note-7.md'), 'utf8')).toBe('both please\n');
   });
 });
 
