@@ -39,6 +39,18 @@ export function formatToolActivity(e: HistoryEntry): string[] {
   return [];
 }
 
+/**
+ * A running tool's progress report (its heartbeat details, as MCP tools send them:
+ * `{ tool, progress, total?, message? }`) as one line, or undefined for details of another shape.
+ */
+export function formatToolProgress(details: unknown): string | undefined {
+  const d = details as { tool?: unknown; progress?: unknown; total?: unknown; message?: unknown } | null;
+  if (!d || typeof d !== 'object' || typeof d.tool !== 'string' || typeof d.progress !== 'number') return undefined;
+  const total = typeof d.total === 'number' ? `/${d.total}` : '';
+  const message = typeof d.message === 'string' && d.message ? ` ${clip(d.message, 100)}` : '';
+  return `    … ${d.tool}: ${d.progress}${total}${message}`;
+}
+
 /** An input entry as the chat shows it when another client sent it. */
 export function formatOtherInput(e: ModelInputEntry): string {
   return `${e.sender ?? 'another client'}> ${clip(e.sections.map((s) => s.content).join(' / '), 400)}`;

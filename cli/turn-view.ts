@@ -10,7 +10,7 @@ import type { PartialOutput } from '../activities/call-model';
 import type { AgentStatus } from '../workflows/messages';
 import type { AgentClient } from '../client/agent-client';
 import type { ChatScreen } from './chat-screen';
-import { formatOtherInput, formatToolActivity } from './format';
+import { formatOtherInput, formatToolActivity, formatToolProgress } from './format';
 
 const POLL_MS = 200;
 /** Entries arrived while looking: look again soon, not at once (never a busy loop). */
@@ -34,6 +34,8 @@ export class AgentFollower {
   private streamed = '';
   private attempt = 0;
   private readonly shownApprovals = new Set<string>();
+  /** Progress lines of running tools shown so far (a line shows once). */
+  private readonly shownProgress = new Set<string>();
   private shownError: string | undefined;
   private saidStopping = false;
   /** The agent worked when last looked at: only then can a model call be streaming. */
@@ -111,6 +113,8 @@ export class AgentFollower {
     }
     if (state.lastSeq !== this.shownSeq) return true;
     this.showPartial(partial);
+    if (this.working && state.runState === 'WaitingToolResults') await this.showToolProgress();
+    else this.shownProgress.clear();
     this.showError(state);
     for (const a of state.awaitingApproval) {
       if (this.shownApprovals.has(a.toolCallId)) continue;
@@ -159,6 +163,18 @@ export class AgentFollower {
     screen.stream(more);
     this.streamed += more;
     this.attempt = partial.attempt;
+  }
+
+  /** What running tools report (an MCP tool's progress), a line per new report. */
+  private async showToolProgress(): Promise<void> {
+    const running = await this.o.agents.toolProgress(this.o.agentId).catch(() => []);
+    for (const { activityId, details } of running) {
+      const line = formatToolProgress(details);
+      const key = `${activityId} ${line}`;
+      if (!line || this.shownProgress.has(key)) continue;
+      this.shownProgress.add(key);
+      this.o.screen.line(line);
+    }
   }
 
   /** The model call's output is recorded: the rest of its text, after what streamed. */

@@ -100,6 +100,22 @@ test('SIGKILL of the stdio server mid-call: a clean Failed result, and the next 
   });
 });
 
+test("the server's `timeout` cuts a call short (cancelling the request); the connection serves the next call", async () => {
+  const marker = uniqueId('marker');
+  await withWorker({ taskQueue, workspaceRoot, models, mcpServers: { every: { ...everythingStdio(marker), timeout: 1500 } } }, async () => {
+    const agentId = uniqueId('mcp-every-timeout');
+    await t.agents.start(agentId, { model: 'scripted:calls' });
+    const started = Date.now();
+    const [slow] = await run(agentId, [{ name: 'every__trigger-long-running-operation', args: { duration: 30, steps: 30 } }]);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(slow).toMatchObject({ status: 'Failed', result: expect.stringMatching(/^every__trigger-long-running-operation timed out after 2 s/) });
+    const pid = pidOf(marker);
+    const [echo] = await run(agentId, [{ name: 'every__echo', args: { message: 'still here' } }]);
+    expect(echo).toMatchObject({ status: 'Success', result: 'Echo: still here' });
+    expect(pidOf(marker)).toBe(pid); // the same server process: a cancelled call does not cost the connection
+  });
+});
+
 test('an HTTP server that went away: a Failed result that says so, quickly', async () => {
   const http = await startEverythingHttp();
   try {
