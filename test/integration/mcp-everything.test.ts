@@ -116,6 +116,24 @@ test("the server's `timeout` cuts a call short (cancelling the request); the con
   });
 });
 
+test('a url server that speaks only legacy SSE: Streamable HTTP is tried first, then SSE', async () => {
+  const sse = await startEverythingHttp('sse');
+  try {
+    await withWorker({ taskQueue, workspaceRoot, models, mcpServers: { old: { url: sse.url } } }, async () => {
+      const agentId = uniqueId('mcp-sse');
+      await t.agents.start(agentId, { model: 'scripted:calls' });
+      const [echo, weather] = await run(agentId, [
+        { name: 'old__echo', args: { message: 'over SSE' } },
+        { name: 'old__get-structured-content', args: { location: 'New York' } },
+      ]);
+      expect(echo).toMatchObject({ status: 'Success', result: 'Echo: over SSE' });
+      expect(JSON.parse(weather.result)).toMatchObject({ temperature: 33 });
+    });
+  } finally {
+    await sse.stop();
+  }
+});
+
 test('an HTTP server that went away: a Failed result that says so, quickly', async () => {
   const http = await startEverythingHttp();
   try {

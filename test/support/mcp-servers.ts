@@ -39,18 +39,21 @@ export interface HttpEverything {
   stop(): Promise<void>;
 }
 
-/** server-everything in its Streamable HTTP mode (`index.js streamableHttp`, PORT from the environment). */
-export async function startEverythingHttp(): Promise<HttpEverything> {
+/**
+ * server-everything in its Streamable HTTP mode (`index.js streamableHttp`, at /mcp) or its legacy SSE
+ * mode (`index.js sse`, at /sse), on a free PORT.
+ */
+export async function startEverythingHttp(mode: 'streamableHttp' | 'sse' = 'streamableHttp'): Promise<HttpEverything> {
   const port = await freePort();
-  const proc = spawn(process.execPath, [EVERYTHING_BIN, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [EVERYTHING_BIN, mode], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  await eventually(() => /listening on port/.test(out) || proc.exitCode !== null, 30_000, 'server-everything (HTTP) to listen');
+  await eventually(() => /listening on port|running on port/.test(out) || proc.exitCode !== null, 30_000, 'server-everything (HTTP) to listen');
   if (proc.exitCode !== null) throw new Error(`server-everything (HTTP) exited:\n${out}`);
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `http://127.0.0.1:${port}/${mode === 'sse' ? 'sse' : 'mcp'}`,
     proc,
     async stop() {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
