@@ -94,3 +94,9 @@ test('the token reaches the servers but nothing the agent keeps, and no log line
   expect(everything[1]).toContain('[redacted $CANARY_VALUE]'); // the search does read payload text
   expect(output).toMatch(/\[DEBUG\]|\[INFO\]/); // the logs searched are the detailed ones
 });
+
+test("a server's notifications/tools/list_changed makes the worker list its tools again", async () => {
+  // server-everything registers its client-dependent tools once initialized and says so with
+  // tools/list_changed; the worker answers by listing them again (the list here has the same tools).
+  await eventually(() => /MCP server "every" changed its tools: now \d+/.test(output), 30_000, 'the refresh after tools/list_changed');
+});
