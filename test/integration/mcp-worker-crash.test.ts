@@ -1,0 +1,77 @@
+/**
+ * A worker SIGKILLed in the middle of an MCP tool call: the turn finishes once a worker runs again, the
+ * interrupted call is Temporal's next attempt of the same activity (recorded as `attempts: 2`), and the
+ * call that had completed before the kill is not run again — on a real dev server, with the reference
+ * server-everything over stdio (its long-running tool, a fresh server process in the new worker).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ToolResultsEntry } from '../../agent';
+import { callsInput } from '../fixtures/calls-script';
+import { everythingStdio } from '../support/mcp-servers';
+import { connectTest, eventually, type TestContext, testAddress, uniqueId } from '../support/temporal';
+
+const taskQueue = uniqueId('mcp-crash');
+const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-ws-'));
+let t: TestContext;
+let worker: ChildProcess | undefined;
+
+async function startWorker(): Promise<ChildProcess> {
+  const config = { mcpServers: { every: everythingStdio(uniqueId('marker')) } };
+  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../fixtures/mcp-worker.ts')], {
+    cwd: path.resolve(__dirname, '../..'),
+    env: { ...process.env, LIVECONTEXT_TEST_ADDRESS: testAddress(), TASK_QUEUE: taskQueue, WORKSPACE_ROOT: workspaceRoot, MCP_CONFIG: JSON.stringify(config) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  await eventually(() => output.includes('WORKER READY') || child.exitCode !== null, 90_000, 'the worker to start');
+  if (child.exitCode !== null) throw new Error(`Worker exited early:\n${output}`);
+  return child;
+}
+
+beforeAll(async () => (t = await connectTest(taskQueue)));
+afterAll(async () => {
+  if (worker && worker.exitCode === null) worker.kill('SIGKILL');
+  await t?.close();
+});
+
+test('SIGKILL of the worker mid MCP call: the turn finishes after a restart; the completed call is not run again', async () => {
+  worker = await startWorker();
+  const agentId = uniqueId('mcp-crash');
+  await t.agents.start(agentId, { model: 'scripted:calls' });
+  // One model output, two calls run one after the other: an echo, then a long operation.
+  const { inputSeq } = await t.agents.send(
+    agentId,
+    callsInput([
+      { name: 'every__echo', args: { message: 'before the crash' } },
+      { name: 'every__trigger-long-running-operation', args: { duration: 6, steps: 6 } },
+    ]),
+  );
+  await eventually(async () => (await t.agents.toolProgress(agentId)).length > 0, 60_000, 'the long call to be running');
+  const killed = new Promise((resolve) => worker!.once('exit', resolve));
+  worker.kill('SIGKILL');
+  await killed;
+  worker = await startWorker();
+
+  await expect(t.agents.waitForAnswer(agentId, inputSeq)).resolves.toMatchObject({ status: 'answered', answer: { contents: ['done'] } });
+  const results = ((await t.agents.history(agentId)).find((e) => e.kind === 'tool_results') as ToolResultsEntry).results;
+  expect(results[0]).toMatchObject({ toolName: 'every__echo', status: 'Success', result: 'Echo: before the crash' });
+  expect(results[0].metadata?.attempts).toBeUndefined(); // one attempt
+  expect(results[1]).toMatchObject({ toolName: 'every__trigger-long-running-operation', status: 'Success', metadata: { attempts: 2 } });
+
+  // Temporal's record: the echo's activity started once; the long call's twice (the second on the new worker).
+  const events = (await t.agents.handle(agentId).fetchHistory()).events ?? [];
+  const scheduled = new Map<string, string>();
+  for (const e of events) {
+    const a = e.activityTaskScheduledEventAttributes;
+    if (a?.activityType?.name === 'executeTool') scheduled.set(String(e.eventId), a.summary?.data ? Buffer.from(a.summary.data).toString() : '');
+  }
+  expect(scheduled.size).toBe(2); // no call was scheduled again
+  const starts = events.filter((e) => e.activityTaskStartedEventAttributes).map((e) => ({ of: String(e.activityTaskStartedEventAttributes!.scheduledEventId), attempt: e.activityTaskStartedEventAttributes!.attempt }));
+  const echoId = [...scheduled.keys()][0];
+  expect(starts.filter((s) => s.of === echoId)).toEqual([{ of: echoId, attempt: 1 }]);
+}, 180_000);
