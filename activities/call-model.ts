@@ -27,6 +27,7 @@ import { inputBudgetFor, tokenizerFor } from './models/context-window';
 import type { ModelRouter } from './models/model-router';
 import { type PriceTable, costOf } from './models/prices';
 import { ModelError, mapProviderError, toApplicationFailure } from './models/provider-errors';
+import { catalogChange } from './tool-catalog';
 import type { ToolRegistry } from './tools/registry';
 import type { CallModelInput } from './types';
 
@@ -156,6 +157,8 @@ export function createCallModel(deps: CallModelDeps) {
         ...(unoffered.length ? { unoffered_tools: unoffered.map((n) => n.slice(0, 64)).slice(0, 10) } : {}),
       },
     };
+    const catalog = catalogChange(deps.tools, input.tools, input.catalogDigest);
+    if (catalog) result.toolCatalog = catalog;
     if (message.thinking) result.thinking = message.thinking;
     if (message.thinkingSignature) result.thinkingSignature = message.thinkingSignature;
     if (message.usage) {

@@ -29,6 +29,8 @@ export interface AgentStatus {
   notebook: string;
   /** The task list widget's tasks (empty when the model keeps none). */
   tasks: Task[];
+  /** Names of the MCP servers' tools the agent was last offered, once a model call found any. */
+  mcpTools?: string[];
   entryCount: number;
   lastSeq: number;
   inboxLength: number;

@@ -15,6 +15,7 @@ import { type AgentSnapshot, type ApprovalState, SNAPSHOT_FORMAT, SNAPSHOT_VERSI
 import { readSnapshot } from './snapshot-check';
 import type { AgentError, StepDeps, StepOutcome } from './step-io';
 import { type ToolDecision, parseToolDecision } from './tool-decision';
+import type { ToolCatalog } from './tool-spec';
 import { runModelStep } from './model-step';
 /** Kept where it was public before the model-call step moved to model-step.ts. */
 export { errorMessage } from './model-step';
@@ -49,6 +50,8 @@ export class Agent {
   private approvalsValue: Record<string, ApprovalState>;
   private timersValue: Record<string, TimerState>;
   private readonly resetAfterInputSeq: number | undefined;
+  /** MCP servers' tools as the agent's model calls discovered them (see ToolCatalog). */
+  private toolCatalogValue: ToolCatalog | undefined;
   /** The agent's widgets (seed 003, from the widget registry); their tools run inside the workflow. */
   readonly widgets: readonly Widget[];
 
@@ -56,9 +59,10 @@ export class Agent {
     readonly state: AgentState,
     public config: AgentConfig,
     private readonly clock: Clock,
-    rest: Pick<AgentSnapshot, 'pendingToolResults' | 'inbox' | 'nextInputSeq' | 'consumedInputSeq' | 'lastError' | 'widgets' | 'approvals' | 'timers' | 'resetAfterInputSeq'>,
+    rest: Pick<AgentSnapshot, 'pendingToolResults' | 'inbox' | 'nextInputSeq' | 'consumedInputSeq' | 'lastError' | 'widgets' | 'approvals' | 'timers' | 'resetAfterInputSeq' | 'toolCatalog'>,
   ) {
     this.resetAfterInputSeq = rest.resetAfterInputSeq;
+    this.toolCatalogValue = rest.toolCatalog;
     this.approvalsValue = { ...rest.approvals };
     this.timersValue = { ...rest.timers };
     this.widgets = createWidgets(rest.widgets);
@@ -111,7 +115,14 @@ export class Agent {
       widgets: widgetStates(this.widgets) as AgentSnapshot['widgets'],
       ...(this.lastErrorValue ? { lastError: this.lastErrorValue } : {}),
       ...(this.resetAfterInputSeq !== undefined ? { resetAfterInputSeq: this.resetAfterInputSeq } : {}),
+      // Only once a model call found MCP tools, so snapshots of other agents stay as they were.
+      ...(this.toolCatalogValue ? { toolCatalog: this.toolCatalogValue } : {}),
     };
+  }
+
+  /** The MCP tools the agent's model calls were last offered (see ToolCatalog), if any. */
+  get toolCatalog(): ToolCatalog | undefined {
+    return this.toolCatalogValue;
   }
 
   /**
@@ -262,6 +273,7 @@ export class Agent {
       systemInstruction: this.state.systemInstruction,
       notebook: this.notebook.content,
       tasks: this.taskList.tasks.map((t) => ({ ...t })),
+      ...(this.toolCatalogValue ? { mcpTools: this.toolCatalogValue.tools.map((t) => t.name) } : {}),
       entryCount: this.state.entries.length,
       lastSeq: this.state.lastSeq,
       inboxLength: this.inboxItems.length,
@@ -319,6 +331,11 @@ export class Agent {
             // Repaired as it enters, so what the agent holds always passes the snapshot schema.
             appendOutput: (raw) => this.state.appendModelOutput(repairModelOutput(raw, this.state.nextSeq)),
             setError: (error) => (this.lastErrorValue = error),
+            ...(this.toolCatalogValue ? { catalogDigest: this.toolCatalogValue.digest } : {}),
+            setCatalog: (catalog) => {
+              this.toolCatalogValue = catalog;
+              deps.log?.('Tools', `MCP tool catalog ${catalog.digest}: ${catalog.tools.length} tool(s)`);
+            },
           },
           runState,
           deps,

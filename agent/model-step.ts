@@ -11,6 +11,7 @@ import type { ModelOutputEntry } from './entries';
 import { InfrastructureError } from './errors';
 import { AgentRunState } from './run-state';
 import type { AgentError, ModelCallResult, StepDeps, StepOutcome } from './step-io';
+import { ToolCatalog } from './tool-spec';
 
 /** The run states that call a model. */
 export type ModelPhase = typeof AgentRunState.PendingInput | typeof AgentRunState.PendingToolResults;
@@ -24,6 +25,10 @@ export interface ModelStepHost {
   appendOutput(result: ModelCallResult): ModelOutputEntry;
   /** The error the agent stays blocked on; undefined clears it. */
   setError(error: AgentError | undefined): void;
+  /** The digest of the MCP tool catalog the agent holds, if any. */
+  catalogDigest?: string;
+  /** Records a changed MCP tool catalog a model call discovered. */
+  setCatalog?(catalog: ToolCatalog): void;
 }
 
 /**
@@ -65,8 +70,11 @@ export async function runModelStep(
         ...(host.config.params ? { params: host.config.params } : {}),
         ...(host.config.tools ? { tools: host.config.tools } : {}),
         ...(host.config.contextWindow ? { contextWindow: host.config.contextWindow } : {}),
+        ...(host.catalogDigest ? { catalogDigest: host.catalogDigest } : {}),
         phase,
       });
+      const catalog = raw.toolCatalog ? ToolCatalog.safeParse(raw.toolCatalog) : undefined;
+      if (catalog?.success) host.setCatalog?.(catalog.data);
       const entry = host.appendOutput(failed.length ? withFallbackFrom(raw, failed) : raw);
       host.setError(undefined);
       deps.log?.('History', `appended model_output #${entry.seq} with ${entry.toolCalls.length} tool call(s)`);

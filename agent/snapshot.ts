@@ -7,6 +7,7 @@ import { AgentConfig } from './agent-config';
 import { HistoryEntry, JsonValue, ToolCallResult } from './entries';
 import { InboxItem } from './input';
 import { AgentRunState } from './run-state';
+import { ToolCatalog } from './tool-spec';
 
 export const SNAPSHOT_FORMAT = 'livecontext.agent-snapshot';
 /**
@@ -59,6 +60,8 @@ export const AgentSnapshot = z.object({
     .object({ memory_notebook: z.object({ content: z.string() }) })
     .catchall(JsonValue)
     .default({ memory_notebook: { content: '' } }),
+  /** MCP servers' tools as the agent's model calls last discovered them (see ToolCatalog). */
+  toolCatalog: ToolCatalog.optional(),
   /** Set by a reset: inputs up to this number were taken before it, so their turns are gone. */
   resetAfterInputSeq: z.number().int().nonnegative().optional(),
 });

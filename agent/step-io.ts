@@ -5,6 +5,7 @@
 import type { Metadata, ModelInvocationDescriptor, TokenUsage, ToolCallRequest, ToolCallResult } from './entries';
 import type { AgentRunState } from './run-state';
 import type { ModelParams } from './agent-config';
+import type { ToolCatalog } from './tool-spec';
 
 /**
  * A model call by reference: the callee renders the context itself from the agent's entries up to
@@ -22,6 +23,8 @@ export interface ModelCallRequest {
   phase: AgentRunState;
   /** The model's context window in tokens, when the agent sets one (else the worker's table). */
   contextWindow?: number;
+  /** The digest of the MCP tool catalog the agent holds: the call answers with a catalog only if it changed. */
+  catalogDigest?: string;
 }
 
 /** An assembled model message, ready for `AgentState.appendModelOutput`. */
@@ -34,6 +37,8 @@ export interface ModelCallResult {
   usage?: TokenUsage;
   /** Recorded on the ModelOutputEntry (e.g. `estimated_input_tokens`, `context_dropped`). */
   metadata?: Metadata;
+  /** The MCP tools offered, when they differ from the catalog the agent holds (see ToolCatalog). */
+  toolCatalog?: ToolCatalog;
 }
 
 /** The agent's view of a failure it stays blocked on (seed 004: "on error stay in state"). */

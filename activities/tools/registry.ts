@@ -73,6 +73,14 @@ export class ToolRegistry {
     return this.names().filter((n) => toolAllowed(allowance, n));
   }
 
+  /** Specs of the tools within an allowance whose source's name starts with `prefix` (e.g. `mcp:`), by name. */
+  specsFromSources(prefix: string, allowance?: readonly string[]): ToolSpec[] {
+    return this.allowedNames(allowance)
+      .filter((n) => this.tools.get(n)!.source.startsWith(prefix))
+      .sort()
+      .map((n) => this.tools.get(n)!.spec);
+  }
+
   /** Specs for the tools within an allowance (all when absent), in-workflow tools first. */
   specsFor(allowance?: readonly string[]): ToolSpec[] {
     const inWorkflow = WORKFLOW_TOOL_SPECS.filter((s) => toolAllowed(allowance, s.name));
