@@ -17,6 +17,8 @@ export async function startMcpServers(option: McpServersOption, registry: ToolRe
   if (configs.length) progress?.(`starting MCP servers: ${configs.map((c) => c.name).join(', ')}…`);
   await pool.discover();
   pool.attach(registry);
+  // A person watching start-up sees at once which servers are missing, not only the logs.
+  for (const s of pool.status()) progress?.(s.connected ? `MCP server "${s.name}": ${s.tools.length} tools` : `MCP server "${s.name}" skipped: ${s.error ?? 'not connected'}`);
   return pool;
 }
 
