@@ -9,7 +9,7 @@ import { type AgentStatus, usageTotals } from './agent-status';
 import type { HistoryEntry, JsonValue, ModelOutputEntry, ToolCallRequest, ToolCallResult, WidgetWriteEntry } from './entries';
 import { repairModelOutput, repairToolResult } from './entry-repair';
 import { InputRejectedError } from './errors';
-import { isBlank, parseInput, type InboxItem } from './input';
+import { IDEMPOTENCY_KEYS_KEPT, isBlank, parseInput, type InboxItem } from './input';
 import { AgentRunState, determineState } from './run-state';
 import { type AgentSnapshot, type ApprovalState, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type TimerState } from './snapshot';
 import { readSnapshot } from './snapshot-check';
@@ -50,6 +50,8 @@ export class Agent {
   private approvalsValue: Record<string, ApprovalState>;
   private timersValue: Record<string, TimerState>;
   private readonly resetAfterInputSeq: number | undefined;
+  /** Idempotency keys of accepted inputs with their input numbers, oldest first (see AgentInput). */
+  private readonly acceptedKeys: Array<[string, number]>;
   /** MCP servers' tools as the agent's model calls discovered them (see ToolCatalog). */
   private toolCatalogValue: ToolCatalog | undefined;
   /** The agent's widgets (seed 003, from the widget registry); their tools run inside the workflow. */
@@ -59,10 +61,11 @@ export class Agent {
     readonly state: AgentState,
     public config: AgentConfig,
     private readonly clock: Clock,
-    rest: Pick<AgentSnapshot, 'pendingToolResults' | 'inbox' | 'nextInputSeq' | 'consumedInputSeq' | 'lastError' | 'widgets' | 'approvals' | 'timers' | 'resetAfterInputSeq' | 'toolCatalog'>,
+    rest: Pick<AgentSnapshot, 'pendingToolResults' | 'inbox' | 'nextInputSeq' | 'consumedInputSeq' | 'lastError' | 'widgets' | 'approvals' | 'timers' | 'resetAfterInputSeq' | 'toolCatalog' | 'acceptedKeys'>,
   ) {
     this.resetAfterInputSeq = rest.resetAfterInputSeq;
     this.toolCatalogValue = rest.toolCatalog;
+    this.acceptedKeys = (rest.acceptedKeys ?? []).map(([k, n]) => [k, n]);
     this.approvalsValue = { ...rest.approvals };
     this.timersValue = { ...rest.timers };
     this.widgets = createWidgets(rest.widgets);
@@ -117,6 +120,8 @@ export class Agent {
       ...(this.resetAfterInputSeq !== undefined ? { resetAfterInputSeq: this.resetAfterInputSeq } : {}),
       // Only once a model call found MCP tools, so snapshots of other agents stay as they were.
       ...(this.toolCatalogValue ? { toolCatalog: this.toolCatalogValue } : {}),
+      // Only once an input came with a key, so snapshots of other agents stay as they were.
+      ...(this.acceptedKeys.length ? { acceptedKeys: this.acceptedKeys.map(([k, n]): [string, number] => [k, n]) } : {}),
     };
   }
 
@@ -136,6 +141,8 @@ export class Agent {
       inbox: [...this.inboxItems],
       nextInputSeq: this.nextInputSeqValue,
       consumedInputSeq: this.consumedInputSeqValue,
+      // A redelivery after the reset is still the input it was.
+      ...(this.acceptedKeys.length ? { acceptedKeys: this.acceptedKeys.map(([k, n]): [string, number] => [k, n]) } : {}),
       // Inputs up to here were taken before the reset: waiting for one of them says so.
       ...(this.consumedInputSeqValue > 0 ? { resetAfterInputSeq: this.consumedInputSeqValue } : {}),
     };
@@ -193,9 +200,17 @@ export class Agent {
    * Accepts input into the inbox (validated; throws InputRejectedError). Blank input is accepted and
    * dropped when pulled, as seed 004 says, so order and numbering stay exactly as sent.
    */
-  enqueueInput(raw: unknown): { inputSeq: number } {
-    const { sections, sender, attachments } = parseInput(raw);
+  enqueueInput(raw: unknown): { inputSeq: number; duplicate?: true } {
+    const { sections, sender, attachments, idempotencyKey } = parseInput(raw);
+    if (idempotencyKey !== undefined) {
+      const earlier = this.acceptedKeys.find(([key]) => key === idempotencyKey);
+      if (earlier) return { inputSeq: earlier[1], duplicate: true }; // a redelivery: taken once already
+    }
     const inputSeq = this.nextInputSeqValue++;
+    if (idempotencyKey !== undefined) {
+      this.acceptedKeys.push([idempotencyKey, inputSeq]);
+      if (this.acceptedKeys.length > IDEMPOTENCY_KEYS_KEPT) this.acceptedKeys.shift();
+    }
     const item: InboxItem = { inputSeq, sections, receivedAt: new Date(this.clock()).toISOString() };
     if (sender !== undefined) item.sender = sender;
     if (attachments !== undefined) item.attachments = attachments;

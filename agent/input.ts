@@ -24,6 +24,12 @@ export const AgentInput = z
     sections: z.array(ContentSection).max(100).optional(),
     sender: z.string().max(200).optional(),
     attachments: z.array(Attachment).optional(),
+    /**
+     * The sender's id for this input (a webhook's delivery id, an event id): an input whose key the agent
+     * already accepted is not taken again — the first one's `inputSeq` is returned — across worker
+     * restarts and continue-as-new. The agent remembers its last IDEMPOTENCY_KEYS_KEPT keys.
+     */
+    idempotencyKey: z.string().min(1).max(200).optional(),
   })
   .strict()
   .refine((v) => v.text !== undefined || v.sections !== undefined, { message: 'input needs "text" or "sections"' });
@@ -46,7 +52,7 @@ export const USER_SECTION_TITLE = 'Input';
  * Validates raw input (from a signal or an update) and turns it into content sections.
  * Blank input is NOT an error here: seed 004 drops it when it is pulled, so it keeps its place in order.
  */
-export function parseInput(raw: unknown): { sections: ContentSection[]; sender?: string; attachments?: Attachment[] } {
+export function parseInput(raw: unknown): { sections: ContentSection[]; sender?: string; attachments?: Attachment[]; idempotencyKey?: string } {
   const undecodable = undecodableReason(raw);
   if (undecodable !== undefined) {
     throw new InputRejectedError('UNDECODABLE_INPUT', `The input's payload could not be decoded (${undecodable}). Send JSON {"text": "..."} with the same data converter as the workers.`);
@@ -59,7 +65,7 @@ export function parseInput(raw: unknown): { sections: ContentSection[]; sender?:
     const why = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
     throw new InputRejectedError('MALFORMED_INPUT', `Malformed input (${why}). Send {"text": "..."}.`);
   }
-  const { text, sections, sender } = parsed.data;
+  const { text, sections, sender, idempotencyKey } = parsed.data;
   const all = [...(text !== undefined ? [{ title: USER_SECTION_TITLE, content: text }] : []), ...(sections ?? [])];
   // What the sender sent: the text, and the titles and contents of its own sections (not our default title).
   const bytes = utf8Length(text ?? '') + (sections ?? []).reduce((n, s) => n + utf8Length(s.title) + utf8Length(s.content), 0);
@@ -77,8 +83,12 @@ export function parseInput(raw: unknown): { sections: ContentSection[]; sender?:
     sections: all,
     ...(sender !== undefined ? { sender } : {}),
     ...(attachments?.length ? { attachments } : {}),
+    ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
   };
 }
+
+/** How many idempotency keys an agent remembers (the newest); an older key's redelivery is a new input. */
+export const IDEMPOTENCY_KEYS_KEPT = 1000;
 
 export function isBlank(sections: readonly ContentSection[]): boolean {
   return sections.every((s) => s.content.trim() === '');

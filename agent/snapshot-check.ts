@@ -91,6 +91,7 @@ function checkTurns(entries: readonly HistoryEntry[], say: (p: string) => void) 
 }
 
 function checkInputs(s: AgentSnapshot, say: (p: string) => void) {
+  for (const [key, seq] of s.acceptedKeys ?? []) if (seq >= s.nextInputSeq) say(`idempotency key "${key.slice(0, 40)}" names input #${seq}, not accepted yet`);
   if (s.consumedInputSeq >= s.nextInputSeq) say(`consumedInputSeq ${s.consumedInputSeq} is not below nextInputSeq ${s.nextInputSeq}`);
   let prev = s.consumedInputSeq;
   for (const item of s.inbox) {

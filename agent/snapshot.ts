@@ -60,6 +60,8 @@ export const AgentSnapshot = z.object({
     .object({ memory_notebook: z.object({ content: z.string() }) })
     .catchall(JsonValue)
     .default({ memory_notebook: { content: '' } }),
+  /** Idempotency keys of accepted inputs with their input numbers, oldest first (see AgentInput). */
+  acceptedKeys: z.array(z.tuple([z.string().min(1).max(200), z.number().int().positive()])).max(1000).optional(),
   /** MCP servers' tools as the agent's model calls last discovered them (see ToolCatalog). */
   toolCatalog: ToolCatalog.optional(),
   /** Set by a reset: inputs up to this number were taken before it, so their turns are gone. */

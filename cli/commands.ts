@@ -64,9 +64,12 @@ export async function sendCmd(agentId: string, text: string, v: Values): Promise
   await expectRunning(agentId, agents);
   await agents.requireWorker(agentId); // before the watch: no worker is said at once, without notices
   const leaving = 'Ctrl-C stops waiting; the input may still be taken later.';
-  const { inputSeq } = await watchWorkerWhile(agents.send(agentId, attachments.length ? { text, attachments } : text), { agents, agentId, awaiting: 'the agent to take the input', leaving, say, slowNotice: true });
+  const idempotencyKey = str(v, 'idempotency-key');
+  const input = { text, ...(attachments.length ? { attachments } : {}), ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) };
+  const { inputSeq, duplicate } = await watchWorkerWhile(agents.send(agentId, input), { agents, agentId, awaiting: 'the agent to take the input', leaving, say, slowNotice: true });
+  if (duplicate) say(`Input with idempotency key "${idempotencyKey}" was taken before, as input #${inputSeq}: not sent again.`);
   if (!v.wait) {
-    print(!!v.json, { inputSeq }, () => `Accepted as input #${inputSeq}.`);
+    print(!!v.json, { inputSeq, ...(duplicate ? { duplicate } : {}) }, () => `Accepted as input #${inputSeq}.`);
     return 0;
   }
   const awaiting = `the answer to input #${inputSeq}`;

@@ -207,7 +207,11 @@ export class AgentClient {
   }
 
   /** Input that returns once the agent accepted it, with its input sequence number. */
-  async send(agentId: string, input: AgentInput | string): Promise<{ inputSeq: number }> {
+  /**
+   * With `idempotencyKey` in the input, a repeated delivery (retried webhook, redelivered event) is not
+   * taken again: it returns the first one's `inputSeq` with `duplicate: true`.
+   */
+  async send(agentId: string, input: AgentInput | string): Promise<{ inputSeq: number; duplicate?: true }> {
     const args: [AgentInput] = [asInput(input)];
     await refuseOversizedInline(this.client.options.loadedDataConverter, args[0]);
     return this.change(agentId, (updateId) => this.handle(agentId).executeUpdate(sendInputUpdate, { args, updateId }));

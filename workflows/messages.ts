@@ -58,7 +58,7 @@ export interface EntriesRequest {
 /** Fire-and-forget input, for other services. Malformed payloads are logged and dropped. */
 export const inputSignal = defineSignal<[AgentInput]>('input');
 /** Input that returns once accepted, with its input sequence number; rejected (with a reason) if invalid. */
-export const sendInputUpdate = defineUpdate<{ inputSeq: number }, [AgentInput]>('sendInput');
+export const sendInputUpdate = defineUpdate<{ inputSeq: number; duplicate?: true }, [AgentInput]>('sendInput');
 /**
  * An answer by reference: the entry is already in history (as the model call's result), so the update
  * result names it instead of copying it. Read it with the `entries` query (`afterSeq: answerSeq - 1`),

@@ -4,6 +4,7 @@
  */
 import {
   Agent,
+  IDEMPOTENCY_KEYS_KEPT,
   MAX_TOOL_CALLS_PER_BATCH,
   type ModelCallResult,
   type StepDeps,
@@ -193,5 +194,23 @@ describe('ExecuteError (seed 000)', () => {
     const d = deps([{ contents: [], toolCalls: many, invocation }, { contents: ['done'], toolCalls: [], invocation }], (c) => c !== 'tool-batch-limit');
     await turn(agent, d, 'go');
     expect(d.toolRuns).toHaveLength(MAX_TOOL_CALLS_PER_BATCH + 1);
+  });
+});
+
+describe('idempotency keys', () => {
+  test('a key taken once returns its inputSeq; kept across snapshots and reset; the oldest are forgotten past the limit', () => {
+    const agent = Agent.create({ config: { model: 'fake:m' }, clock });
+    expect(agent.enqueueInput({ text: 'a', idempotencyKey: 'k1' })).toEqual({ inputSeq: 1 });
+    expect(agent.enqueueInput({ text: 'a again', idempotencyKey: 'k1' })).toEqual({ inputSeq: 1, duplicate: true });
+    expect(agent.inbox).toHaveLength(1);
+    const carried = Agent.fromSnapshot(JSON.parse(JSON.stringify(agent.toSnapshot())), clock);
+    expect(carried.enqueueInput({ text: 'a', idempotencyKey: 'k1' })).toEqual({ inputSeq: 1, duplicate: true });
+    const afterReset = Agent.fromSnapshot(carried.resetSnapshot(), clock);
+    expect(afterReset.enqueueInput({ text: 'a', idempotencyKey: 'k1' })).toEqual({ inputSeq: 1, duplicate: true });
+    for (let i = 0; i < IDEMPOTENCY_KEYS_KEPT; i++) carried.enqueueInput({ text: `n${i}`, idempotencyKey: `n${i}` });
+    expect(carried.enqueueInput({ text: 'a', idempotencyKey: 'k1' })).toEqual({ inputSeq: IDEMPOTENCY_KEYS_KEPT + 2 }); // forgotten: a new input
+    expect(() => agent.enqueueInput({ text: 'x', idempotencyKey: '' })).toThrow(/idempotencyKey/);
+    expect(agent.toSnapshot().acceptedKeys).toEqual([['k1', 1]]);
+    expect(Agent.create({ config: { model: 'fake:m' }, clock }).toSnapshot().acceptedKeys).toBeUndefined();
   });
 });
