@@ -49,35 +49,5 @@ export type {
 } from './agent/entries';
 
 /** The agent workflow's names and messages, for any Temporal client (see "Input from other services"). */
-export {
-  TASK_QUEUE,
-  WORKFLOW_TYPE,
-  RUN_STATE_ATTRIBUTE,
-  MODEL_ATTRIBUTE,
-  PROVIDER_ATTRIBUTE,
-  SEARCH_ATTRIBUTES,
-  inputSignal,
-  sendInputUpdate,
-  waitForAnswerUpdate,
-  configureUpdate,
-  configureSignal,
-  decideToolCallUpdate,
-  decideToolCallSignal,
-  updateNotebookUpdate,
-  resetUpdate,
-  retrySignal,
-  stopSignal,
-  stateQuery,
-  entriesQuery,
-  pendingToolCallsQuery,
-  snapshotQuery,
-  type AgentWorkflowInput,
-  type AgentStatus,
-  type NotebookWrite,
-  type NotebookWriteResult,
-  type EntriesPage,
-  type EntriesRequest,
-  type AnsweredByReference,
-  type TurnReceipt,
-  type WaitForAnswerRequest,
-} from './workflows/messages';
+// workflows/messages.ts is itself the named list of the agent's messages: every export there is public.
+export * from './workflows/messages';

@@ -6,38 +6,8 @@
  */
 export { agentWorkflow } from './agent-workflow';
 export { workerInfoWorkflow, type WorkerInfo } from './worker-info-workflow';
-export {
-  TASK_QUEUE,
-  WORKFLOW_TYPE,
-  RUN_STATE_ATTRIBUTE,
-  MODEL_ATTRIBUTE,
-  PROVIDER_ATTRIBUTE,
-  SEARCH_ATTRIBUTES,
-  inputSignal,
-  sendInputUpdate,
-  waitForAnswerUpdate,
-  configureUpdate,
-  configureSignal,
-  decideToolCallUpdate,
-  decideToolCallSignal,
-  updateNotebookUpdate,
-  resetUpdate,
-  retrySignal,
-  stopSignal,
-  stateQuery,
-  entriesQuery,
-  pendingToolCallsQuery,
-  snapshotQuery,
-  type AgentWorkflowInput,
-  type AgentStatus,
-  type NotebookWrite,
-  type NotebookWriteResult,
-  type EntriesPage,
-  type EntriesRequest,
-  type AnsweredByReference,
-  type TurnReceipt,
-  type WaitForAnswerRequest,
-} from './messages';
+// workflows/messages.ts is itself the named list of the agent's messages: every export there is public.
+export * from './messages';
 
 /** The agent core. */
 export { Agent, type TurnOutcome } from '../agent/agent';
