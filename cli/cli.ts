@@ -164,6 +164,12 @@ const commands: Record<string, Command> = {
     options: { id: { type: 'string' } },
     run: async (p, v) => (await commandsModule()).importCmd(need(p[0], 'FILE'), v),
   },
+  serve: {
+    usage: 'livecontext serve [--port 8787] [--host 127.0.0.1] [--cors-origin ORIGIN]…',
+    summary: 'The HTTP gateway: REST (/openapi.json), AG-UI streams, per-agent event streams, the web chat at / and agents as an MCP server at /mcp. Tokens: LIVECONTEXT_GATEWAY_TOKEN (full), LIVECONTEXT_GATEWAY_READ_TOKEN (read-only).',
+    options: { port: { type: 'string' }, host: { type: 'string' }, 'cors-origin': { type: 'string', multiple: true } },
+    run: async (_p, v) => (await import('./serve')).serveCmd(v),
+  },
   'codec-server': {
     usage: 'livecontext codec-server [--port 8888] [--ui-origin http://localhost:8233]',
     summary: 'Decodes encrypted/offloaded payloads for the Temporal Web UI (its "codec endpoint").',

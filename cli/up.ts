@@ -14,6 +14,9 @@ import { DEMO_HELP } from '../activities/models/offline-demo-model';
 import { runChat } from './chat';
 import { connectAgents } from '../client/connect';
 import { loadMcpConfigFile } from '../activities/mcp/config';
+import { DEFAULT_PORT, type RunningGateway, serveGateway } from '../gateway/serve-gateway';
+import { tokensFromEnv } from '../gateway/tokens';
+import type { AgentClient } from '../client/agent-client';
 
 export async function up(options: { agentId: string; model: string; mcp?: string }): Promise<void> {
   const interactive = !!process.stdin.isTTY;
@@ -36,6 +39,7 @@ export async function up(options: { agentId: string; model: string; mcp?: string
   const worker = await startWorker({ address, progress: (m) => console.error(m), ...(mcpServers ? { mcpServers } : {}) });
   console.error('worker ready');
   const { agents, connection } = await connectAgents({ address });
+  const gateway = await startGateway(agents, say);
   try {
     try {
       // The demo's "both" runs a timer and a file write at once.
@@ -49,8 +53,26 @@ export async function up(options: { agentId: string; model: string; mcp?: string
     }
     await runChat({ agents, agentId: options.agentId, input: process.stdin, output: process.stdout, interactive });
   } finally {
+    await gateway?.close();
     await connection.close();
     await worker.stop();
     await stopServer();
+  }
+}
+
+/**
+ * The HTTP gateway and web chat beside the console chat, on loopback (LIVECONTEXT_GATEWAY_PORT, default
+ * 8787; LIVECONTEXT_GATEWAY=0 leaves it out). A port in use is said, not fatal: the chat still runs.
+ */
+async function startGateway(agents: AgentClient, say: (m: string) => void): Promise<RunningGateway | undefined> {
+  if (process.env.LIVECONTEXT_GATEWAY === '0') return undefined;
+  const port = Number(process.env.LIVECONTEXT_GATEWAY_PORT ?? DEFAULT_PORT);
+  try {
+    const gateway = await serveGateway({ agents, tokens: tokensFromEnv(), port, host: '127.0.0.1' });
+    say(`Web chat and HTTP API: ${gateway.url}`);
+    return gateway;
+  } catch (err) {
+    console.error(`(no HTTP gateway: ${(err as Error).message.split('\n')[0]})`);
+    return undefined;
   }
 }

@@ -1,0 +1,91 @@
+/**
+ * The HTTP gateway: a thin, stateless layer over AgentClient. Every request reads or changes an agent in
+ * Temporal and keeps nothing, so any number of gateways can serve behind a load balancer, and a stream
+ * picked up by another one continues where the last left off (see events/).
+ */
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import type { AgentClient } from '../client/agent-client';
+import { HttpError, errorBody, toHttpError } from './http-errors';
+import { type GatewayToken, type TokenScope, scopeOf } from './tokens';
+
+export interface GatewayOptions {
+  agents: AgentClient;
+  /** Accepted bearer tokens; none means no authentication (allowed on loopback only, see serve). */
+  tokens: readonly GatewayToken[];
+  /** Origins allowed by CORS (`*` for any); none: same origin only. */
+  corsOrigins?: readonly string[];
+  /** Largest request body in bytes (default 1 MiB, and 8 MiB for import); more is refused with 413. */
+  bodyLimitBytes?: number;
+  /** Where errors the client does not see in full are written. */
+  log?: (message: string) => void;
+}
+
+export type Scope = TokenScope | 'open';
+export interface GatewayEnv {
+  Variables: { scope: Scope };
+}
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+export const IMPORT_BODY_LIMIT = 8 * 1024 * 1024;
+
+/** Paths anyone may read: the page, its assets and the API description carry no agent data. */
+const PUBLIC_PATH = /^\/(|index\.html|assets\/.*|openapi\.json|healthz)$/;
+
+export function createGatewayApp(options: GatewayOptions): Hono<GatewayEnv> {
+  const app = new Hono<GatewayEnv>();
+  const log = options.log ?? ((m) => console.error(m));
+
+  app.onError((err, c) => {
+    const e = toHttpError(err);
+    if (e.status >= 500 && e.code === 'INTERNAL') log(`gateway: ${c.req.method} ${c.req.path}: ${(err as Error).stack ?? String(err)}`);
+    return c.json(errorBody(e), e.status);
+  });
+  app.notFound((c) => c.json(errorBody(new HttpError(404, 'NOT_FOUND', `No route ${c.req.method} ${c.req.path}.`)), 404));
+
+  if (options.corsOrigins?.length) {
+    const origins = [...options.corsOrigins];
+    app.use('*', cors({ origin: origins.includes('*') ? '*' : origins, allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'Last-Event-ID', 'Mcp-Session-Id', 'Mcp-Protocol-Version'], exposeHeaders: ['Mcp-Session-Id'] }));
+  }
+
+  app.use('*', async (c, next) => {
+    const limit = c.req.path === '/agents/import' || c.req.path.endsWith('/import') ? IMPORT_BODY_LIMIT : (options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT);
+    return bodyLimit({
+      maxSize: limit,
+      onError: (cc) => cc.json(errorBody(new HttpError(413, 'PAYLOAD_TOO_LARGE', `The request body is over ${limit} bytes.`)), 413),
+    })(c, next);
+  });
+
+  app.use('*', async (c, next) => {
+    if (options.tokens.length === 0) {
+      c.set('scope', 'open');
+      return next();
+    }
+    if (c.req.method === 'OPTIONS' || PUBLIC_PATH.test(c.req.path)) {
+      c.set('scope', 'open');
+      return next();
+    }
+    const header = c.req.header('authorization') ?? '';
+    const match = /^Bearer\s+(.+)$/i.exec(header);
+    const scope = match ? scopeOf(options.tokens, match[1].trim()) : null;
+    if (!scope) {
+      c.header('WWW-Authenticate', 'Bearer');
+      throw new HttpError(401, 'UNAUTHORIZED', match ? 'The bearer token is not valid.' : 'Send an Authorization: Bearer <token> header.');
+    }
+    c.set('scope', scope);
+    // Reads are GET; everything else changes an agent, except /mcp, whose tools check for themselves.
+    if (scope === 'read' && !['GET', 'HEAD'].includes(c.req.method) && c.req.path !== '/mcp') {
+      throw new HttpError(403, 'READ_ONLY_TOKEN', 'This token may only read; changing an agent needs a full token.');
+    }
+    return next();
+  });
+
+  app.get('/healthz', (c) => c.json({ ok: true }));
+  return app;
+}
+
+/** For routes that decide scope themselves (/mcp): throws 403 unless the request may change agents. */
+export function requireFull(scope: Scope): void {
+  if (scope === 'read') throw new HttpError(403, 'READ_ONLY_TOKEN', 'This token may only read; changing an agent needs a full token.');
+}

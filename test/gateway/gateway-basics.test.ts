@@ -1,0 +1,41 @@
+/** The gateway itself: health, JSON errors for unknown routes, auth with full and read-only tokens, loopback rule. */
+import { serveGateway } from '../../gateway/serve-gateway';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+import { connectTest, type TestContext, uniqueId } from '../support/temporal';
+
+let t: TestContext;
+let open: TestGateway;
+let guarded: TestGateway;
+beforeAll(async () => {
+  t = await connectTest(uniqueId('gw-basics'));
+  open = await startTestGateway(t.agents);
+  guarded = await startTestGateway(t.agents, { fullToken: 'full-secret', readToken: 'read-secret' });
+});
+afterAll(async () => {
+  await open?.close();
+  await guarded?.close();
+  await t?.close();
+});
+
+test('health and a JSON 404 for an unknown route', async () => {
+  expect(await open.request('GET', '/healthz')).toMatchObject({ status: 200, body: { ok: true } });
+  expect(await open.request('GET', '/no/such/route')).toMatchObject({ status: 404, body: { error: { code: 'NOT_FOUND' } } });
+});
+
+test('a token is required when configured; a wrong one is refused; a read-only one cannot change agents', async () => {
+  expect(await guarded.request('GET', '/healthz')).toMatchObject({ status: 200 });
+  const none = await guarded.request('GET', '/agents');
+  expect(none).toMatchObject({ status: 401, body: { error: { code: 'UNAUTHORIZED' } } });
+  expect(none.headers.get('www-authenticate')).toBe('Bearer');
+  expect(await guarded.request('GET', '/agents', undefined, { token: 'wrong' })).toMatchObject({ status: 401 });
+  expect(await guarded.request('POST', '/agents/x/input', { text: 'hi' }, { token: 'read-secret' })).toMatchObject({ status: 403, body: { error: { code: 'READ_ONLY_TOKEN' } } });
+});
+
+test('refuses to listen beyond loopback without a token', async () => {
+  await expect(serveGateway({ agents: t.agents, tokens: [], host: '0.0.0.0', port: 0 })).rejects.toThrow(/without a token/);
+});
+
+test('a body over the limit gets 413 with a JSON error', async () => {
+  const big = JSON.stringify({ text: 'x'.repeat(1_100_000) });
+  expect(await open.request('POST', '/agents/x/input', big)).toMatchObject({ status: 413, body: { error: { code: 'PAYLOAD_TOO_LARGE' } } });
+});
