@@ -37,3 +37,11 @@ test('the worker is built from this repository and runs `livecontext worker`; ke
   expect(env('worker').OPENAI_API_KEY).toBe('${OPENAI_API_KEY:-}');
   expect(readFileSync(path.join(root, "Dockerfile"), "utf8")).toMatch(/npm install/);
 });
+
+test('the gateway runs `livecontext serve` beyond loopback, so with a token the host must set', () => {
+  expect(services.gateway.build).toBe('.');
+  expect(services.gateway.command).toEqual(['node', 'bin/livecontext.js', 'serve', '--host', '0.0.0.0', '--port', '8787']);
+  expect(env('gateway').TEMPORAL_ADDRESS).toBe(env('worker').TEMPORAL_ADDRESS);
+  expect(env('gateway').LIVECONTEXT_GATEWAY_TOKEN).toMatch(/^\$\{LIVECONTEXT_GATEWAY_TOKEN:\?/); // compose refuses to start without it
+  expect(services.gateway.ports).toContain('8787:8787');
+});
