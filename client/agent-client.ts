@@ -24,6 +24,7 @@ import {
   type AgentStatus,
   type AgentWorkflowInput,
   type EntriesPage,
+  type EntriesRequest,
   TASK_QUEUE,
   WORKFLOW_TYPE,
   MODEL_ATTRIBUTE,
@@ -344,6 +345,11 @@ export class AgentClient {
         return resend?.backoff;
       },
     );
+  }
+
+  /** One page of history entries (see EntriesRequest), for clients that page themselves (the gateway). */
+  entries(agentId: string, request: EntriesRequest = {}): Promise<EntriesPage> {
+    return this.query(agentId, () => this.handle(agentId).query(entriesQuery, request));
   }
 
   /** All history entries after `afterSeq`, paging through the `entries` query. */
