@@ -3,6 +3,7 @@
  * (The system instruction is history: a SystemInstructionEntry, so every call renders the one in force.)
  */
 import { z } from 'zod';
+import { Budgets } from './budgets';
 
 /** `provider:model`, e.g. `openai:gpt-4.1-mini`, `anthropic:claude-sonnet-4-6`, `demo:offline`. */
 export const ModelName = z
@@ -92,6 +93,8 @@ export const AgentConfig = z.object({
    * Default 8 MiB. Lossless: the new run carries the whole agent.
    */
   historyBudgetBytes: z.number().int().positive().optional(),
+  /** Limits that stop a runaway agent (see agent/budgets.ts); unset ones take DEFAULT_BUDGETS. */
+  budgets: Budgets.optional(),
 });
 export type AgentConfig = z.infer<typeof AgentConfig>;
 
@@ -115,6 +118,8 @@ export const ConfigChange = z
     parallelTools: z.boolean().optional(),
     approval: ApprovalPolicy.optional(),
     historyBudgetBytes: z.number().int().positive().optional(),
+    /** Replaces the agent's budgets as a whole; `{}` returns to the defaults. */
+    budgets: Budgets.optional(),
     systemInstruction: z.string().max(64 * 1024).optional(),
   })
   .strict();

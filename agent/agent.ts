@@ -17,6 +17,7 @@ import type { AgentError, StepDeps, StepOutcome } from './step-io';
 import { type ToolDecision, parseToolDecision } from './tool-decision';
 import type { ToolCatalog } from './tool-spec';
 import { runModelStep } from './model-step';
+import { BUDGETS_CHANGE, budgetHit, isBudgetCode } from './budgets';
 /** Kept where it was public before the model-call step moved to model-step.ts. */
 export { errorMessage } from './model-step';
 import { runToolStep, runnableBatch } from './tool-step';
@@ -54,6 +55,8 @@ export class Agent {
   private readonly acceptedKeys: Array<[string, number]>;
   /** MCP servers' tools as the agent's model calls discovered them (see ToolCatalog). */
   private toolCatalogValue: ToolCatalog | undefined;
+  /** Entries up to here no longer count against budgets (a retry of a hit budget granted more). */
+  private budgetFromSeq: number;
   /** The agent's widgets (seed 003, from the widget registry); their tools run inside the workflow. */
   readonly widgets: readonly Widget[];
 
@@ -61,10 +64,11 @@ export class Agent {
     readonly state: AgentState,
     public config: AgentConfig,
     private readonly clock: Clock,
-    rest: Pick<AgentSnapshot, 'pendingToolResults' | 'inbox' | 'nextInputSeq' | 'consumedInputSeq' | 'lastError' | 'widgets' | 'approvals' | 'timers' | 'resetAfterInputSeq' | 'toolCatalog' | 'acceptedKeys'>,
+    rest: Pick<AgentSnapshot, 'pendingToolResults' | 'inbox' | 'nextInputSeq' | 'consumedInputSeq' | 'lastError' | 'widgets' | 'approvals' | 'timers' | 'resetAfterInputSeq' | 'toolCatalog' | 'acceptedKeys' | 'budgetFromSeq'>,
   ) {
     this.resetAfterInputSeq = rest.resetAfterInputSeq;
     this.toolCatalogValue = rest.toolCatalog;
+    this.budgetFromSeq = rest.budgetFromSeq ?? 0;
     this.acceptedKeys = (rest.acceptedKeys ?? []).map(([k, n]) => [k, n]);
     this.approvalsValue = { ...rest.approvals };
     this.timersValue = { ...rest.timers };
@@ -122,6 +126,8 @@ export class Agent {
       ...(this.toolCatalogValue ? { toolCatalog: this.toolCatalogValue } : {}),
       // Only once an input came with a key, so snapshots of other agents stay as they were.
       ...(this.acceptedKeys.length ? { acceptedKeys: this.acceptedKeys.map(([k, n]): [string, number] => [k, n]) } : {}),
+      // Only once a retry granted more budget, so snapshots of other agents stay as they were.
+      ...(this.budgetFromSeq > 0 ? { budgetFromSeq: this.budgetFromSeq } : {}),
     };
   }
 
@@ -308,6 +314,14 @@ export class Agent {
     this.lastErrorValue = undefined;
   }
 
+  /**
+   * An explicit retry: when the agent stopped on a budget, what it used so far no longer counts, so it
+   * may use as much again from here. Otherwise nothing (the caller clears the error).
+   */
+  grantBudget(): void {
+    if (isBudgetCode(this.lastErrorValue?.code)) this.budgetFromSeq = this.state.lastSeq;
+  }
+
   /** One unit of work for the current state (seed 004 `DoStep()`). */
   async doStep(deps: StepDeps): Promise<StepOutcome> {
     const before = this.runState;
@@ -337,7 +351,15 @@ export class Agent {
         return 'ProgressMade';
       }
       case AgentRunState.PendingInput:
-      case AgentRunState.PendingToolResults:
+      case AgentRunState.PendingToolResults: {
+        // A safe point: nothing runs. The patch is asked only when a budget is hit, so its marker is
+        // written only into histories where one is.
+        const hit = budgetHit(this.state.entries, this.config.budgets, this.budgetFromSeq, this.clock());
+        if (hit && (deps.since?.(BUDGETS_CHANGE) ?? true)) {
+          this.lastErrorValue = { ...hit, runState, at: new Date(this.clock()).toISOString() };
+          deps.log?.('StateMachine', `stopped by a budget: ${hit.message}`);
+          return 'BlockedOnError';
+        }
         return runModelStep(
           {
             config: this.config,
@@ -355,6 +377,7 @@ export class Agent {
           runState,
           deps,
         );
+      }
       case AgentRunState.WaitingToolResults: {
         const calls = (this.state.lastContextual() as ModelOutputEntry).toolCalls;
         if (calls.length > MAX_TOOL_CALLS_PER_BATCH && this.pendingResults.length === 0 && (!deps.since || deps.since(BATCH_LIMIT_CHANGE))) {

@@ -66,5 +66,7 @@ export const AgentSnapshot = z.object({
   toolCatalog: ToolCatalog.optional(),
   /** Set by a reset: inputs up to this number were taken before it, so their turns are gone. */
   resetAfterInputSeq: z.number().int().nonnegative().optional(),
+  /** Set by a retry of a hit budget: entries up to this sequence number no longer count against budgets. */
+  budgetFromSeq: z.number().int().nonnegative().optional(),
 });
 export type AgentSnapshot = z.infer<typeof AgentSnapshot>;

@@ -93,8 +93,10 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   let continuing = false;
   let retryRequested = false;
   const ending = () => stopReason !== undefined || resetRequested || continuing;
-  const requestRetry = () => {
+  const requestRetry = (explicit = false) => {
     retryRequested = true;
+    // An explicit retry of a hit budget allows as much again (a no-op for any other error).
+    if (explicit) agent.grantBudget();
     // A client that retries and then waits for the answer must see the turn in progress again, not the
     // error being retried (the loop clears it too, but only once it runs, after this activation's handlers).
     if (agent.lastError && patched(RETRY_CLEARS_ERROR_PATCH)) agent.clearError();
@@ -208,7 +210,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     }
   });
 
-  setHandler(retrySignal, requestRetry);
+  setHandler(retrySignal, () => requestRetry(true));
   setHandler(
     resetUpdate,
     counted(() => {
