@@ -10,7 +10,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 require('./ensure-deps.cjs').ensureDeps(root);
 require('./ensure-build.cjs').ensureBuild(root); // the CLI runs compiled code
 const cli = require('./temporal-cli.cjs').ensureTemporalCli();
-const env = { ...process.env, ...(cli ? { TEMPORAL_CLI_PATH: cli } : {}) };
+const chromium = require('./ensure-chromium.cjs').ensureChromium(); // the web page's browser test
+const env = { ...process.env, ...(cli ? { TEMPORAL_CLI_PATH: cli } : {}), ...(chromium ? { LIVECONTEXT_CHROMIUM_PATH: chromium } : {}) };
 
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 const steps = [

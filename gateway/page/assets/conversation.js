@@ -1,0 +1,202 @@
+/**
+ * The conversation view, built from AG-UI events as they arrive: messages (streamed text grows in
+ * place), tool calls with their arguments and results, turn errors, and approve/deny buttons on the
+ * calls that wait for a person. Every piece of agent data is put in as text (see dom.js).
+ */
+import { el, fill, keepScrolledToEnd } from './dom.js';
+
+const ROLE_LABEL = { user: 'You', assistant: 'Agent', system: 'System', developer: 'Developer', tool: 'Tool' };
+
+export class Conversation {
+  /**
+   * @param {HTMLElement} list the <ol> that holds the conversation
+   * @param {{ onDecide(toolCallId: string, approved: boolean, reason?: string): Promise<void>, onRetry(): Promise<void> }} actions
+   */
+  constructor(list, actions) {
+    this.list = list;
+    this.actions = actions;
+    this.reset();
+  }
+
+  /** Empties the view (another agent, or the agent was reset). */
+  reset() {
+    this.messages = new Map();
+    this.tools = new Map();
+    this.waiting = new Set();
+    fill(this.list);
+    this.working = el('li', { class: 'working', hidden: true }, 'working…');
+    this.list.append(this.working);
+  }
+
+  /** Shows one AG-UI event. */
+  handle(event) {
+    keepScrolledToEnd(this.list, () => this.apply(event));
+  }
+
+  apply(event) {
+    switch (event.type) {
+      case 'TEXT_MESSAGE_START':
+        this.message(event.messageId, event.role);
+        break;
+      case 'TEXT_MESSAGE_CONTENT':
+      case 'TEXT_MESSAGE_CHUNK':
+        this.message(event.messageId, event.role).text.appendData(event.delta ?? '');
+        break;
+      case 'TEXT_MESSAGE_END':
+        this.messages.get(event.messageId)?.item.classList.remove('streaming');
+        break;
+      case 'TOOL_CALL_START':
+        this.tool(event.toolCallId, event.toolCallName);
+        break;
+      case 'TOOL_CALL_ARGS':
+        this.tool(event.toolCallId).args.appendData(event.delta ?? '');
+        break;
+      case 'TOOL_CALL_END':
+        this.toolArgsDone(event.toolCallId);
+        break;
+      case 'TOOL_CALL_RESULT':
+        this.toolResult(event.toolCallId, event.content);
+        break;
+      case 'RUN_STARTED':
+        this.setWorking(true);
+        break;
+      case 'RUN_FINISHED':
+        this.setWorking(false);
+        break;
+      case 'RUN_ERROR':
+        this.setWorking(false);
+        this.add(this.errorItem(event.message, event.code));
+        break;
+      case 'CUSTOM':
+        if (event.name === 'livecontext.reset') {
+          this.reset();
+          this.add(el('li', { class: 'note' }, 'The agent was reset: its history starts again.'));
+        }
+        break;
+      default:
+        break; // state events are shown by the side panels; others carry nothing to show here
+    }
+  }
+
+  /** Puts an item before the "working…" line, which stays last. */
+  add(item) {
+    this.list.insertBefore(item, this.working);
+  }
+
+  setWorking(on) {
+    this.working.hidden = !on;
+  }
+
+  message(messageId, role = 'assistant') {
+    let m = this.messages.get(messageId);
+    if (m) return m;
+    const text = document.createTextNode('');
+    const item = el('li', { class: `msg ${role} streaming`, 'data-message-id': messageId }, el('span', { class: 'who' }, ROLE_LABEL[role] ?? role), el('div', { class: 'text' }, text));
+    m = { item, text };
+    this.messages.set(messageId, m);
+    this.add(item);
+    return m;
+  }
+
+  tool(toolCallId, name = 'tool') {
+    let t = this.tools.get(toolCallId);
+    if (t) return t;
+    const args = document.createTextNode('');
+    const status = el('span', { class: 'status' }, 'called');
+    const result = el('pre', { class: 'result', hidden: true });
+    const decision = el('div', { class: 'decision', hidden: true });
+    const item = el(
+      'li',
+      { class: 'tool running', 'data-tool-call-id': toolCallId },
+      el('div', { class: 'tool-head' }, el('span', { class: 'tool-name' }, name), status),
+      el('pre', { class: 'args' }, args),
+      decision,
+      result,
+    );
+    t = { item, args, status, result, decision };
+    this.tools.set(toolCallId, t);
+    this.add(item);
+    return t;
+  }
+
+  toolArgsDone(toolCallId) {
+    const t = this.tool(toolCallId);
+    try {
+      t.args.data = JSON.stringify(JSON.parse(t.args.data), null, 2);
+    } catch {
+      // arguments that are not JSON are shown as the model wrote them
+    }
+    if (!this.waiting.has(toolCallId)) fill(t.status, 'running');
+  }
+
+  toolResult(toolCallId, content) {
+    const t = this.tool(toolCallId);
+    t.item.classList.remove('running', 'awaiting');
+    t.item.classList.add('done');
+    fill(t.status, 'done');
+    t.result.hidden = false;
+    fill(t.result, String(content ?? ''));
+    this.clearDecision(toolCallId);
+  }
+
+  errorItem(message, code) {
+    const error = el('span', { class: 'error' });
+    const retry = el('button', { type: 'button', onclick: () => this.run(retry, () => this.actions.onRetry(), error) }, 'Retry');
+    return el('li', { class: 'run-error' }, el('strong', {}, code ? `Error (${code}): ` : 'Error: '), String(message ?? ''), ' ', retry, ' ', error);
+  }
+
+  /**
+   * Shows approve/deny on the calls in `awaiting` (the state's awaitingApproval) and removes them
+   * from calls decided since. A call the view has not seen yet (the stream started later) gets a card.
+   */
+  setApprovals(awaiting = []) {
+    keepScrolledToEnd(this.list, () => {
+      const now = new Set(awaiting.map((a) => a.toolCallId));
+      for (const id of this.waiting) if (!now.has(id)) this.clearDecision(id);
+      for (const a of awaiting) {
+        if (this.waiting.has(a.toolCallId)) continue;
+        const t = this.tool(a.toolCallId, a.toolName);
+        if (!t.args.data) t.args.data = a.arguments ?? '';
+        this.waiting.add(a.toolCallId);
+        t.item.classList.add('awaiting');
+        fill(t.status, 'waits for your approval');
+        fill(t.decision, this.decisionControls(a));
+        t.decision.hidden = false;
+      }
+    });
+  }
+
+  clearDecision(toolCallId) {
+    const t = this.tools.get(toolCallId);
+    this.waiting.delete(toolCallId);
+    if (!t) return;
+    t.item.classList.remove('awaiting');
+    t.decision.hidden = true;
+    fill(t.decision);
+    if (t.item.classList.contains('running')) fill(t.status, 'running');
+  }
+
+  decisionControls(a) {
+    const reason = el('input', { type: 'text', class: 'reason', placeholder: 'Reason (shown to the model if denied)', 'aria-label': 'Reason' });
+    const error = el('span', { class: 'error' });
+    const approve = el('button', { type: 'button', class: 'approve' }, 'Approve');
+    const deny = el('button', { type: 'button', class: 'deny' }, 'Deny');
+    const decide = (button, approved) =>
+      this.run(button, () => this.actions.onDecide(a.toolCallId, approved, reason.value.trim() || undefined), error, [approve, deny]);
+    approve.addEventListener('click', () => decide(approve, true));
+    deny.addEventListener('click', () => decide(deny, false));
+    return [a.reason ? el('p', { class: 'why' }, String(a.reason)) : null, el('div', { class: 'buttons' }, approve, deny, reason), error];
+  }
+
+  /** Runs an action from a button: disabled while it runs, the error shown beside it. */
+  async run(button, action, errorNode, group = [button]) {
+    for (const b of group) b.disabled = true;
+    fill(errorNode);
+    try {
+      await action();
+    } catch (err) {
+      for (const b of group) b.disabled = false;
+      fill(errorNode, err.message);
+    }
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * A timeline of each turn, derived from history alone: a model call lasts from the entry it followed
+ * to its output's timestamp; a batch of tool calls from the output that asked for them to their results
+ * (approval waits included), each call with the time it ran (`elapsedMs`). Retries show from the
+ * entries' metadata: `attempts` (Temporal's attempt number) and `fallback_from` (models that failed).
+ */
+import { el, fill, formatMs } from './dom.js';
+
+const TURNS_SHOWN = 20;
+const time = (entry) => Date.parse(entry.timestamp);
+
+/** A retry note for a model output or tool result, or ''. */
+function retryNote(metadata = {}) {
+  const notes = [];
+  if (Number(metadata.attempts) > 1) notes.push(`attempt ${metadata.attempts}`);
+  if (Array.isArray(metadata.fallback_from) && metadata.fallback_from.length) {
+    notes.push(`after ${metadata.fallback_from.map((f) => (typeof f === 'string' ? f : (f?.model ?? '?'))).join(', ')} failed`);
+  }
+  return notes.join('; ');
+}
+
+/**
+ * Turns of `entries` (oldest first): `{ inputSeq, start, end, steps }`, each step
+ * `{ kind: 'model'|'tools'|'tool', label, start, ms, note }` with `start` in epoch ms.
+ */
+export function turnsOf(entries) {
+  const turns = [];
+  let turn = null;
+  let previous = null;
+  for (const e of entries) {
+    if (e.kind === 'model_input') {
+      turn = { inputSeq: e.inputSeq ?? null, start: time(e), end: time(e), steps: [] };
+      turns.push(turn);
+    } else if (turn && e.kind === 'model_output' && previous) {
+      const usage = e.usage ? `${e.usage.inputTokens} in / ${e.usage.outputTokens} out${e.usage.costUsd ? `, $${e.usage.costUsd.toFixed(4)}` : ''}` : '';
+      const calls = e.toolCalls.length ? `${e.toolCalls.length} tool call${e.toolCalls.length > 1 ? 's' : ''}` : 'answer';
+      turn.steps.push({ kind: 'model', label: `model ${e.invocation.model}`, start: time(previous), ms: time(e) - time(previous), note: [calls, usage, retryNote(e.metadata)].filter(Boolean).join(' · ') });
+    } else if (turn && e.kind === 'tool_results' && previous) {
+      const batchStart = time(previous);
+      turn.steps.push({ kind: 'tools', label: 'tools', start: batchStart, ms: time(e) - batchStart, note: e.executeError ?? '' });
+      let offset = batchStart;
+      for (const r of e.results) {
+        const ms = r.elapsedMs ?? 0;
+        turn.steps.push({ kind: 'tool', label: r.toolName, start: offset, ms, note: [r.status, retryNote(r.metadata)].filter(Boolean).join(' · ') });
+        offset += ms;
+      }
+    }
+    if (turn && e.kind !== 'system_instruction' && e.kind !== 'widget_write') turn.end = Math.max(turn.end, time(e));
+    if (e.kind !== 'system_instruction' && e.kind !== 'widget_write') previous = e;
+  }
+  return turns;
+}
+
+/** Shows the last turns of `entries` in `list`, newest first. */
+export function renderTimeline(list, entries) {
+  const turns = turnsOf(entries).slice(-TURNS_SHOWN).reverse();
+  fill(
+    list,
+    turns.map((turn) => {
+      const span = Math.max(turn.end - turn.start, 1);
+      const rows = turn.steps.map((s) =>
+        el(
+          'li',
+          { class: `step ${s.kind}` },
+          el('span', { class: 'step-label' }, s.label),
+          el('span', { class: 'step-ms' }, formatMs(s.ms)),
+          el('span', { class: 'bar-track' }, bar(pct(s.start - turn.start, span), Math.max(pct(s.ms, span), 0.5))),
+          s.note ? el('span', { class: 'step-note' }, s.note) : null,
+        ),
+      );
+      const title = `turn${turn.inputSeq ? ` #${turn.inputSeq}` : ''} · ${formatMs(turn.end - turn.start)} · ${new Date(turn.start).toLocaleTimeString()}`;
+      return el('li', { class: 'turn' }, el('div', { class: 'turn-title' }, title), el('ol', { class: 'steps' }, rows));
+    }),
+  );
+  if (!turns.length) list.append(el('li', { class: 'empty' }, 'No turns yet.'));
+}
+
+/** Set through CSSOM: the page's Content-Security-Policy refuses inline style attributes. */
+function bar(leftPct, widthPct) {
+  const node = el('span', { class: 'bar' });
+  node.style.marginLeft = `${leftPct}%`;
+  node.style.width = `${Math.min(widthPct, 100 - leftPct)}%`;
+  return node;
+}
+
+const pct = (part, whole) => Math.min(100, Math.max(0, (part / whole) * 100));
