@@ -1,10 +1,12 @@
 /** The gateway's routes on its app: one place that lists what the gateway serves. */
 import type { Hono } from 'hono';
 import { type GatewayEnv, type GatewayOptions, createGatewayApp } from './gateway-app';
+import { mountAgentRoutes } from './routes/agents-routes';
 import { mountPageRoutes } from './routes/page-routes';
 
 export function buildGateway(options: GatewayOptions): Hono<GatewayEnv> {
   const app = createGatewayApp(options);
+  mountAgentRoutes(app, options.agents);
   mountPageRoutes(app);
   return app;
 }

@@ -7,7 +7,7 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUp
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ZodError } from 'zod';
-import { InputRejectedError, LivecontextError, SnapshotError } from '../agent/errors';
+import { InputRejectedError, LivecontextError, SnapshotError, errorCode } from '../agent/errors';
 import { NoWorkerError } from '../client/worker-status';
 import { errorText, grpcCode } from '../client/retry';
 
@@ -30,17 +30,18 @@ export class HttpError extends Error {
 
 export function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
-  if (err instanceof HTTPException) return new HttpError(err.status as ContentfulStatusCode, err.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'HTTP_ERROR', err.message || 'Request refused.');
+  if (err instanceof HTTPException) return fromHttpException(err);
   if (err instanceof ZodError) return new HttpError(400, 'BAD_REQUEST', 'The request does not match its schema.', err.issues);
   if (err instanceof SyntaxError) return new HttpError(400, 'BAD_JSON', `The body is not valid JSON: ${err.message}`);
+  if (ended(err)) return new HttpError(409, 'AGENT_ENDED', 'The agent has ended (stopped or failed): start a new one, or import its export under a new id.');
   if (err instanceof WorkflowNotFoundError) return new HttpError(404, 'AGENT_NOT_FOUND', err.message);
   if (err instanceof WorkflowExecutionAlreadyStartedError) return new HttpError(409, 'AGENT_EXISTS', 'An agent with this id is already running.');
   if (err instanceof NoWorkerError) return new HttpError(503, 'NO_WORKER', err.message);
   if (err instanceof SnapshotError) return new HttpError(400, err.code, err.message);
-  if (err instanceof InputRejectedError) return new HttpError(409, err.code, err.message);
+  if (err instanceof InputRejectedError) return refused(err.code, err.message);
   if (err instanceof WorkflowUpdateFailedError) {
-    // The agent refused the update (e.g. an approval for a call that is not pending).
-    return new HttpError(409, 'REFUSED', errorText(err.cause ?? err).split('\n')[0]);
+    // The agent refused the update (e.g. an approval for a call that is not pending); its code says why.
+    return refused(errorCode(err) ?? 'REFUSED', errorText(err.cause ?? err).split('\n')[0]);
   }
   if (err instanceof LivecontextError) return new HttpError(400, err.code, err.message);
   const code = grpcCode(err);
@@ -48,6 +49,30 @@ export function toHttpError(err: unknown): HttpError {
   if (code === 8) return new HttpError(429, 'OVERLOADED', 'Temporal is overloaded; retry later.');
   if (code === 14 || code === 4) return new HttpError(503, 'UNAVAILABLE', `Temporal did not answer: ${errorText(err).split('\n')[0]}`);
   return new HttpError(500, 'INTERNAL', 'Internal error; see the gateway log.');
+}
+
+/** Temporal's answer to an update or signal for an agent whose workflow has completed: it exists, but takes nothing. */
+function ended(err: unknown): boolean {
+  return (err instanceof WorkflowNotFoundError || grpcCode(err) === 5) && /already completed/i.test(errorText(err));
+}
+
+/** Hono's own refusals (the body parser, the media-type check, the body limit) with codes of ours. */
+function fromHttpException(err: HTTPException): HttpError {
+  const status = err.status as ContentfulStatusCode;
+  if (status === 400) return new HttpError(400, 'BAD_JSON', `The body is not valid JSON (${err.message || 'malformed'}).`);
+  if (status === 413) return new HttpError(413, 'PAYLOAD_TOO_LARGE', err.message || 'The request body is too large.');
+  if (status === 415) return new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON (Content-Type: application/json).');
+  return new HttpError(status, 'HTTP_ERROR', err.message || 'Request refused.');
+}
+
+/**
+ * Input or a change the agent refused: a conflict with its state (409), except an input over the size
+ * limit (413) and an answer asked for an input the agent never took (404).
+ */
+function refused(code: string, message: string): HttpError {
+  if (code === 'INPUT_TOO_LARGE') return new HttpError(413, code, message);
+  if (code === 'UNKNOWN_INPUT') return new HttpError(404, code, message);
+  return new HttpError(409, code, message);
 }
 
 export function errorBody(e: HttpError): ErrorBody {

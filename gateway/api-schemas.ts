@@ -1,0 +1,194 @@
+/**
+ * The zod schemas of the REST API: request bodies and responses. Where the project has a schema, it is
+ * used as it is (AgentInput, NewAgentConfig, ConfigChange, HistoryEntry, AgentSnapshot…); the shapes
+ * that exist only as TypeScript types (AgentStatus, TurnOutcome, AgentSummary…) get their schema here,
+ * with a compile-time check that schema and type are the same, so neither can change without the other.
+ * The routes validate with these schemas and /openapi.json is generated from them: no JSON schema is
+ * written by hand.
+ */
+import { z } from 'zod';
+import {
+  AgentConfig,
+  AgentInput,
+  AgentRunState,
+  AgentSnapshot,
+  ConfigChange,
+  HistoryEntry,
+  ModelOutputEntry,
+  NewAgentConfig,
+  TaskStatus,
+  ToolCallRequest,
+  type AgentError,
+  type AgentStatus,
+  type TurnOutcome,
+  type UsageTotals,
+} from '../agent';
+import type { AgentSummary } from '../client/agent-client';
+import type { NotebookWrite, NotebookWriteResult } from '../workflows/messages';
+
+/** True when A and B are the same type (each assignable to the other). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Fails to compile unless its argument is `true`: used as `agree<Same<X, Y>>()`. */
+const agree = <T extends true>(): T | undefined => undefined;
+
+/** `{ "error": { "code", "message", "issues"? } }`: every error the gateway answers (see http-errors). */
+export const ErrorBody = z
+  .object({
+    error: z.object({
+      code: z.string().describe('Stable machine-readable code, e.g. AGENT_NOT_FOUND, READ_ONLY_TOKEN, NO_WORKER.'),
+      message: z.string(),
+      issues: z.unknown().optional().describe('For a body or parameter that does not match its schema: the zod issues.'),
+    }),
+  })
+  .meta({ id: 'Error' });
+
+/** An agent id in a path or a body: what Temporal accepts as a workflow id, kept short and printable. */
+export const AgentId = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^[^\s/\\]+$/, 'an agent id has no spaces or slashes');
+
+export const AgentPath = z.object({ id: AgentId });
+export const ToolCallPath = AgentPath.extend({ toolCallId: z.string().min(1).max(200) });
+export const AnswerPath = AgentPath.extend({ inputSeq: z.coerce.number().int().positive() });
+
+/** `?flag=1` / `true` / `0` / `false` (absent: false). */
+const Flag = z
+  .enum(['1', 'true', '0', 'false'])
+  .optional()
+  .transform((v) => v === '1' || v === 'true');
+
+export const ListQuery = z.object({
+  all: Flag.describe('1: also agents that ended (stopped, failed, terminated).'),
+  limit: z.coerce.number().int().min(1).max(1000).optional().describe('At most this many agents (default 1000).'),
+});
+export const HistoryQuery = z.object({
+  after: z.coerce.number().int().nonnegative().optional().describe('Entries with seq greater than this (default 0).'),
+  limit: z.coerce.number().int().min(1).max(500).optional().describe('At most this many entries (default and maximum 500; a page also ends near 1 MB).'),
+});
+export const InputQuery = z.object({ wait: Flag.describe('1: answer when the turn has ended, with its outcome (200), instead of at once (202).') });
+export const InputHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe("The sender's delivery id: a repeated delivery returns the first one's inputSeq with duplicate: true. Same as the body's idempotencyKey."),
+});
+
+/** POST /agents: the id and a new agent's configuration. */
+export const StartAgentBody = NewAgentConfig.extend({
+  agentId: AgentId,
+  systemInstruction: z.string().max(64 * 1024).optional(),
+})
+  .strict()
+  .meta({ id: 'StartAgent' });
+export const StartedAgent = z.object({ agentId: z.string(), runId: z.string() }).meta({ id: 'StartedAgent' });
+
+/** POST /agents/import: a snapshot (from GET /agents/:id/export) and the id to give it (default: its sourceAgentId). */
+export const ImportAgentBody = z.object({ snapshot: AgentSnapshot, agentId: AgentId.optional() }).strict().meta({ id: 'ImportAgent' });
+
+export const AgentSummarySchema = z
+  .object({
+    agentId: z.string(),
+    status: z.string().describe("Temporal's execution status: RUNNING, COMPLETED, TERMINATED…"),
+    startTime: z.string(),
+    runState: z.string().nullable().describe('WaitingInput, WaitingApproval, BlockedOnError, Working… (null without search attributes).'),
+    model: z.string().nullable(),
+    provider: z.string().nullable(),
+  })
+  .meta({ id: 'AgentSummary' });
+agree<Same<z.infer<typeof AgentSummarySchema>, AgentSummary>>();
+export const AgentList = z.object({ agents: z.array(AgentSummarySchema) });
+
+const RunStateSchema = z.enum(Object.values(AgentRunState) as [AgentRunState, ...AgentRunState[]]);
+export const AgentErrorSchema = z
+  .object({ code: z.string(), message: z.string(), runState: RunStateSchema, at: z.string() })
+  .meta({ id: 'AgentError' });
+agree<Same<z.infer<typeof AgentErrorSchema>, AgentError>>();
+
+const UsageTotalsSchema = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cachedInputTokens: z.number(),
+  costUsd: z.number(),
+  modelCalls: z.number(),
+});
+agree<Same<z.infer<typeof UsageTotalsSchema>, UsageTotals>>();
+
+export const TaskSchema = z.object({ id: z.number().int().positive(), title: z.string(), status: TaskStatus }).meta({ id: 'Task' });
+
+/** What GET /agents/:id answers: the agent's `state` query (see agent/agent-status.ts for each field). */
+export const AgentStatusSchema = z
+  .object({
+    runState: RunStateSchema,
+    blockedOn: z.enum(['input', 'error', 'approval']).nullable(),
+    awaitingApproval: z.array(z.object({ toolCallId: z.string(), toolName: z.string(), arguments: z.string(), reason: z.string(), requestedAt: z.string() })),
+    config: AgentConfig,
+    systemInstruction: z.string(),
+    notebook: z.string(),
+    tasks: z.array(TaskSchema),
+    mcpTools: z.array(z.string()).optional(),
+    entryCount: z.number(),
+    lastSeq: z.number(),
+    inboxLength: z.number(),
+    nextInputSeq: z.number(),
+    consumedInputSeq: z.number(),
+    pendingToolCalls: z.array(ToolCallRequest),
+    pendingToolResultCount: z.number(),
+    lastError: AgentErrorSchema.nullable(),
+    usage: UsageTotalsSchema,
+    stopping: z.boolean(),
+    warning: z.string().nullable(),
+  })
+  .meta({ id: 'AgentStatus' });
+agree<Same<z.infer<typeof AgentStatusSchema>, AgentStatus>>();
+
+/** What became of one input (see TurnOutcome in agent/agent.ts). */
+export const TurnOutcomeSchema = z
+  .discriminatedUnion('status', [
+    z.object({ inputSeq: z.number(), status: z.literal('answered'), answer: ModelOutputEntry, inputEntrySeq: z.number() }),
+    z.object({ inputSeq: z.number(), status: z.literal('ignored'), reason: z.string() }),
+    z.object({ inputSeq: z.number(), status: z.literal('error'), error: AgentErrorSchema }),
+    z.object({ inputSeq: z.number(), status: z.literal('stopped') }),
+    z.object({ inputSeq: z.number(), status: z.literal('reset') }),
+    z.object({ inputSeq: z.number(), status: z.literal('continued') }),
+  ])
+  .meta({ id: 'TurnOutcome' });
+agree<Same<z.infer<typeof TurnOutcomeSchema>, TurnOutcome>>();
+
+/** The request body of POST /agents/:id/input: AgentInput as the project defines it. */
+export const InputBody = AgentInput.meta({ id: 'AgentInput' });
+export const InputAccepted = z
+  .object({ inputSeq: z.number().int().positive(), duplicate: z.literal(true).optional().describe('This delivery was taken before (same idempotency key).') })
+  .meta({ id: 'InputAccepted' });
+export const InputAnswered = InputAccepted.extend({ outcome: TurnOutcomeSchema }).meta({ id: 'InputAnswered' });
+
+export const HistoryPage = z
+  .object({
+    entries: z.array(HistoryEntry),
+    nextAfter: z.number().nullable().describe('Pass as `after` for the next page; null when there is no more.'),
+    lastSeq: z.number().describe("The agent's newest entry."),
+  })
+  .meta({ id: 'HistoryPage' });
+
+export const ApproveBody = z.object({ by: z.string().max(200).optional().describe('Who decided (recorded).') }).strict();
+export const DenyBody = ApproveBody.extend({ reason: z.string().max(4096).optional().describe('Shown to the model.') }).strict();
+export const ConfigureBody = ConfigChange.meta({ id: 'ConfigChange' });
+export const StopBody = z.object({ reason: z.string().max(4096).optional() }).strict();
+export const RetryResult = z.object({ retried: AgentErrorSchema.nullable().describe('The error the agent was blocked on and now retries; null: it was not blocked, nothing was sent.') });
+export const StopResult = z.object({ stopping: z.literal(true) });
+export const ResetResult = z.object({ reset: z.literal(true) });
+export const SnapshotSchema = AgentSnapshot.meta({ id: 'AgentSnapshot' });
+
+const By = z.string().max(200).optional().describe('Who wrote (recorded).');
+/** `{ set }` replaces the notebook, `{ append }` adds to it. */
+export const NotebookWriteBody = z
+  .union([z.object({ set: z.string(), by: By }).strict(), z.object({ append: z.string(), by: By }).strict()])
+  .meta({ id: 'NotebookWrite' });
+agree<Same<z.infer<typeof NotebookWriteBody>, NotebookWrite>>();
+export const NotebookResult = z.object({ notebook: z.string(), seq: z.number().describe('The history entry that records the write.') });
+agree<Same<z.infer<typeof NotebookResult>, NotebookWriteResult>>();
+export const NotebookView = z.object({ notebook: z.string() });
+export const TasksView = z.object({ tasks: z.array(TaskSchema) });

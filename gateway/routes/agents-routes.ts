@@ -1,0 +1,28 @@
+/** Every REST route over agents, on one OpenAPIHono app (so /openapi.json describes them all), and the document. */
+import type { Hono } from 'hono';
+import type { AgentClient } from '../../client/agent-client';
+import type { GatewayEnv } from '../gateway-app';
+import { type ApiApp, createApiApp } from '../openapi';
+import { mountAgentControlRoutes } from './agents-control-routes';
+import { mountAgentInputRoutes } from './agents-input-routes';
+import { mountAgentLifecycleRoutes } from './agents-lifecycle-routes';
+import { mountAgentReadRoutes } from './agents-read-routes';
+import { mountAgentWidgetRoutes } from './agents-widget-routes';
+import { mountOpenApiRoute } from './openapi-routes';
+
+/** The REST API alone (what /openapi.json describes); tests read its routes. */
+export function agentsApi(agents: AgentClient): ApiApp {
+  const api = createApiApp();
+  mountAgentLifecycleRoutes(api, agents);
+  mountAgentReadRoutes(api, agents);
+  mountAgentInputRoutes(api, agents);
+  mountAgentControlRoutes(api, agents);
+  mountAgentWidgetRoutes(api, agents);
+  return api;
+}
+
+export function mountAgentRoutes(app: Hono<GatewayEnv>, agents: AgentClient): void {
+  const api = agentsApi(agents);
+  app.route('/', api);
+  mountOpenApiRoute(app, api);
+}
