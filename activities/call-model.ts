@@ -62,7 +62,12 @@ export type ModelStreamObserver = (delta: MessageDelta, call: { agentId: string;
 export interface PartialOutput {
   attempt: number;
   model: string;
+  /** The last PARTIAL_MAX_CHARS characters of the text so far (a tail: see textChars). */
   text: string;
+  /** Length of the whole text so far, so `text` starts at character `textChars - text.length`. Absent from workers before it. */
+  textChars?: number;
+  /** The model call's activity id: the same across retries of one call, another for a fallback model's call. */
+  callId?: string;
   thinking: string;
   toolCalls: Array<{ name: string; arguments: string }>;
 }
@@ -117,7 +122,7 @@ export function createCallModel(deps: CallModelDeps) {
         // The snapshot parses tool arguments; building it at most every 100 ms keeps long streams linear.
         if (Date.now() - partialAt >= 100) {
           partialAt = Date.now();
-          ctx.heartbeat(partialOutput(assembler.snapshot(), ctx.info.attempt, input.model));
+          ctx.heartbeat(partialOutput(assembler.snapshot(), ctx.info, input.model));
         }
         if (assembler.status === 'done' || assembler.status === 'error') break;
       }
@@ -153,6 +158,10 @@ export function createCallModel(deps: CallModelDeps) {
       invocation: { providerId: info.providerId, specification: info.specification, model: info.modelId },
       metadata: {
         estimated_input_tokens: context.estimatedInputTokens,
+        // Which call and attempt produced this output, so a stream that showed its text as it formed knows
+        // whether the text continues what it showed (the workflow does not read these).
+        attempts: ctx.info.attempt,
+        call_id: ctx.info.activityId,
         ...(context.dropped ? { context_dropped: context.dropped } : {}),
         ...(unoffered.length ? { unoffered_tools: unoffered.map((n) => n.slice(0, 64)).slice(0, 10) } : {}),
       },
@@ -208,12 +217,15 @@ function observerFor(observer: ModelStreamObserver, call: Parameters<ModelStream
   };
 }
 
-function partialOutput(m: AssembledMessage, attempt: number, model: string): PartialOutput {
+function partialOutput(m: AssembledMessage, call: { attempt: number; activityId: string }, model: string): PartialOutput {
   const tail = (s: string) => (s.length > PARTIAL_MAX_CHARS ? s.slice(-PARTIAL_MAX_CHARS) : s);
+  const text = m.contents.join('');
   return {
-    attempt,
+    attempt: call.attempt,
     model,
-    text: tail(m.contents.join('')),
+    text: tail(text),
+    textChars: text.length,
+    callId: call.activityId,
     thinking: tail(m.thinking ?? ''),
     toolCalls: m.toolCalls.map((c) => ({ name: c.toolName, arguments: tail(c.rawArguments) })),
   };

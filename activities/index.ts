@@ -6,6 +6,7 @@ import { type ModelLiveness, type ModelStreamObserver, createCallModel } from '.
 import type { PriceTable } from './models/prices';
 import { EntryCache } from './entry-cache';
 import { createExecuteTool } from './execute-tool';
+import { deliverScheduledInput } from './deliver-scheduled-input';
 import type { ModelRouter, ProviderReadiness } from './models/model-router';
 import type { ToolRegistry } from './tools/registry';
 import type { PayloadLimits } from './types';
@@ -42,6 +43,8 @@ export function createActivities(deps: ActivityDeps) {
     async payloadLimits(): Promise<PayloadLimits> {
       return { offloading };
     },
+    /** The activity of scheduledInputWorkflow: one scheduled input to its agent. */
+    deliverScheduledInput,
     /** A local activity of workerInfoWorkflow: this worker's model providers and whether each can be called. */
     async describeProviders(): Promise<ProviderReadiness[]> {
       return deps.models.readiness();

@@ -82,9 +82,9 @@ const commands: Record<string, Command> = {
     },
   },
   start: {
-    usage: 'livecontext start <agent-id> [--model provider:model] [--fallback-models a,b] [--system TEXT] [--tools a,b,prefix_*]',
-    summary: 'Starts a new agent (--fallback-models: models tried in order when a model call fails after its retries).',
-    options: { model: { type: 'string' }, 'fallback-models': { type: 'string' }, system: { type: 'string' }, tools: { type: 'string' } },
+    usage: 'livecontext start <agent-id> [--model provider:model] [--fallback-models a,b] [--system TEXT] [--tools a,b,prefix_*] [--budget name=N]…',
+    summary: 'Starts a new agent (--fallback-models: models tried in order when a model call fails after its retries; --budget e.g. turnModelCalls=100, dayCostUsd=5).',
+    options: { model: { type: 'string' }, 'fallback-models': { type: 'string' }, system: { type: 'string' }, tools: { type: 'string' }, budget: { type: 'string', multiple: true } },
     run: async (p, v) => (await commandsModule()).startCmd(need(p[0], 'agent-id'), v),
   },
   send: {
@@ -125,9 +125,9 @@ const commands: Record<string, Command> = {
     run: async (_p, v) => (await commandsModule()).listCmd(v),
   },
   configure: {
-    usage: 'livecontext configure <agent-id> [--model provider:model] [--fallback-models a,b] [--system TEXT] [--json]',
-    summary: "Changes the model, the fallback models (`--fallback-models ''` removes them) and/or the system instruction.",
-    options: { model: { type: 'string' }, 'fallback-models': { type: 'string' }, system: { type: 'string' }, ...json },
+    usage: 'livecontext configure <agent-id> [--model provider:model] [--fallback-models a,b] [--system TEXT] [--budget name=N]… [--json]',
+    summary: "Changes the model, the fallback models (`--fallback-models ''` removes them), the budgets (replaced as a whole) and/or the system instruction.",
+    options: { model: { type: 'string' }, 'fallback-models': { type: 'string' }, system: { type: 'string' }, budget: { type: 'string', multiple: true }, ...json },
     agent: true,
     run: async (p, v) => (await commandsModule()).configureCmd(need(p[0], 'agent-id'), v),
   },
@@ -169,6 +169,12 @@ const commands: Record<string, Command> = {
     summary: 'The HTTP gateway: REST (/openapi.json), AG-UI streams, per-agent event streams, the web chat at / and agents as an MCP server at /mcp. Tokens: LIVECONTEXT_GATEWAY_TOKEN (full), LIVECONTEXT_GATEWAY_READ_TOKEN (read-only).',
     options: { port: { type: 'string' }, host: { type: 'string' }, 'cors-origin': { type: 'string', multiple: true } },
     run: async (_p, v) => (await import('./serve')).serveCmd(v),
+  },
+  schedule: {
+    usage: 'livecontext schedule add <agent-id> (--cron EXPR | --every 1h) --text TEXT [--start-model provider:model] | list [agent-id] [--json] | pause|resume|trigger|delete <schedule-id>',
+    summary: 'Input at set times, on Temporal Schedules (they survive every process; Web UI: Schedules). --start-model starts the agent when it is not running.',
+    options: { cron: { type: 'string' }, every: { type: 'string' }, text: { type: 'string' }, 'start-model': { type: 'string' }, ...json },
+    run: async (p, v) => (await import('./schedule-cmd')).scheduleCmd(p, v),
   },
   'codec-server': {
     usage: 'livecontext codec-server [--port 8888] [--ui-origin http://localhost:8233]',
@@ -284,6 +290,7 @@ export function describeError(err: unknown): string {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { grpcDetails } = require('../client/retry') as typeof import('../client/retry');
   if (err instanceof WorkflowNotFoundError) return `No agent "${err.workflowId}" in this namespace.`;
+  if ((err as Error)?.name === 'ScheduleNotFoundError') return `No such schedule (livecontext schedule list shows them).`;
   if (err instanceof WorkflowUpdateFailedError && err.cause) return firstLine((err.cause as Error).message);
   const e = err as { message?: string; cause?: { message?: string } };
   if (e?.message?.includes('no poller seen') || e?.cause?.message?.includes('no poller seen')) {

@@ -11,6 +11,7 @@ import { readImageFiles } from './image-files';
 import { describeState, listedRunStateWord } from './state-view';
 import { checkModel, modelWarning } from './model-check';
 import { watchWorkerWhile } from './worker-watch';
+import { budgetsOption } from './budget-option';
 
 export type { Values };
 const str = (v: Values, k: string) => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
@@ -43,9 +44,11 @@ export async function startCmd(agentId: string, v: Values) {
   const system = str(v, 'system');
   const tools = str(v, 'tools');
   const fallbacks = fallbackModels(v);
+  const budgets = budgetsOption(v.budget);
   try {
     await agents.start(agentId, {
       model,
+      ...(budgets ? { budgets } : {}),
       ...(fallbacks?.length ? { fallbackModels: fallbacks } : {}),
       ...(system ? { systemInstruction: system } : {}),
       ...(tools ? { tools: tools.split(',').map((t) => t.trim()).filter(Boolean) } : {}),
@@ -151,9 +154,11 @@ export async function configureCmd(agentId: string, v: Values) {
   const model = str(v, 'model');
   const system = str(v, 'system');
   const fallbacks = fallbackModels(v);
-  if (!model && system === undefined && !fallbacks) throw new UserError('Nothing to change: give --model, --fallback-models and/or --system.');
+  const budgets = budgetsOption(v.budget);
+  if (!model && system === undefined && !fallbacks && !budgets) throw new UserError('Nothing to change: give --model, --fallback-models, --budget and/or --system.');
   const { agents } = await connectAgents();
   const s = await agents.configure(agentId, {
+    ...(budgets ? { budgets } : {}),
     ...(model ? { model: checkModel(model) } : {}),
     ...(fallbacks ? { fallbackModels: fallbacks } : {}),
     ...(system !== undefined ? { systemInstruction: system } : {}),

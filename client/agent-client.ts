@@ -51,6 +51,7 @@ import { refuseOversizedInline } from './input-size';
 import { KeyedLimiter } from './keyed-limiter';
 import { type Resend, errorText, grpcCode, refusedUnaccepted, repeatIdempotent, retryWhile } from './retry';
 import { TtlCache } from './ttl-cache';
+import { AgentSchedules } from './agent-schedules';
 import { askWorkerInfo } from './worker-info';
 import { NoWorkerError, POLLED_WITHIN_MS, type WorkerStatus, describeWorkers, expectWorker } from './worker-status';
 
@@ -126,6 +127,11 @@ export class AgentClient {
     readonly options: AgentClientOptions = {},
   ) {
     this.changes = new KeyedLimiter(options.maxUpdatesInFlight ?? 5);
+  }
+
+  /** Schedules that send agents input at set times (Temporal Schedules; see agent-schedules.ts). */
+  get schedules(): AgentSchedules {
+    return new AgentSchedules(this.client, this.taskQueue);
   }
 
   handle(agentId: string): WorkflowHandle<typeof agentWorkflow> {
@@ -420,7 +426,7 @@ export class AgentClient {
     const payloads = pending?.heartbeatDetails?.payloads;
     if (!pending || !payloads?.length) return null;
     const partial = await decodePayloadAt<PartialOutput>(this.client.workflow.options.loadedDataConverter, 0, payloads);
-    if (partial.attempt !== pending.attempt) return { ...partial, attempt: pending.attempt ?? partial.attempt, text: '', thinking: '', toolCalls: [] };
+    if (partial.attempt !== pending.attempt) return { ...partial, attempt: pending.attempt ?? partial.attempt, text: '', textChars: 0, thinking: '', toolCalls: [] };
     return partial;
   }
 

@@ -1,3 +1,4 @@
 /** The workflow bundle's entry: only workflow functions are exported from here. */
 export { agentWorkflow } from './agent-workflow';
 export { workerInfoWorkflow } from './worker-info-workflow';
+export { scheduledInputWorkflow } from './scheduled-input-workflow';

@@ -36,6 +36,19 @@ export type AgentWorkflowInput =
   /** `imported`: from another cluster or a file, so its approvals are asked again (not on continue-as-new). */
   | { snapshot: AgentSnapshot; imported?: boolean };
 
+/** The workflow a livecontext schedule starts at each of its times (see scheduled-input-workflow). */
+export const SCHEDULED_INPUT_WORKFLOW_TYPE = 'scheduledInputWorkflow';
+
+/** What a schedule delivers to its agent each time. */
+export interface ScheduledInput {
+  agentId: string;
+  text: string;
+  /** Who the input is from (default `schedule`). */
+  sender?: string;
+  /** Start the agent with this when none with its id is running (signal-with-start); else the input fails. */
+  startIfMissing?: { config: AgentConfig; systemInstruction?: string };
+}
+
 /** A snapshot of the agent's status, as the `state` query returns it (see agent/agent-status). */
 export type { AgentStatus };
 

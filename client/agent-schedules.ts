@@ -1,0 +1,140 @@
+/**
+ * Schedules that feed agents, on Temporal Schedules: they live in the Temporal cluster, survive every
+ * process, and show in the Web UI. Each time, the schedule starts scheduledInputWorkflow, which delivers
+ * one input (idempotent per scheduled time) to the agent, and may start the agent when none runs.
+ */
+import { type Client, ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleSummary } from '@temporalio/client';
+import { InputRejectedError, NewAgentConfig } from '../agent';
+import { SCHEDULED_INPUT_WORKFLOW_TYPE, type ScheduledInput } from '../workflows/messages';
+import type { StartAgentOptions } from './agent-client';
+
+export interface AddScheduleOptions {
+  /** A cron expression (`0 9 * * 1-5`, UTC unless it names a zone: `CRON_TZ=Europe/Paris 0 9 * * *`). */
+  cron?: string;
+  /** An interval such as `1h`, `15m`, `30s`, `1d`. */
+  every?: string;
+  text: string;
+  sender?: string;
+  /** Start the agent with this configuration when none with its id is running at a scheduled time. */
+  startIfMissing?: StartAgentOptions;
+  /** Default `<agent-id>-<random>`. */
+  scheduleId?: string;
+  /** A note shown with the schedule. */
+  note?: string;
+}
+
+export interface AgentScheduleSummary {
+  scheduleId: string;
+  agentId: string;
+  text: string;
+  /** `cron <expression>` or `every <interval>`, as it was added. */
+  when: string;
+  paused: boolean;
+  note: string | null;
+  nextTimes: string[];
+  recentTimes: string[];
+}
+
+const AGENT_MEMO = 'livecontextAgentId';
+const TEXT_MEMO = 'livecontextText';
+const WHEN_MEMO = 'livecontextWhen';
+
+export class AgentSchedules {
+  constructor(
+    private readonly client: Client,
+    private readonly taskQueue: string,
+  ) {}
+
+  async add(agentId: string, options: AddScheduleOptions): Promise<AgentScheduleSummary> {
+    if (!options.cron === !options.every) throw new InputRejectedError('BAD_SCHEDULE', 'Give exactly one of a cron expression or an interval (every).');
+    if (!options.text.trim()) throw new InputRejectedError('BAD_SCHEDULE', 'A schedule needs the text it sends.');
+    const every = options.every ? parseInterval(options.every) : undefined;
+    const input: ScheduledInput = { agentId, text: options.text, ...(options.sender ? { sender: options.sender } : {}) };
+    if (options.startIfMissing) {
+      const { systemInstruction, ...raw } = options.startIfMissing;
+      const parsed = NewAgentConfig.safeParse(raw);
+      if (!parsed.success) throw new InputRejectedError('BAD_CONFIG', parsed.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; '));
+      input.startIfMissing = { config: parsed.data, ...(systemInstruction ? { systemInstruction } : {}) };
+    }
+    const scheduleId = options.scheduleId ?? `${agentId.slice(0, 100)}-${Math.random().toString(36).slice(2, 8)}`;
+    await this.client.schedule.create({
+      scheduleId,
+      spec: options.cron ? { cronExpressions: [options.cron] } : { intervals: [{ every: every! }] },
+      action: { type: 'startWorkflow', workflowType: SCHEDULED_INPUT_WORKFLOW_TYPE, taskQueue: this.taskQueue, args: [input], workflowId: scheduleId },
+      // A time missed while the cluster was down is delivered when it is back (within a day), never twice.
+      policies: { overlap: ScheduleOverlapPolicy.BUFFER_ONE, catchupWindow: '1 day' },
+      memo: { [AGENT_MEMO]: agentId, [TEXT_MEMO]: options.text.slice(0, 200), [WHEN_MEMO]: options.cron ? `cron ${options.cron}` : `every ${options.every}` },
+      ...(options.note ? { state: { note: options.note } } : {}),
+    });
+    return this.describe(scheduleId);
+  }
+
+  /** The livecontext schedules in the namespace (of one agent when `agentId` is given). */
+  async list(agentId?: string): Promise<AgentScheduleSummary[]> {
+    const out: AgentScheduleSummary[] = [];
+    for await (const s of this.client.schedule.list()) {
+      const summary = fromSummary(s);
+      if (summary && (!agentId || summary.agentId === agentId)) out.push(summary);
+    }
+    return out.sort((a, b) => a.scheduleId.localeCompare(b.scheduleId));
+  }
+
+  async describe(scheduleId: string): Promise<AgentScheduleSummary> {
+    const d = await this.handle(scheduleId).describe();
+    const summary = fromSummary({ ...d, info: { ...d.info, nextActionTimes: d.info.nextActionTimes, recentActions: d.info.recentActions } } as unknown as ScheduleSummary);
+    if (!summary) throw new InputRejectedError('NOT_A_LIVECONTEXT_SCHEDULE', `Schedule "${scheduleId}" does not feed an agent.`);
+    return summary;
+  }
+
+  async pause(scheduleId: string, note = 'paused by livecontext'): Promise<void> {
+    await this.handle(scheduleId).pause(note);
+  }
+
+  async resume(scheduleId: string, note = 'resumed by livecontext'): Promise<void> {
+    await this.handle(scheduleId).unpause(note);
+  }
+
+  /** Fires the schedule now, once (as if a time had come). */
+  async trigger(scheduleId: string): Promise<void> {
+    await this.handle(scheduleId).trigger(ScheduleOverlapPolicy.ALLOW_ALL);
+  }
+
+  async delete(scheduleId: string): Promise<void> {
+    await this.handle(scheduleId).delete();
+  }
+
+  private handle(scheduleId: string) {
+    return this.client.schedule.getHandle(scheduleId);
+  }
+}
+
+export { ScheduleNotFoundError };
+
+function fromSummary(s: ScheduleSummary): AgentScheduleSummary | undefined {
+  const agentId = s.memo?.[AGENT_MEMO];
+  if (typeof agentId !== 'string') return undefined;
+  return {
+    scheduleId: s.scheduleId,
+    agentId,
+    text: String(s.memo?.[TEXT_MEMO] ?? ''),
+    when: String(s.memo?.[WHEN_MEMO] ?? ''),
+    paused: s.state.paused,
+    note: s.state.note ?? null,
+    nextTimes: (s.info?.nextActionTimes ?? []).slice(0, 3).map((t) => t.toISOString()),
+    recentTimes: (s.info?.recentActions ?? []).slice(-3).map((a) => a.scheduledAt.toISOString()),
+  };
+}
+
+const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `90s`, `15m`, `1h`, `1d` (also combined: `1h30m`) → milliseconds; at least one second. */
+export function parseInterval(text: string): number {
+  const parts = [...text.trim().matchAll(/(\d+)\s*([smhd])/g)];
+  const joined = parts.map((p) => p[0]).join('');
+  if (!parts.length || joined.replace(/\s/g, '') !== text.trim().replace(/\s/g, '')) {
+    throw new InputRejectedError('BAD_SCHEDULE', `"${text}" is not an interval: write e.g. 30s, 15m, 1h, 1d or 1h30m.`);
+  }
+  const ms = parts.reduce((sum, p) => sum + Number(p[1]) * UNITS[p[2]], 0);
+  if (ms < 1_000) throw new InputRejectedError('BAD_SCHEDULE', 'An interval is at least 1s.');
+  return ms;
+}

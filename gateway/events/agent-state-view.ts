@@ -1,0 +1,35 @@
+/**
+ * The agent state a UI shows, as AG-UI state (STATE_SNAPSHOT / STATE_DELTA): what the agent is doing or
+ * waiting for, the tool calls waiting for a person (with what a UI needs for approve/deny buttons), the
+ * last error, usage totals, the notebook and the tasks. Only what changes at the pace of a turn: no
+ * sequence numbers, which would make a delta of every entry.
+ */
+import type { AgentStatus } from '../../workflows/messages';
+import type { Json } from './json-patch';
+
+export interface AgentStateView {
+  [key: string]: Json;
+  runState: string;
+  blockedOn: AgentStatus['blockedOn'];
+  awaitingApproval: Array<{ toolCallId: string; toolName: string; arguments: string; reason: string; requestedAt: string }>;
+  lastError: { code: string; message: string; at: string } | null;
+  model: string;
+  stopping: boolean;
+  usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number; costUsd: number; modelCalls: number };
+  notebook: string;
+  tasks: Array<{ id: number; title: string; status: string }>;
+}
+
+export function agentStateView(s: AgentStatus): AgentStateView {
+  return {
+    runState: s.runState,
+    blockedOn: s.blockedOn,
+    awaitingApproval: s.awaitingApproval.map(({ toolCallId, toolName, arguments: args, reason, requestedAt }) => ({ toolCallId, toolName, arguments: args, reason, requestedAt })),
+    lastError: s.lastError ? { code: s.lastError.code, message: s.lastError.message, at: s.lastError.at } : null,
+    model: s.config.model,
+    stopping: s.stopping,
+    usage: { ...s.usage },
+    notebook: s.notebook,
+    tasks: s.tasks.map(({ id, title, status }) => ({ id, title, status })),
+  };
+}

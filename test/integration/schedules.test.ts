@@ -1,0 +1,92 @@
+/**
+ * Schedules feed agents on Temporal Schedules: a schedule that may start its agent fires (by Temporal's
+ * trigger) and the agent answers; a time that comes while the worker is SIGKILLed is delivered once
+ * the worker is back; one scheduled time delivered twice is one input; a short interval fires on its own
+ * and stops once the schedule is deleted. The CLI lists, pauses and deletes. On a real dev server.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { SCHEDULED_INPUT_WORKFLOW_TYPE } from '../../workflows/messages';
+import { type ChildWorker, startChildWorker } from '../support/child-worker';
+import { cli } from '../support/cli';
+import { connectTest, eventually, type TestContext, uniqueId } from '../support/temporal';
+
+let t: TestContext;
+let worker: ChildWorker | undefined;
+const taskQueue = uniqueId('schedules');
+const env = { LIVECONTEXT_TASK_QUEUE: taskQueue };
+beforeAll(async () => (t = await connectTest(taskQueue)));
+afterAll(async () => {
+  await worker?.kill();
+  await t?.close();
+});
+
+const inputs = async (agentId: string) => (await t.agents.history(agentId)).filter((e) => e.kind === 'model_input');
+const answers = async (agentId: string) => (await t.agents.history(agentId)).filter((e) => e.kind === 'model_output').map((e) => e.kind === 'model_output' && e.contents.join(''));
+
+test('a schedule starts its agent and feeds it, across a worker SIGKILL, once per scheduled time; deleting it stops it', async () => {
+  const workerEnv = { taskQueue, workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-ws-')), controlDir: mkdtempSync(path.join(tmpdir(), 'lc-ctl-')) };
+  worker = await startChildWorker(workerEnv);
+  const agentId = uniqueId('inbox-checker');
+  const added = await cli(['schedule', 'add', agentId, '--every', '1h', '--text', 'Check the inbox', '--start-model', 'scripted:echo'], { env });
+  expect(added).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Schedule "(.+)" sends "Check the inbox" to agent ".+" \(every 1h\); next: \d{4}-/) });
+  const scheduleId = /^Schedule "(.+?)"/.exec(added.stdout)![1];
+
+  await t.agents.schedules.trigger(scheduleId); // the agent does not exist yet: the schedule starts it
+  await eventually(async () => (await answers(agentId).catch(() => [])).length === 1, 60_000, 'the first scheduled input answered');
+  expect((await inputs(agentId))[0]).toMatchObject({ sender: 'schedule', sections: [{ content: 'Check the inbox' }] });
+
+  await worker.kill('SIGKILL');
+  await t.agents.schedules.trigger(scheduleId); // comes while no worker runs
+  await new Promise((r) => setTimeout(r, 1_000));
+  worker = await startChildWorker(workerEnv);
+  await eventually(async () => (await answers(agentId)).length === 2, 90_000, 'the input of the time the worker was down answered');
+  expect(await answers(agentId)).toEqual(['echo: Check the inbox', 'echo: Check the inbox']);
+
+  // The same scheduled time delivered again (its workflow id is the key): still one input.
+  const runs: string[] = [];
+  for await (const wf of t.client.workflow.list({ query: `WorkflowType = '${SCHEDULED_INPUT_WORKFLOW_TYPE}' AND WorkflowId STARTS_WITH '${scheduleId}'` })) runs.push(wf.workflowId);
+  expect(runs.length).toBe(2);
+  const [again] = runs;
+  const description = await t.agents.schedules.describe(scheduleId);
+  const redelivered = await t.client.workflow.start(SCHEDULED_INPUT_WORKFLOW_TYPE, { workflowId: again, taskQueue, args: [{ agentId, text: 'Check the inbox' }] });
+  await redelivered.result();
+  await new Promise((r) => setTimeout(r, 1_000));
+  expect((await inputs(agentId)).length).toBe(2);
+  expect((await t.agents.state(agentId)).nextInputSeq).toBe(3);
+  expect(description).toMatchObject({ agentId, text: 'Check the inbox', when: 'every 1h', paused: false });
+
+  const listed = await cli(['schedule', 'list', agentId], { env });
+  expect(listed.stdout).toMatch(new RegExp(`${scheduleId}\\s+${agentId}\\s+every 1h\\s+active`));
+  expect(await cli(['schedule', 'pause', scheduleId], { env })).toMatchObject({ code: 0 });
+  expect((await t.agents.schedules.describe(scheduleId)).paused).toBe(true);
+  expect(await cli(['schedule', 'delete', scheduleId], { env })).toMatchObject({ code: 0, stdout: `Deleted schedule "${scheduleId}".\n` });
+  expect(await cli(['schedule', 'delete', scheduleId], { env })).toMatchObject({ code: 1, stderr: expect.stringMatching(/No such schedule/) });
+});
+
+test('a short interval fires on its own; a deleted schedule fires no more; an agent that is not running is not started unless asked', async () => {
+  worker ??= await startChildWorker({ taskQueue, workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-ws-')), controlDir: mkdtempSync(path.join(tmpdir(), 'lc-ctl-')) });
+  const agentId = uniqueId('ticker');
+  await t.agents.start(agentId, { model: 'scripted:echo' });
+  const s = await t.agents.schedules.add(agentId, { every: '2s', text: 'tick' });
+  await eventually(async () => (await answers(agentId)).length >= 2, 60_000, 'two ticks answered');
+  await t.agents.schedules.delete(s.scheduleId);
+  await new Promise((r) => setTimeout(r, 1_500)); // a tick already started may still land
+  const settled = (await inputs(agentId)).length;
+  await new Promise((r) => setTimeout(r, 5_000));
+  expect((await inputs(agentId)).length).toBe(settled);
+
+  const missing = await t.agents.schedules.add(uniqueId('nobody'), { every: '1h', text: 'hello?' });
+  await t.agents.schedules.trigger(missing.scheduleId);
+  const failed = await eventually(async () => {
+    for await (const wf of t.client.workflow.list({ query: `WorkflowType = '${SCHEDULED_INPUT_WORKFLOW_TYPE}' AND WorkflowId STARTS_WITH '${missing.scheduleId}'` })) {
+      if (wf.status.name === 'FAILED') return wf;
+    }
+    return undefined;
+  }, 60_000, 'the delivery to a missing agent to fail');
+  expect(failed.status.name).toBe('FAILED');
+  await t.agents.schedules.delete(missing.scheduleId);
+  await expect(t.agents.schedules.add('x', { every: 'soon', text: 'a' })).rejects.toThrow(/not an interval/);
+  await expect(t.agents.schedules.add('x', { text: 'a' })).rejects.toThrow(/exactly one/);
+});
