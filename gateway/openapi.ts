@@ -4,8 +4,8 @@
  * describes it in /openapi.json (OpenAPI 3.1). A body, path or query that does not match its schema is
  * answered 400 here, before anything reaches an agent.
  */
-import { OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
-import type { ZodType } from 'zod';
+import { OpenAPIHono, type RouteConfig, extendZodWithOpenApi } from '@hono/zod-openapi';
+import { type ZodType, z } from 'zod';
 import { JsonValue } from '../agent';
 import { ErrorBody } from './api-schemas';
 import type { GatewayEnv } from './gateway-app';
@@ -48,6 +48,17 @@ export function jsonBody<S extends ZodType>(schema: S, required = true) {
   return { required, content: { 'application/json': { schema } } };
 }
 
+/**
+ * A recursive schema needs a name, to be referred to rather than unrolled forever. zod 4 gives a schema
+ * the prototype's methods when it is built, and ours may be built before the extension that adds
+ * `.openapi()` is loaded: so the method is called through the prototype. It names the lazy schema itself.
+ */
+function nameRecursiveSchema(schema: ZodType, id: string): void {
+  extendZodWithOpenApi(z); // a no-op once done
+  const proto = z.ZodType.prototype as unknown as { openapi(this: ZodType, refId: string): ZodType };
+  proto.openapi.call(schema, id);
+}
+
 /** The app the REST routes are declared on. Failed validation becomes a 400 ErrorBody naming the issues. */
 export function createApiApp(): ApiApp {
   const api = new OpenAPIHono<GatewayEnv>({
@@ -60,8 +71,7 @@ export function createApiApp(): ApiApp {
       throw new HttpError(400, 'BAD_REQUEST', `The request's ${where} does not match its schema (${path}: ${first?.message ?? 'invalid'}).`, issues);
     },
   });
-  // Recursive, so it needs a name to be referred to rather than unrolled forever.
-  api.openAPIRegistry.register('JsonValue', JsonValue);
+  nameRecursiveSchema(JsonValue, 'JsonValue');
   api.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
     scheme: 'bearer',
