@@ -153,7 +153,11 @@ export const TurnOutcomeSchema = z
     z.object({ inputSeq: z.number(), status: z.literal('error'), error: AgentErrorSchema }),
     z.object({ inputSeq: z.number(), status: z.literal('stopped') }),
     z.object({ inputSeq: z.number(), status: z.literal('reset') }),
+    z.object({ inputSeq: z.number(), status: z.literal('interrupted'), by: z.string().optional() }).describe('A person interrupted the turn.'),
+    z.object({ inputSeq: z.number(), status: z.literal('asked'), question: z.string() }).describe('The turn ended with a question for the person; the reply is the next input.'),
     z.object({ inputSeq: z.number(), status: z.literal('continued') }),
+    z.object({ inputSeq: z.number(), status: z.literal('interrupted'), by: z.string().optional() }),
+    z.object({ inputSeq: z.number(), status: z.literal('asked'), question: z.string() }),
   ])
   .meta({ id: 'TurnOutcome' });
 agree<Same<z.infer<typeof TurnOutcomeSchema>, TurnOutcome>>();

@@ -34,7 +34,7 @@ export const getAnswer = createRoute({
   tags: TAG,
   summary: 'Waits for the end of the turn of one input and answers its outcome',
   request: { params: AnswerPath },
-  responses: { 200: jsonResponse(TurnOutcomeSchema, 'answered (with the answer entry), ignored, error, stopped, reset or continued.'), ...errorResponses(404) },
+  responses: { 200: jsonResponse(TurnOutcomeSchema, 'How the turn ended: answered (with the answer entry), ignored, error, stopped, reset, interrupted, asked or continued.'), ...errorResponses(404) },
 });
 
 export function mountAgentInputRoutes(api: ApiApp, agents: AgentClient): void {
