@@ -1,0 +1,111 @@
+/**
+ * The AG-UI run of one input (POST /agents/:id/ag-ui): RUN_STARTED, the events of the input's turn from
+ * its model_input on (it may wait behind another turn), state as it changes, then RUN_FINISHED when the
+ * turn is answered, or RUN_ERROR when the agent is blocked by an error, stops or is reset.
+ */
+import { EventType } from '@ag-ui/core';
+import type { TurnOutcome } from '../../agent';
+import type { AgentClient } from '../../client/agent-client';
+import { AgentFeed, errorOf, nextPollIn, pause } from './agent-feed';
+import type { Cursor } from './cursor';
+import type { Emitted } from './derive-events';
+
+export interface AgUiRunOptions {
+  agents: AgentClient;
+  agentId: string;
+  threadId: string;
+  runId: string;
+  /** The input this run sent (or, for a repeated POST, the one its first delivery sent). */
+  inputSeq: number;
+  /** Where the run's events start: before the input's turn, or the Last-Event-ID of a resumed stream. */
+  cursor: Cursor;
+  /** A resumed stream: RUN_STARTED was sent already. */
+  resumed: boolean;
+  signal: AbortSignal;
+}
+
+/** How long the agent may stay unreadable before the run gives up with RUN_ERROR. */
+const UNREADABLE_MS = 30_000;
+
+export async function* agUiRun(o: AgUiRunOptions): AsyncGenerator<Emitted> {
+  const { agents, agentId, threadId, runId, inputSeq, signal } = o;
+  const feed = new AgentFeed(agents, agentId, { kind: 'run', threadId, inputSeq }, o.cursor);
+  const here = () => feed.cursor;
+  const finished = (result: Record<string, unknown>): Emitted => ({ event: { type: EventType.RUN_FINISHED, threadId, runId, result }, cursor: here() });
+  if (!o.resumed) yield { event: { type: EventType.RUN_STARTED, threadId, runId }, cursor: here() };
+  yield feed.snapshot(await agents.state(agentId));
+
+  // The turn's outcome, waited for server-side: it says what history cannot (dropped, stopped, reset).
+  let outcome: TurnOutcome | undefined;
+  agents.waitForAnswer(agentId, inputSeq).then(
+    (o) => (outcome = o),
+    () => undefined, // the feed's own reads say what is wrong
+  );
+
+  let unreadableSince: number | undefined;
+  while (!signal.aborted) {
+    let wait: number;
+    try {
+      const poll = await feed.poll();
+      unreadableSince = undefined;
+      if (poll.reset) {
+        yield* feed.blocked({ message: 'The agent was reset before it answered.', code: 'RESET' });
+        return;
+      }
+      yield* poll.emitted;
+      yield* feed.delta(poll.status);
+      if (poll.answeredSeq) {
+        yield finished({ inputSeq, answerSeq: poll.answeredSeq });
+        return;
+      }
+      const error = errorOf(poll.status);
+      if (error) {
+        yield* feed.blocked(error);
+        return;
+      }
+      const end = outcome && ending(outcome, feed.cursor.seq);
+      if (end === 'answered') {
+        yield finished({ inputSeq, answerSeq: outcome!.status === 'answered' ? outcome!.answer.seq : undefined });
+        return;
+      }
+      if (end === 'ignored') {
+        yield finished({ inputSeq, ignored: outcome!.status === 'ignored' ? outcome!.reason : '' });
+        return;
+      }
+      if (end) {
+        yield* feed.blocked(end);
+        return;
+      }
+      wait = nextPollIn(poll);
+    } catch (err) {
+      unreadableSince ??= Date.now();
+      if (Date.now() - unreadableSince > UNREADABLE_MS) {
+        yield* feed.blocked({ message: `The agent cannot be read: ${(err as Error).message.split('\n')[0]}`, code: 'UNAVAILABLE' });
+        return;
+      }
+      wait = 1_000;
+    }
+    await pause(wait, signal);
+  }
+}
+
+/**
+ * What the turn's outcome means for the run once the stream has caught up with it: answered (its answer
+ * is at or before the cursor: a resumed stream past its last text), ignored, or an error to end with.
+ */
+function ending(outcome: TurnOutcome, seq: number): 'answered' | 'ignored' | { message: string; code: string } | undefined {
+  switch (outcome.status) {
+    case 'answered':
+      return outcome.answer.seq <= seq ? 'answered' : undefined; // else the feed reaches it
+    case 'ignored':
+      return 'ignored';
+    case 'error':
+      return { message: outcome.error.message, code: outcome.error.code };
+    case 'stopped':
+      return { message: 'The agent stopped before it answered.', code: 'STOPPED' };
+    case 'reset':
+      return { message: 'The agent was reset before it answered.', code: 'RESET' };
+    default:
+      return undefined;
+  }
+}

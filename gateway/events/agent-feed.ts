@@ -1,0 +1,153 @@
+/**
+ * Follows an agent for an event stream, the way the console chat does (cli/turn-view.ts): every POLL_MS
+ * it reads the history after its cursor, the running model call's partial output and the agent's state,
+ * and turns them into AG-UI events (derive-events.ts) and state changes (STATE_DELTA). It keeps only
+ * what makes polling cheaper; a stream resumed from its cursor, on any gateway, needs nothing of it.
+ */
+import { EventType } from '@ag-ui/core';
+import type { PartialOutput } from '../../activities/call-model';
+import type { HistoryEntry, ToolCallRequest } from '../../agent';
+import type { AgentClient } from '../../client/agent-client';
+import type { AgentStatus } from '../../workflows/messages';
+import { type AgentStateView, agentStateView } from './agent-state-view';
+import { type Cursor, cursorAt } from './cursor';
+import { type Emitted, type StreamMode, blockedEvents, deriveEvents, openBatch } from './derive-events';
+import { jsonPatch } from './json-patch';
+
+export const POLL_MS = 200;
+/** Entries landed while looking: look again soon, not at once. */
+const AGAIN_MS = 20;
+
+/** What one look at the agent found. */
+export interface Poll {
+  emitted: Emitted[];
+  status: AgentStatus;
+  /** The history restarted (a reset, or a new agent under the id) since the cursor. */
+  reset: boolean;
+  /** Run mode: the entry that answered the run's input. */
+  answeredSeq?: number;
+  /** Run mode: the run's input never started a turn. */
+  otherTurn?: boolean;
+  /** More entries landed meanwhile. */
+  behind: boolean;
+}
+
+export class AgentFeed {
+  /** The entry at cursor.seq when it was read, to see a reset that regrew past the cursor between two looks. */
+  private known: { seq: number; timestamp: string } | undefined;
+  private batch: ToolCallRequest[] | undefined;
+  private view: AgentStateView | undefined;
+  /** The agent worked at the last look: only then can a model call be streaming. */
+  private working = true;
+
+  constructor(
+    private readonly agents: AgentClient,
+    readonly agentId: string,
+    readonly mode: StreamMode,
+    public cursor: Cursor,
+    batch?: ToolCallRequest[],
+  ) {
+    this.batch = batch;
+  }
+
+  /** STATE_SNAPSHOT of `status` (a stream's first state event, and after a reset). */
+  snapshot(status: AgentStatus): Emitted {
+    this.view = agentStateView(status);
+    return { event: { type: EventType.STATE_SNAPSHOT, snapshot: this.view }, cursor: this.cursor };
+  }
+
+  /** STATE_DELTA from the state last sent to `status`, if it changed. State events do not move the cursor. */
+  delta(status: AgentStatus): Emitted[] {
+    const next = agentStateView(status);
+    if (!this.view) return [this.snapshot(status)];
+    const ops = jsonPatch(this.view, next);
+    this.view = next;
+    return ops.length ? [{ event: { type: EventType.STATE_DELTA, delta: ops }, cursor: this.cursor }] : [];
+  }
+
+  /** One look: the events after the cursor (the cursor moves past them). */
+  async poll(): Promise<Poll> {
+    const { agents, agentId } = this;
+    const start = this.cursor;
+    // One entry before the cursor too, when known: if it is not the one seen there, history restarted.
+    const overlap = this.known && this.known.seq === start.seq && start.seq >= 1;
+    const fetched = await agents.history(agentId, overlap ? start.seq - 1 : start.seq);
+    // In this order: a partial output read before the state belongs to a call after every entry the state
+    // counts, so if the state counts no entry beyond those read, the text follows them.
+    const partial: PartialOutput | null = this.working ? await agents.partialOutput(agentId).catch(() => null) : null;
+    const status = await agents.state(agentId);
+    this.working = status.blockedOn === null;
+    const seen = overlap ? fetched[0] : undefined;
+    const regrown = overlap && (seen?.seq !== start.seq || seen.timestamp !== this.known!.timestamp);
+    if (status.lastSeq < start.seq || regrown) {
+      this.known = undefined;
+      this.batch = undefined;
+      return { emitted: [], status, reset: true, behind: true };
+    }
+    const entries = fetched.filter((e) => e.seq > start.seq);
+    const lastRead = entries.length ? entries[entries.length - 1].seq : start.seq;
+    const caughtUp = status.lastSeq === lastRead;
+    const result = deriveEvents({ mode: this.mode, cursor: start, entries, batch: this.batch, partial: caughtUp ? partial : null });
+    this.cursor = result.cursor;
+    this.remember(entries);
+    return {
+      emitted: result.emitted,
+      status,
+      reset: false,
+      behind: status.lastSeq > this.cursor.seq && !result.answeredSeq && !result.otherTurn,
+      ...(result.answeredSeq ? { answeredSeq: result.answeredSeq } : {}),
+      ...(result.otherTurn ? { otherTurn: true } : {}),
+    };
+  }
+
+  /** Events that end the open run because the agent is blocked (see blockedEvents); the cursor moves past them. */
+  blocked(error: { message: string; code: string }): Emitted[] {
+    const r = blockedEvents(this.mode, this.cursor, error);
+    this.cursor = r.cursor;
+    return r.emitted;
+  }
+
+  /** After a reset: from the start of the new history, announced by a CUSTOM event. */
+  restart(): Emitted[] {
+    const ended = this.blocked({ message: 'The agent was reset: its history starts over.', code: 'RESET' });
+    this.cursor = cursorAt(0);
+    return [...ended, { event: { type: EventType.CUSTOM, name: 'livecontext.reset', value: { agentId: this.agentId } }, cursor: this.cursor }];
+  }
+
+  /** Whether the agent's workflow has ended (asked only while it says it is stopping). */
+  async ended(status: AgentStatus): Promise<boolean> {
+    if (!status.stopping) return false;
+    const desc = await this.agents.handle(this.agentId).describe();
+    return desc.status.name !== 'RUNNING';
+  }
+
+  private remember(entries: readonly HistoryEntry[]): void {
+    const at = entries.find((e) => e.seq === this.cursor.seq);
+    if (at) this.known = { seq: at.seq, timestamp: at.timestamp };
+    const batch = openBatch(entries);
+    if (batch) this.batch = batch;
+    else if (entries.some((e) => e.kind === 'tool_results' || e.kind === 'model_input')) this.batch = undefined;
+  }
+}
+
+/** How long to wait before the next look. */
+export const nextPollIn = (p: Pick<Poll, 'behind'>) => (p.behind ? AGAIN_MS : POLL_MS);
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
+
+/** The error the agent is blocked by, as RUN_ERROR tells it. */
+export function errorOf(status: AgentStatus): { message: string; code: string } | null {
+  return status.lastError ? { message: status.lastError.message, code: status.lastError.code } : null;
+}
