@@ -24,7 +24,7 @@ export const sendInput = createRoute({
   responses: {
     202: jsonResponse(InputAccepted, 'Accepted (or taken before, `duplicate: true`).'),
     200: jsonResponse(InputAnswered, 'With ?wait=1: accepted, and the turn has ended.'),
-    ...errorResponses(404, 409, 413, 415),
+    ...errorResponses(403, 404, 409, 413, 415),
   },
 });
 

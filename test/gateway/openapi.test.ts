@@ -1,0 +1,157 @@
+/**
+ * /openapi.json: an OpenAPI 3.1 document generated from the routes' zod schemas. It parses, lists every
+ * REST route of the gateway (and no route it does not serve), every reference in it resolves, and a real
+ * response of each kind — success and error — validates against the schema the document gives for it.
+ */
+import { z } from 'zod';
+import { agentsApi } from '../../gateway/routes/agents-routes';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+import { connectTest, eventually, type TestContext, uniqueId } from '../support/temporal';
+import { type BackgroundWorker, startBackgroundWorker } from './rest-support';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- the document is read as plain JSON */
+let t: TestContext;
+let gw: TestGateway;
+let worker: BackgroundWorker;
+let doc: any;
+beforeAll(async () => {
+  t = await connectTest(uniqueId('openapi'));
+  worker = await startBackgroundWorker(t.agents.taskQueue, t.agents);
+  gw = await startTestGateway(t.agents, { fullToken: 'full-secret', readToken: 'read-secret' });
+  const res = await fetch(`${gw.url}/openapi.json`); // no token: the description carries no agent data
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/application\/json/);
+  doc = JSON.parse(await res.text());
+});
+afterAll(async () => {
+  await gw?.close();
+  await worker?.stop();
+  await t?.close();
+});
+
+/** The REST routes of the gateway's contract (method and OpenAPI path). */
+const CONTRACT = [
+  'GET /agents',
+  'POST /agents',
+  'GET /agents/{id}',
+  'GET /agents/{id}/history',
+  'POST /agents/{id}/input',
+  'GET /agents/{id}/answers/{inputSeq}',
+  'POST /agents/{id}/tool-calls/{toolCallId}/approve',
+  'POST /agents/{id}/tool-calls/{toolCallId}/deny',
+  'POST /agents/{id}/configure',
+  'POST /agents/{id}/retry',
+  'POST /agents/{id}/stop',
+  'POST /agents/{id}/reset',
+  'GET /agents/{id}/export',
+  'POST /agents/import',
+  'GET /agents/{id}/notebook',
+  'POST /agents/{id}/notebook',
+  'GET /agents/{id}/tasks',
+];
+
+const operations = () => Object.entries(doc.paths).flatMap(([p, item]: [string, any]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`));
+
+test('an OpenAPI 3.1 document of every REST route, and only of routes the gateway serves', () => {
+  expect(doc).toMatchObject({ openapi: '3.1.0', info: { title: expect.any(String), version: expect.any(String) }, security: [{ bearer: [] }] });
+  expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+  expect(operations().sort()).toEqual([...CONTRACT].sort());
+  // The same table registers the routes: each registered route is described, each described one registered.
+  const registered = agentsApi(t.agents).routes.map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`);
+  expect([...new Set(registered)].sort()).toEqual([...CONTRACT].sort());
+
+  for (const [p, item] of Object.entries(doc.paths) as Array<[string, any]>) {
+    for (const [method, op] of Object.entries(item) as Array<[string, any]>) {
+      const where = `${method.toUpperCase()} ${p}`;
+      expect({ where, summary: typeof op.summary }).toEqual({ where, summary: 'string' });
+      const ok = Object.keys(op.responses).filter((s) => s.startsWith('2'));
+      expect({ where, ok: ok.length > 0 }).toEqual({ where, ok: true });
+      for (const s of ok) expect(op.responses[s].content['application/json'].schema).toBeDefined();
+      expect(op.responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+      if (method !== 'get') expect({ where, has403: '403' in op.responses }).toEqual({ where, has403: true });
+      // Path parameters are described, with their schemas.
+      for (const name of [...p.matchAll(/\{(\w+)\}/g)].map((m) => m[1])) {
+        expect(op.parameters.find((x: any) => x.in === 'path' && x.name === name)).toMatchObject({ required: true, schema: expect.any(Object) });
+      }
+    }
+  }
+  expect(doc.paths['/agents/{id}/input'].post.parameters.find((x: any) => x.in === 'header')).toMatchObject({ name: 'idempotency-key', required: false });
+  expect(doc.paths['/agents/{id}/input'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/AgentInput' });
+
+  // Every reference resolves.
+  const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]);
+  expect(refs.length).toBeGreaterThan(10);
+  for (const name of new Set(refs)) expect({ name, defined: name in doc.components.schemas }).toEqual({ name, defined: true });
+});
+
+/** A zod validator built from the document's JSON schema for one response (its references as $defs). */
+function responseValidator(method: string, path: string, status: number) {
+  const response = doc.paths[path]?.[method.toLowerCase()]?.responses?.[String(status)];
+  if (!response) throw new Error(`The document has no ${status} response for ${method} ${path}.`);
+  const local = (x: unknown) => JSON.parse(JSON.stringify(x).replaceAll('#/components/schemas/', '#/$defs/'));
+  return z.fromJSONSchema({ ...local(response.content['application/json'].schema), $defs: local(doc.components.schemas) });
+}
+
+/** Sends a request and checks its answer against the document's schema for that route and status. */
+async function valid(method: string, template: string, path: string, status: number, body?: unknown, token = 'full-secret') {
+  const res = await gw.request(method, path, body, { token });
+  expect({ method, path, status: res.status, body: res.status === status ? 'as expected' : res.body }).toEqual({ method, path, status, body: 'as expected' });
+  const parsed = responseValidator(method, template, status).safeParse(res.body);
+  expect({ method, template, status, issues: parsed.success ? [] : parsed.error.issues }).toEqual({ method, template, status, issues: [] });
+  return res.body;
+}
+
+test('a real response of each kind validates against its schema in the document', async () => {
+  const id = uniqueId('doc');
+  const A = '/agents/{id}';
+  await valid('POST', '/agents', '/agents', 201, { agentId: id, model: 'demo:offline', systemInstruction: 'Be helpful.' });
+  await valid('POST', `${A}/input`, `/agents/${id}/input`, 202, { text: 'plan buy milk, call mum' });
+  await valid('GET', `${A}/answers/{inputSeq}`, `/agents/${id}/answers/1`, 200);
+  await valid('POST', `${A}/input`, `/agents/${id}/input?wait=1`, 200, { text: 'remember tea with null metadata' });
+  await valid('GET', `${A}/notebook`, `/agents/${id}/notebook`, 200);
+  await valid('POST', `${A}/notebook`, `/agents/${id}/notebook`, 200, { append: '- and biscuits\n', by: 'ops' });
+  await valid('GET', `${A}/tasks`, `/agents/${id}/tasks`, 200);
+  await valid('POST', `${A}/input`, `/agents/${id}/input`, 202, { text: 'delete note 9' });
+  const waiting = await eventually(async () => (await gw.request('GET', `/agents/${id}`, undefined, { token: 'full-secret' })).body.awaitingApproval[0], 30_000, 'an approval');
+  const status = await valid('GET', A, `/agents/${id}`, 200); // with a call waiting for approval
+  expect(status.awaitingApproval).toHaveLength(1);
+  await valid('POST', `${A}/tool-calls/{toolCallId}/deny`, `/agents/${id}/tool-calls/${waiting.toolCallId}/deny`, 200, { reason: 'not now' });
+  await valid('POST', `${A}/tool-calls/{toolCallId}/approve`, `/agents/${id}/tool-calls/${waiting.toolCallId}/approve`, 409, {});
+  // Waited for: the answer comes once the call is approved (the note is not there: the tool fails, the turn ends).
+  const waited = valid('POST', `${A}/input`, `/agents/${id}/input?wait=1`, 200, { text: 'delete note 8' });
+  const second = await eventually(async () => (await gw.request('GET', `/agents/${id}`, undefined, { token: 'full-secret' })).body.awaitingApproval[0], 30_000, 'a second approval');
+  await valid('POST', `${A}/tool-calls/{toolCallId}/approve`, `/agents/${id}/tool-calls/${second.toolCallId}/approve`, 200, { by: 'ops' });
+  expect(await waited).toMatchObject({ outcome: { status: 'answered' } });
+  const history = await valid('GET', `${A}/history`, `/agents/${id}/history`, 200);
+  expect(new Set(history.entries.map((e: any) => e.kind))).toEqual(new Set(['system_instruction', 'model_input', 'model_output', 'tool_results', 'widget_write']));
+  await valid('GET', `${A}/history`, `/agents/${id}/history?after=2&limit=3`, 200);
+  await valid('POST', `${A}/configure`, `/agents/${id}/configure`, 200, { params: { temperature: 0.2 }, tools: ['write_file', 'todo_add'] });
+  await valid('POST', `${A}/retry`, `/agents/${id}/retry`, 202);
+  const snapshot = await valid('GET', `${A}/export`, `/agents/${id}/export`, 200);
+  await valid('POST', '/agents/import', '/agents/import', 201, { snapshot, agentId: uniqueId('doc-copy') });
+  await eventually(async () => (await gw.request('GET', '/agents', undefined, { token: 'read-secret' })).body.agents.some((a: any) => a.agentId === id), 20_000, 'the agent listed');
+  await valid('GET', '/agents', '/agents?all=1', 200, undefined, 'read-secret');
+  await valid('POST', '/agents', '/agents', 409, { agentId: id, model: 'demo:offline' });
+  await valid('POST', `${A}/reset`, `/agents/${id}/reset`, 200);
+  await valid('POST', `${A}/stop`, `/agents/${id}/stop`, 202, { reason: 'done' });
+  await eventually(async () => (await t.agents.handle(id).describe()).status.name === 'COMPLETED', 30_000, 'the agent to stop');
+
+  // Errors, in the one shape the document gives them.
+  await valid('POST', `${A}/input`, `/agents/${id}/input`, 400, { text: 1 });
+  await valid('GET', A, `/agents/${id}`, 401, undefined, 'wrong');
+  await valid('POST', `${A}/input`, `/agents/${id}/input`, 403, { text: 'hi' }, 'read-secret');
+  await valid('GET', A, `/agents/${uniqueId('ghost')}`, 404);
+  await valid('POST', `${A}/input`, `/agents/${id}/input`, 409, { text: 'after the end' }); // AGENT_ENDED
+});
+
+test('the validators built from the document refuse what does not match', () => {
+  expect(responseValidator('GET', '/agents/{id}', 200).safeParse({}).success).toBe(false);
+  expect(responseValidator('GET', '/agents/{id}/history', 200).safeParse({ entries: [{ seq: 1, timestamp: 't', kind: 'nope' }], nextAfter: null, lastSeq: 1 }).success).toBe(false);
+  expect(responseValidator('POST', '/agents/{id}/input', 202).safeParse({ inputSeq: 0 }).success).toBe(false);
+  expect(responseValidator('POST', '/agents/{id}/input', 202).safeParse({ inputSeq: 3, duplicate: true }).success).toBe(true);
+  // A JSON value with nulls at any depth is a JSON value (metadata).
+  const entry = { seq: 1, timestamp: 't', kind: 'model_input', sections: [{ title: 'Input', content: 'x' }], metadata: { a: [null, { b: null }], c: null } };
+  expect(responseValidator('GET', '/agents/{id}/history', 200).safeParse({ entries: [entry], nextAfter: null, lastSeq: 1 }).success).toBe(true);
+  expect(responseValidator('GET', '/agents/{id}', 404).safeParse({ error: { code: 'AGENT_NOT_FOUND', message: 'm' } }).success).toBe(true);
+  expect(responseValidator('GET', '/agents/{id}', 404).safeParse({ message: 'm' }).success).toBe(false);
+});
