@@ -74,6 +74,8 @@ const ANSWER_BY_REFERENCE_PATCH = 'answer-by-reference';
 const RETRY_CLEARS_ERROR_PATCH = 'retry-clears-error-at-once';
 /** Since this patch a state too large to pass inline is carried only by a worker that offloads it. */
 const STATE_SIZE_GUARD_PATCH = 'state-size-guard';
+/** Since this patch a retry or new configuration arms a retry only when a model call failed or is under way. */
+const RETRY_ONLY_AT_STAKE_PATCH = 'retry-only-at-stake';
 /** Since this patch a run that has taken UPDATE_BUDGET updates continues as new. */
 const UPDATE_BUDGET_PATCH = 'continue-before-update-limit';
 /** Temporal refuses updates past about 2,000 per run (history.maxTotalUpdates): move on well before. */
@@ -93,8 +95,11 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   let continuing = false;
   let retryRequested = false;
   const ending = () => stopReason !== undefined || resetRequested || continuing;
+  // A model call has failed or is under way: only such a call is tried again. A request while the agent
+  // is idle or runs tools would stay armed and retry its next error at once, unasked.
+  const modelCallAtStake = () => !!agent.lastError || agent.runState === 'PendingInput' || agent.runState === 'PendingToolResults';
   const requestRetry = (explicit = false) => {
-    retryRequested = true;
+    if (modelCallAtStake() || !patched(RETRY_ONLY_AT_STAKE_PATCH)) retryRequested = true;
     // An explicit retry of a hit budget allows as much again (a no-op for any other error).
     if (explicit) agent.grantBudget();
     // A client that retries and then waits for the answer must see the turn in progress again, not the

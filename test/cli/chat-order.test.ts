@@ -1,7 +1,7 @@
 /**
  * The console chat shows a turn in order, on a real terminal: the prompt, the model's text as it
  * streams, tool progress, the answer, then a fresh prompt — and the answers that follow /retry,
- * /model and /approve, and turns another client starts while the chat is attached.
+ * /model, /system and /approve, and turns another client starts while the chat is attached.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -96,9 +96,15 @@ test('a turn: the prompt, streamed text, tool progress, the answer, a fresh prom
   });
 });
 
-test('the answers after /retry and after /model appear, each followed by a prompt', async () => {
+test('the answers after /retry, /model and /system appear, each followed by a prompt', async () => {
   const id = uniqueId('retry');
-  p.openai.enqueue({ kind: 'error', status: 401 }, { kind: 'stream', text: 'second try works' }, { kind: 'error', status: 401 });
+  p.openai.enqueue(
+    { kind: 'error', status: 401 },
+    { kind: 'stream', text: 'second try works' },
+    { kind: 'error', status: 401 },
+    { kind: 'error', status: 401 },
+    { kind: 'stream', text: 'brief now' },
+  );
   await worker(async () => {
     await t.agents.start(id, { model: 'openai:gpt-4.1-mini' });
     const chat = await attach(id);
@@ -128,6 +134,24 @@ test('the answers after /retry and after /model appear, each followed by a promp
         'agent> echo: and again',
         'you> ',
       ]);
+
+      // A new system instruction also tries the failed call again, and its answer shows.
+      chat.type('/model openai:gpt-4.1-mini\r');
+      await chat.until((l) => from(l, 'you> /model openai').length === 3 && l[l.length - 1] === 'you> ', 'the model switched back');
+      chat.type('once more\r');
+      await chat.until((l) => from(l, 'you> once more').length === 3 && l[l.length - 1] === 'you> ', 'the third error');
+      chat.type('/system Be brief.\r');
+      await chat.until((l) => l[l.length - 1] === 'you> ' && l.some((x) => x.includes('brief now')), 'the answer after /system');
+      expect(from(chat.lines(), 'you> once more')).toEqual([
+        'you> once more',
+        expect.stringMatching(/^agent> \(blocked by an error: /),
+        'you> /system Be brief.',
+        'System instruction set.',
+        'agent> brief now',
+        'you> ',
+      ]);
+      const lastRequest = p.openai.requests[p.openai.requests.length - 1].body.messages as Array<{ role: string; content: unknown }>;
+      expect(lastRequest[0]).toMatchObject({ role: 'system', content: expect.stringContaining('Be brief.') });
       await quit(chat);
     } finally {
       chat.kill();
