@@ -39,3 +39,29 @@ test('a body over the limit gets 413 with a JSON error', async () => {
   const big = JSON.stringify({ text: 'x'.repeat(1_100_000) });
   expect(await open.request('POST', '/agents/x/input', big)).toMatchObject({ status: 413, body: { error: { code: 'PAYLOAD_TOO_LARGE' } } });
 });
+
+test('the API description and health need no token; agent data does', async () => {
+  const doc = await guarded.request('GET', '/openapi.json');
+  expect(doc).toMatchObject({ status: 200, body: { openapi: '3.1.0' } });
+  expect(JSON.stringify(doc.body)).not.toMatch(/full-secret|read-secret/);
+  for (const path of ['/agents', '/agents/x', '/agents/x/history', '/agents/x/export']) {
+    expect({ path, ...(await guarded.request('GET', path)) }).toMatchObject({ status: 401 });
+  }
+});
+
+test('CORS: a configured origin may send the token and an Idempotency-Key; another origin is not let in', async () => {
+  const cors = await startTestGateway(t.agents, { fullToken: 'full-secret', corsOrigins: ['https://app.example'] });
+  try {
+    const preflight = await fetch(`${cors.url}/agents/x/input`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type, idempotency-key' },
+    });
+    expect(preflight.status).toBeLessThan(300);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toEqual(expect.stringContaining('idempotency-key'));
+    const other = await fetch(`${cors.url}/agents`, { headers: { Origin: 'https://evil.example', Authorization: 'Bearer full-secret' } });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  } finally {
+    await cors.close();
+  }
+});
