@@ -2,7 +2,8 @@
 import { api } from './api.js';
 import { el, fill } from './dom.js';
 
-const RUN_STATES = ['WaitingInput', 'PendingInput', 'WaitingToolResults', 'ToolResultsReady', 'PendingToolResults'];
+/** The words agents are listed under while they run (search attribute LivecontextRunState, see agent/run-state.ts restLabel). */
+const RUN_STATES = ['Working', 'WaitingInput', 'WaitingApproval', 'BlockedOnError'];
 const REFRESH_MS = 5000;
 
 /** What the filter sees of an agent: its run state while it runs, else its workflow status. */
@@ -67,7 +68,7 @@ export class AgentsList {
     if (!shown.length) this.list.append(el('li', { class: 'empty' }, this.agents.length ? 'No agent matches.' : 'No agents yet.'));
   }
 
-  /** The run-state filter offers the five run states and every other status present. */
+  /** The run-state filter offers the run states and every other state or status present. */
   renderStates() {
     const present = new Set([...RUN_STATES, ...this.agents.map(stateOf)]);
     const have = new Set([...this.state.options].map((o) => o.value));

@@ -36,7 +36,7 @@ export class Conversation {
   apply(event) {
     switch (event.type) {
       case 'TEXT_MESSAGE_START':
-        this.message(event.messageId, event.role);
+        this.message(event.messageId, event.role, event.name);
         break;
       case 'TEXT_MESSAGE_CONTENT':
       case 'TEXT_MESSAGE_CHUNK':
@@ -87,11 +87,13 @@ export class Conversation {
     this.working.hidden = !on;
   }
 
-  message(messageId, role = 'assistant') {
+  /** The message's element, made on first sight; `name` is who sent an input (a person, a service). */
+  message(messageId, role = 'assistant', name = undefined) {
     let m = this.messages.get(messageId);
     if (m) return m;
     const text = document.createTextNode('');
-    const item = el('li', { class: `msg ${role} streaming`, 'data-message-id': messageId }, el('span', { class: 'who' }, ROLE_LABEL[role] ?? role), el('div', { class: 'text' }, text));
+    const who = role === 'user' && name && name !== 'web' ? String(name) : (ROLE_LABEL[role] ?? role);
+    const item = el('li', { class: `msg ${role} streaming`, 'data-message-id': messageId }, el('span', { class: 'who' }, who), el('div', { class: 'text' }, text));
     m = { item, text };
     this.messages.set(messageId, m);
     this.add(item);

@@ -37,8 +37,13 @@ export function turnsOf(entries) {
       turn.steps.push({ kind: 'model', label: `model ${e.invocation.model}`, start: time(previous), ms: time(e) - time(previous), note: [calls, usage, retryNote(e.metadata)].filter(Boolean).join(' · ') });
     } else if (turn && e.kind === 'tool_results' && previous) {
       const batchStart = time(previous);
-      turn.steps.push({ kind: 'tools', label: 'tools', start: batchStart, ms: time(e) - batchStart, note: e.executeError ?? '' });
-      let offset = batchStart;
+      const batchMs = time(e) - batchStart;
+      const ranMs = e.results.reduce((sum, r) => sum + (r.elapsedMs ?? 0), 0);
+      // The batch's time beyond its calls' own: approvals, queueing, workers picking the calls up.
+      const waited = batchMs - ranMs > 100 ? `waited ${formatMs(batchMs - ranMs)} (approvals, queue)` : '';
+      turn.steps.push({ kind: 'tools', label: 'tool calls', start: batchStart, ms: batchMs, note: [e.executeError, waited].filter(Boolean).join(' · ') });
+      // Results carry no start time: laid out back to back, ending when the results were recorded.
+      let offset = batchStart + Math.max(0, batchMs - ranMs);
       for (const r of e.results) {
         const ms = r.elapsedMs ?? 0;
         turn.steps.push({ kind: 'tool', label: r.toolName, start: offset, ms, note: [r.status, retryNote(r.metadata)].filter(Boolean).join(' · ') });

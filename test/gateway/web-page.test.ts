@@ -1,0 +1,215 @@
+/**
+ * The web chat in a real headless Chromium (Debian's `chromium`, driven by playwright-core), against a
+ * real gateway, worker and dev server, with a slowly streaming OpenAI wire fake as the model:
+ * a token asked for on 401, an agent started from the form, a message sent, text seen while it streams,
+ * a tool call approved with its button, the answer shown — as text, so its `<script>` does not run —
+ * the timeline and usage panels filled from history and state, and the conversation on a phone-sized
+ * window. Screenshots go to test-artifacts/web-page/.
+ *
+ * Skipped (saying why) only when no Chromium is found: LIVECONTEXT_CHROMIUM_PATH, /usr/bin/chromium,
+ * /usr/bin/chromium-browser (`npm test` installs Debian's package when it can).
+ */
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
+import { deployTool } from '../fixtures/test-tools';
+import { buildGateway } from '../../gateway/gateway';
+import { serveGateway } from '../../gateway/serve-gateway';
+import { tokensFromEnv } from '../../gateway/tokens';
+import { type TestGateway, startTestGateway } from '../support/gateway';
+import { useProviderServers } from '../support/provider-servers';
+import { uniqueId, withWorker } from '../support/temporal';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { findChromium, chromiumCandidates } = require('../../scripts/ensure-chromium.cjs');
+
+const executablePath: string | null = findChromium();
+if (!executablePath) {
+  console.warn(`web-page.test: SKIPPED — no Chromium at ${chromiumCandidates().join(', ')} (set LIVECONTEXT_CHROMIUM_PATH; npm test installs Debian's chromium as root).`);
+}
+const describeInBrowser = executablePath ? describe : describe.skip;
+
+const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts/web-page');
+const TOKEN = 'page-test-token';
+const FIRST_WORDS = Array.from({ length: 30 }, (_, i) => `step${i}`).join(' ');
+const FIRST_TEXT = `I will deploy the api to prod. ${FIRST_WORDS}`;
+const HOSTILE = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">';
+const ANSWER = `Deployed the api to prod. ${HOSTILE} All done.`;
+
+const { t, p, taskQueue } = useProviderServers('web-page');
+
+test('the page and its assets are served to anyone, with a policy that refuses inline scripts', async () => {
+  const app = buildGateway({ agents: t.agents, tokens: tokensFromEnv({ LIVECONTEXT_GATEWAY_TOKEN: TOKEN }), log: () => {} });
+  const res = await app.request('/');
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+  expect(await res.text()).toContain('/assets/app.js');
+  const asset = await app.request('/assets/app.js');
+  expect(asset.status).toBe(200);
+  expect(asset.headers.get('content-type')).toMatch(/javascript/);
+  expect((await app.request('/assets/..%2Fpackage.json')).status).toBe(404);
+  expect((await app.request('/assets/nope.js')).status).toBe(404);
+  // The page is public; what it shows is not.
+  expect((await app.request('/agents')).status).toBe(401);
+});
+
+describeInBrowser('web page in headless Chromium', () => {
+  let browser: Browser;
+  let gateway: TestGateway;
+  // Here, not at the top: these close before useProviderServers closes the connection the gateway uses.
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    browser = await chromium.launch({ executablePath: executablePath!, args: ['--no-sandbox'] });
+    gateway = await startTestGateway(t.agents, { fullToken: TOKEN });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await gateway?.close();
+  });
+
+  test('start an agent, stream, approve a tool call, show the answer as text; a phone-sized window', async () => {
+    // The model: text streamed slowly with a call that needs approval, then the answer (hostile HTML in it).
+    p.openai.enqueue(
+      { kind: 'stream', text: FIRST_TEXT, toolCalls: [{ id: 'call_deploy', name: 'deploy', arguments: '{"service":"api","env":"prod"}' }], chunkDelayMs: 150 },
+      { kind: 'stream', text: ANSWER, chunkDelayMs: 100 },
+    );
+    const agentId = uniqueId('web');
+    const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-web-'));
+    await withWorker({ taskQueue, workspaceRoot, tools: [deployTool], models: p.models() }, async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+      const page = await context.newPage();
+      const pageErrors: string[] = [];
+      page.on('pageerror', (err) => pageErrors.push(err.message));
+      // The 401s before the token is given are expected (and are how the page knows to ask for one).
+      page.on('console', (m) => m.type() === 'error' && !/status of 401/.test(m.text()) && pageErrors.push(m.text()));
+
+      // No token yet: the gateway answers 401 and the page asks for one.
+      await page.goto(gateway.url);
+      await page.locator('#token-form').waitFor({ state: 'visible' });
+      await page.fill('#token', TOKEN);
+      await page.click('#token-form button[type=submit]');
+      await page.locator('#token-form').waitFor({ state: 'hidden' });
+      expect(await page.evaluate("localStorage.getItem('livecontext.token')")).toBe(TOKEN);
+
+      // Start an agent from the form; it opens.
+      await page.click('#start-agent summary');
+      await page.fill('#start-form [name=agentId]', agentId);
+      await page.fill('#start-form [name=model]', 'openai:gpt-4.1-mini');
+      await page.click('#start-form button[type=submit]');
+      await page.locator('#agent-title', { hasText: agentId }).waitFor();
+      await page.locator('#connection[data-status=live]').waitFor();
+      await page.locator(`#agent-list [data-agent-id="${agentId}"]`).waitFor();
+
+      // Send a message; the agent's text appears while the model still streams it.
+      await page.fill('#message', 'Deploy the api to prod, please.');
+      await page.press('#message', 'Enter');
+      await page.locator('.msg.user', { hasText: 'Deploy the api to prod, please.' }).waitFor();
+      const streaming = page.locator('.msg.assistant.streaming .text');
+      await streaming.filter({ hasText: /\S/ }).waitFor();
+      const partial = (await streaming.textContent()) ?? '';
+      const stateThen = await t.agents.state(agentId);
+      expect(FIRST_TEXT.startsWith(partial)).toBe(true);
+      expect(partial.length).toBeLessThan(FIRST_TEXT.length);
+      expect(stateThen.runState).toBe('PendingInput'); // the model call had not ended: nothing in history yet
+      await page.screenshot({ path: path.join(ARTIFACTS, '1-streaming.png') });
+
+      // The tool call waits for approval; the button decides it.
+      const card = page.locator('.tool[data-tool-call-id="call_deploy"]');
+      await card.locator('button.approve').waitFor();
+      expect(await card.locator('.tool-name').textContent()).toBe('deploy');
+      expect(await card.locator('.args').textContent()).toContain('"env": "prod"');
+      expect(await card.textContent()).toContain('deploys to prod need approval');
+      expect(await page.locator('#run-state').textContent()).toContain('waits for approval');
+      await page.screenshot({ path: path.join(ARTIFACTS, '2-approval.png') });
+      await card.locator('button.approve').click();
+
+      // The tool's result, then the answer, complete, as text.
+      await card.locator('.result', { hasText: 'deployed api to prod' }).waitFor();
+      await page.locator('.msg.assistant:not(.streaming)', { hasText: 'All done.' }).waitFor();
+      const answer = page.locator('.msg.assistant', { hasText: 'Deployed the api' }).locator('.text');
+      expect(await answer.textContent()).toBe(ANSWER);
+      expect(await page.evaluate('window.__pwned')).toBeUndefined();
+      expect(await page.locator('#conversation script, #conversation img').count()).toBe(0);
+      expect((await t.agents.history(agentId)).filter((e) => e.kind === 'model_output')).toHaveLength(2);
+
+      // State and history panels: usage, and a timeline with both model calls and the tool.
+      await page.locator('#run-state', { hasText: 'idle' }).waitFor();
+      await page.locator('#usage dd').first().waitFor();
+      expect(await page.locator('#usage').textContent()).toMatch(/Model calls\s*2/);
+      await page.locator('#timeline .step.tool', { hasText: 'deploy' }).waitFor();
+      await page.locator('#timeline .step.model').nth(1).waitFor();
+      expect(await page.locator('#timeline .step.model').count()).toBe(2);
+      expect(await page.locator('#timeline .step.tool .step-note').textContent()).toContain('Success');
+      await page.screenshot({ path: path.join(ARTIFACTS, '3-answered.png'), fullPage: true });
+
+      // The list: filtered by run state (it refreshes every few seconds) and searched by name.
+      const listed = page.locator(`#agent-list [data-agent-id="${agentId}"]`);
+      await page.selectOption('#agent-state', 'WaitingApproval');
+      await listed.waitFor({ state: 'detached' });
+      await page.selectOption('#agent-state', 'WaitingInput');
+      await listed.waitFor();
+      await page.fill('#agent-search', 'no-such-agent');
+      await page.locator('#agent-list .empty', { hasText: 'No agent matches.' }).waitFor();
+      await page.fill('#agent-search', agentId.slice(0, 6));
+      await listed.waitFor();
+      expect(pageErrors).toEqual([]);
+
+      // The same agent on a phone-sized window: the conversation fills the width; the agents list is a drawer.
+      const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+      await phone.addInitScript({ content: `localStorage.setItem('livecontext.token', ${JSON.stringify(TOKEN)})` });
+      const small = await phone.newPage();
+      await small.goto(`${gateway.url}/#agent=${encodeURIComponent(agentId)}`);
+      await small.locator('.msg.assistant', { hasText: 'All done.' }).waitFor();
+      const box = (await small.locator('#conversation').boundingBox())!;
+      expect(box.width).toBeGreaterThan(350);
+      expect(box.width).toBeLessThanOrEqual(390);
+      expect(await small.locator('#agents').isVisible()).toBe(false);
+      expect(await small.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390); // nothing wider than the screen
+      await small.screenshot({ path: path.join(ARTIFACTS, '4-phone.png') });
+      await small.click('#toggle-agents');
+      await small.locator(`#agent-list [data-agent-id="${agentId}"]`).waitFor();
+      await small.screenshot({ path: path.join(ARTIFACTS, '5-phone-agents.png') });
+      await phone.close();
+      await context.close();
+      // The gateway's event feeds notice the closed pages at their next poll: let those last calls finish
+      // while the worker still answers (a query left waiting for a worker outlives the test's connection).
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    });
+  });
+
+  test('the page resumes after its gateway restarts mid-answer: the streamed text is whole, nothing repeated', async () => {
+    const text = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
+    p.openai.enqueue({ kind: 'stream', text, chunkDelayMs: 150 });
+    const agentId = uniqueId('web-resume');
+    const tokens = tokensFromEnv({ LIVECONTEXT_GATEWAY_TOKEN: TOKEN });
+    let own = await serveGateway({ agents: t.agents, tokens, port: 0, host: '127.0.0.1', log: () => {} });
+    const port = own.port;
+    await withWorker({ taskQueue, models: p.models() }, async () => {
+      await t.agents.start(agentId, { model: 'openai:gpt-4.1-mini' });
+      const context = await browser.newContext();
+      await context.addInitScript({ content: `localStorage.setItem('livecontext.token', ${JSON.stringify(TOKEN)})` });
+      const page = await context.newPage();
+      await page.goto(`${own.url}/#agent=${encodeURIComponent(agentId)}`);
+      await page.locator('#connection[data-status=live]').waitFor();
+      await page.fill('#message', 'Count, slowly.');
+      await page.click('#send');
+      await page.locator('.msg.assistant.streaming .text').filter({ hasText: /\S/ }).waitFor();
+
+      // The gateway goes away mid-answer (every connection cut) and comes back on the same port.
+      await own.close();
+      await page.locator('#connection[data-status=reconnecting]').waitFor();
+      expect((await t.agents.state(agentId)).runState).toBe('PendingInput'); // still streaming
+      own = await serveGateway({ agents: t.agents, tokens, port, host: '127.0.0.1', log: () => {} });
+      await page.locator('#connection[data-status=live]').waitFor();
+
+      await page.locator('.msg.assistant:not(.streaming)').waitFor();
+      expect(await page.locator('.msg.assistant .text').allTextContents()).toEqual([text]);
+      expect(await page.locator('.msg.user').count()).toBe(1);
+      await page.screenshot({ path: path.join(ARTIFACTS, '6-resumed.png') });
+      await context.close();
+      await new Promise((resolve) => setTimeout(resolve, 1000)); // as above: the feeds' last calls end
+    });
+    await own.close();
+  });
+});
