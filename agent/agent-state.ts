@@ -16,6 +16,7 @@ import {
   ToolCallResult,
   ToolResultsEntry,
   WidgetWriteEntry,
+  type TurnEndEntry,
   isContextual,
 } from './entries';
 import type { Attachment } from './attachments';
@@ -142,6 +143,21 @@ export class AgentState {
   /** A host's write to a widget (already applied by the widget); see WidgetWriteEntry. */
   appendWidgetWrite(draft: { widget: string; write: WidgetWriteEntry['write']; by?: string }) {
     return this.append<WidgetWriteEntry>('widget_write', draft);
+  }
+
+  /** The agent waits for input from here although the turn has no answer (see TurnEndEntry). */
+  appendTurnEnd(draft: { reason: TurnEndEntry['reason']; question?: string; by?: string }) {
+    return this.append<TurnEndEntry>('turn_end', draft);
+  }
+
+  /** Whether a turn_end came after the last context message: the turn is over, the agent waits for input. */
+  turnEnded(): boolean {
+    for (let i = this.history.length - 1; i >= 0; i--) {
+      const entry = this.history[i];
+      if (entry.kind === 'turn_end') return true;
+      if (isContextual(entry)) return false;
+    }
+    return false;
   }
 
   setSystemInstruction(instruction: string) {

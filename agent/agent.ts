@@ -6,7 +6,7 @@
 import { AgentState, type Clock } from './agent-state';
 import { AgentConfig, ConfigChange } from './agent-config';
 import { type AgentStatus, usageTotals } from './agent-status';
-import type { HistoryEntry, JsonValue, ModelOutputEntry, ToolCallRequest, ToolCallResult, WidgetWriteEntry } from './entries';
+import type { HistoryEntry, JsonValue, ModelOutputEntry, ToolCallRequest, ToolCallResult, TurnEndEntry, WidgetWriteEntry } from './entries';
 import { repairModelOutput, repairToolResult } from './entry-repair';
 import { InputRejectedError } from './errors';
 import { IDEMPOTENCY_KEYS_KEPT, isBlank, parseInput, type InboxItem } from './input';
@@ -17,6 +17,7 @@ import type { AgentError, StepDeps, StepOutcome } from './step-io';
 import { type ToolDecision, parseToolDecision } from './tool-decision';
 import type { ToolCatalog } from './tool-spec';
 import { runModelStep } from './model-step';
+import { ASK_USER_TOOL } from './ask-user';
 import { BUDGETS_CHANGE, budgetHit, isBudgetCode } from './budgets';
 /** Kept where it was public before the model-call step moved to model-step.ts. */
 export { errorMessage } from './model-step';
@@ -39,6 +40,10 @@ export type TurnOutcome =
   | { inputSeq: number; status: 'error'; error: AgentError }
   | { inputSeq: number; status: 'stopped' }
   | { inputSeq: number; status: 'reset' }
+  /** The turn ended without an answer: a person interrupted it. */
+  | { inputSeq: number; status: 'interrupted'; by?: string }
+  /** The turn ended with a question for the person (`ask_user`); the reply is the next input. */
+  | { inputSeq: number; status: 'asked'; question: string }
   /** The agent moved to a new run (continue-as-new) before answering: ask the new run. */
   | { inputSeq: number; status: 'continued' };
 
@@ -171,6 +176,8 @@ export class Agent {
   }
 
   get runState(): AgentRunState {
+    // Seed 004: after tool results (or an input) the agent may decide to wait for new input instead.
+    if (this.state.turnEnded()) return AgentRunState.WaitingInput;
     return determineState(this.state.lastContextual(), this.pendingResults);
   }
 
@@ -322,6 +329,36 @@ export class Agent {
     if (isBudgetCode(this.lastErrorValue?.code)) this.budgetFromSeq = this.state.lastSeq;
   }
 
+  /**
+   * Ends the running turn without an answer, at the host's request: the agent waits for new input
+   * (seed 004). Call it once the step in flight has stopped (its activities cancelled). Tool calls that
+   * finished keep their results; the others are answered `Skipped`, so the history stays valid for every
+   * provider. False when there was nothing to interrupt (the agent already waited for input).
+   */
+  interrupt(by?: string): boolean {
+    const runState = this.runState;
+    if (runState === AgentRunState.WaitingInput) return false;
+    this.lastErrorValue = undefined;
+    if (runState === AgentRunState.WaitingToolResults || runState === AgentRunState.ToolResultsReady) {
+      const last = this.state.lastContextual() as ModelOutputEntry;
+      const results = last.toolCalls.map(
+        (c) =>
+          this.pendingResults.find((r) => r.toolCallId === c.toolCallId) ?? {
+            toolCallId: c.toolCallId,
+            toolName: c.toolName,
+            status: 'Skipped' as const,
+            result: `Interrupted by ${by ?? 'the user'} before it completed; it may have done part of its work.`,
+          },
+      );
+      this.state.appendToolResults({ results });
+      this.pendingResults = [];
+      this.approvalsValue = {};
+      this.timersValue = {};
+    }
+    this.state.appendTurnEnd({ reason: 'interrupted', ...(by !== undefined ? { by } : {}) });
+    return true;
+  }
+
   /** One unit of work for the current state (seed 004 `DoStep()`). */
   async doStep(deps: StepDeps): Promise<StepOutcome> {
     const before = this.runState;
@@ -413,6 +450,12 @@ export class Agent {
         this.approvalsValue = {};
         this.timersValue = {};
         deps.log?.('History', `appended tool_results #${entry.seq}`);
+        const asked = last.toolCalls.find((c, i) => ordered[i].metadata?.asked_user === true && c.toolName === ASK_USER_TOOL.name);
+        if (asked) {
+          const question = typeof asked.arguments?.question === 'string' ? asked.arguments.question : asked.rawArguments;
+          this.state.appendTurnEnd({ reason: 'ask_user', question });
+          deps.log?.('History', 'the model asked the user a question: the turn ends');
+        }
         return 'ProgressMade';
       }
     }
@@ -463,6 +506,11 @@ export class Agent {
     const start = entries.findIndex((e) => e.kind === 'model_input' && e.inputSeq === inputSeq);
     if (start < 0) return { inputSeq, status: 'ignored', reason: 'blank input is dropped' };
     const answer = findAnswer(entries, start);
+    if (answer?.kind === 'turn_end') {
+      return answer.reason === 'ask_user'
+        ? { inputSeq, status: 'asked', question: answer.question ?? '' }
+        : { inputSeq, status: 'interrupted', ...(answer.by !== undefined ? { by: answer.by } : {}) };
+    }
     if (answer) return { inputSeq, status: 'answered', answer, inputEntrySeq: entries[start].seq };
     if (this.lastErrorValue) return { inputSeq, status: 'error', error: this.lastErrorValue };
     return undefined;
@@ -475,11 +523,12 @@ function unofferedTools(entry: HistoryEntry | undefined): string[] {
   return Array.isArray(names) ? names.filter((n): n is string => typeof n === 'string') : [];
 }
 
-/** The first model output without tool calls after entry `start`: the answer to that turn. */
-function findAnswer(entries: readonly HistoryEntry[], start: number): ModelOutputEntry | undefined {
+/** The first model output without tool calls after entry `start` (the answer), or the turn_end that ended the turn. */
+function findAnswer(entries: readonly HistoryEntry[], start: number): ModelOutputEntry | TurnEndEntry | undefined {
   for (let i = start + 1; i < entries.length; i++) {
     const e = entries[i];
     if (e.kind === 'model_output' && e.toolCalls.length === 0) return e;
+    if (e.kind === 'turn_end') return e;
     if (e.kind === 'model_input') return undefined;
   }
   return undefined;

@@ -139,12 +139,29 @@ export const WidgetWriteEntry = EntryBase.extend({
 });
 export type WidgetWriteEntry = z.infer<typeof WidgetWriteEntry>;
 
+/**
+ * Not a context message: the agent decided to wait for new input although its turn has no answer
+ * (seed 004: "the last entry is a ToolResultsEntry and the agent decides to wait for new user input").
+ * Recorded when a person interrupts the running turn, or when the model asks the user a question
+ * (`ask_user`); the next input continues the conversation from here.
+ */
+export const TurnEndEntry = EntryBase.extend({
+  kind: z.literal('turn_end'),
+  reason: z.enum(['interrupted', 'ask_user']),
+  /** The question the model asked (reason `ask_user`). */
+  question: z.string().optional(),
+  /** Who interrupted (free text), when the host said. */
+  by: z.string().optional(),
+});
+export type TurnEndEntry = z.infer<typeof TurnEndEntry>;
+
 export const HistoryEntry = z.discriminatedUnion('kind', [
   ModelInputEntry,
   ModelOutputEntry,
   ToolResultsEntry,
   SystemInstructionEntry,
   WidgetWriteEntry,
+  TurnEndEntry,
 ]);
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 

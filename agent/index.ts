@@ -24,4 +24,6 @@ export * from './context-budget';
 export * from './model-context';
 export * from './lenient-args';
 export * from './timer-tools';
+export * from './ask-user';
+export * from './budgets';
 export * from './tool-allowance';

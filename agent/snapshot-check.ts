@@ -68,10 +68,15 @@ function checkSequence(entries: readonly HistoryEntry[], nextSeq: number, say: (
  */
 function checkTurns(entries: readonly HistoryEntry[], say: (p: string) => void) {
   let last: ContextualEntry | undefined;
+  let ended = false; // a turn_end since `last`: the turn is over even without an answer
   for (const e of entries) {
+    if (e.kind === 'turn_end') {
+      if (last?.kind === 'model_output' && last.toolCalls.length > 0) say(`turn end #${e.seq} leaves tool calls of output #${last.seq} without results`);
+      ended = true;
+    }
     if (!isContextual(e)) continue;
     const callsOpen = last?.kind === 'model_output' && last.toolCalls.length > 0;
-    if (e.kind === 'model_input' && (callsOpen || (last !== undefined && last.kind !== 'model_output'))) {
+    if (e.kind === 'model_input' && !ended && (callsOpen || (last !== undefined && last.kind !== 'model_output'))) {
       say(`input #${e.seq} does not follow a finished turn`);
     }
     if (e.kind === 'model_output') {
@@ -86,6 +91,7 @@ function checkTurns(entries: readonly HistoryEntry[], say: (p: string) => void) 
       if (!ok) say(`tool results #${e.seq} do not answer the calls of the output before them, one to one and in order`);
     }
     last = e;
+    ended = false;
   }
   return last?.kind === 'model_output' && last.toolCalls.length > 0 ? last : undefined;
 }

@@ -12,6 +12,7 @@ import type { ApprovalState, TimerState } from './snapshot';
 import type { ApprovalRequired, StepDeps, StepOutcome } from './step-io';
 import { InfrastructureError } from './errors';
 import { MAX_SLEEP_SECONDS, SleepArgs, WaitUntilArgs, isTimerTool } from './timer-tools';
+import { ASK_USER_CHANGE, ASK_USER_TOOL, AskUserArgs } from './ask-user';
 import { approvalPolicy, toolAllowed } from './tool-allowance';
 import { WIDGET_KINDS, type Widget } from './widgets';
 
@@ -90,6 +91,12 @@ async function runOne(host: ToolStepHost, call: ToolCallRequest, deps: StepDeps)
     return withMetadata({ ...base, status: out.status, result: out.result, elapsedMs: 0 }, out.metadata);
   }
   if (allowed && isTimerTool(call.toolName) && deps.sleep) return runTimer(host, call, deps.sleep);
+  if (allowed && call.toolName === ASK_USER_TOOL.name && (!deps.since || deps.since(ASK_USER_CHANGE))) {
+    // Nothing runs: the question ends the turn once the batch's results are in (see Agent).
+    const args = parseToolArguments(AskUserArgs, call);
+    if (!args.ok) return { ...base, status: 'Failed', result: args.message, elapsedMs: 0 };
+    return { ...base, status: 'Success', result: 'The question was shown to the user; their reply comes as the next input.', elapsedMs: 0, metadata: { asked_user: true } };
+  }
   try {
     const offered = host.offered(call.toolName);
     const options = { ...(approved ? { approved: true } : {}), ...(offered ? {} : { offered: false }) };

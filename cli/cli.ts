@@ -195,6 +195,12 @@ const commands: Record<string, Command> = {
     agent: true,
     run: async (p) => (await commandsModule()).retryCmd(need(p[0], 'agent-id')),
   },
+  interrupt: {
+    usage: 'livecontext interrupt <agent-id>',
+    summary: 'Ends the running turn without an answer: its model call or tools are cancelled, and the agent waits for new input.',
+    agent: true,
+    run: async (p) => (await commandsModule()).interruptCmd(need(p[0], 'agent-id')),
+  },
   stop: {
     usage: 'livecontext stop <agent-id>',
     summary: 'Ends an agent after its current step.',

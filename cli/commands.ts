@@ -79,7 +79,7 @@ export async function sendCmd(agentId: string, text: string, v: Values): Promise
   const kept = `Ctrl-C stops waiting; the agent keeps the input, and \`livecontext history ${agentId}\` shows the answer later.`;
   const outcome = await watchWorkerWhile(agents.waitForAnswer(agentId, inputSeq), { agents, agentId, awaiting, leaving: kept, say });
   print(!!v.json, outcome, () => outcomeText(outcome));
-  return outcome.status === 'answered' || outcome.status === 'ignored' ? 0 : 1;
+  return ['answered', 'ignored', 'asked'].includes(outcome.status) ? 0 : 1; // a question for the person is an answer too
 }
 
 export async function chatCmd(agentId: string) {
@@ -234,6 +234,13 @@ export async function simpleCmd(agentId: string, action: 'stop' | 'reset') {
   if (action === 'stop') await agents.stop(agentId);
   else await agents.reset(agentId);
   console.log(`${action === 'stop' ? 'Asked agent to stop' : 'Reset agent'} "${agentId}".`);
+}
+
+export async function interruptCmd(agentId: string) {
+  const { agents } = await connectAgents();
+  await expectRunning(agentId, agents);
+  const { interrupted } = await agents.interrupt(agentId, process.env.USER ? `${process.env.USER} (cli)` : 'cli');
+  console.log(interrupted ? `Interrupted the turn of agent "${agentId}"; it waits for input.` : `Nothing to interrupt (agent "${agentId}" waits for input).`);
 }
 
 /** Retries only a model call the agent is blocked on (a retry asked for at any other time does nothing useful). */

@@ -23,6 +23,8 @@ export function formatEntry(entry: HistoryEntry): string[] {
       return entry.results.map((r) => `#${entry.seq}   ← ${r.toolName} ${r.status}: ${clip(r.result, 120)}`);
     case 'widget_write':
       return [`#${entry.seq} ${entry.by ?? 'host'} wrote to ${entry.widget}: ${clip(JSON.stringify(entry.write), 120)}`];
+    case 'turn_end':
+      return [entry.reason === 'ask_user' ? `#${entry.seq} agent asks: ${clip(entry.question ?? '', 400)}` : `#${entry.seq} (turn interrupted${entry.by ? ` by ${entry.by}` : ''}; waiting for input)`];
   }
 }
 

@@ -37,6 +37,7 @@ import {
   entriesQuery,
   inputSignal,
   retrySignal,
+  interruptUpdate,
   sendInputUpdate,
   snapshotQuery,
   stateQuery,
@@ -396,6 +397,15 @@ export class AgentClient {
     return this.decide(agentId, { toolCallId, approved: false, ...(reason ? { reason } : {}), ...(by ? { by } : {}) });
   }
 
+  /**
+   * Ends the running turn without an answer (seed 004): the model call or tools in flight are cancelled,
+   * finished tool calls keep their results, and the agent waits for new input; the next input continues
+   * the conversation. `interrupted: false` when the agent was not working on a turn.
+   */
+  interrupt(agentId: string, by?: string): Promise<{ interrupted: boolean; lastSeq: number }> {
+    return this.change(agentId, (updateId) => this.handle(agentId).executeUpdate(interruptUpdate, { args: [by ? { by } : {}], updateId }));
+  }
+
   async retry(agentId: string): Promise<void> {
     await this.handle(agentId).signal(retrySignal);
   }
@@ -487,5 +497,9 @@ export function outcomeText(outcome: TurnOutcome): string {
       return '(the agent was reset)';
     case 'continued':
       return '(the agent continued in a new run)';
+    case 'interrupted':
+      return `(the turn was interrupted${outcome.by ? ` by ${outcome.by}` : ''}; the agent waits for input)`;
+    case 'asked':
+      return outcome.question;
   }
 }

@@ -6,6 +6,8 @@
 import {
   ActivityFailure,
   ApplicationFailure,
+  CancellationScope,
+  isCancellation,
   allHandlersFinished,
   condition,
   continueAsNew,
@@ -22,6 +24,7 @@ import type { createActivities } from '../activities';
 import {
   Agent,
   AgentConfig,
+  AgentRunState,
   ConfigChange,
   InfrastructureError,
   InputRejectedError,
@@ -52,6 +55,7 @@ import {
   pendingToolCallsQuery,
   resetUpdate,
   retrySignal,
+  interruptUpdate,
   sendInputUpdate,
   snapshotQuery,
   stateQuery,
@@ -216,6 +220,28 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   });
 
   setHandler(retrySignal, () => requestRetry(true));
+
+  // An interrupt cancels the step in flight (its model call or tools) and has the agent record it.
+  let interruptRequest: { by?: string } | undefined;
+  let stepScope: CancellationScope | undefined;
+  let interrupts = 0; // bumped when one is recorded, for the update that asked
+  const recordInterrupt = (request: { by?: string }) => {
+    if (agent.interrupt(request.by)) log.info('turn interrupted', { category: 'StateMachine', by: request.by });
+    interruptRequest = undefined;
+    interrupts++;
+  };
+  setHandler(
+    interruptUpdate,
+    counted(async (request) => {
+      const by = typeof request?.by === 'string' ? request.by.slice(0, 200) : undefined;
+      if (agent.runState === AgentRunState.WaitingInput) return { interrupted: false, lastSeq: agent.state.lastSeq };
+      const seen = interrupts;
+      interruptRequest = by !== undefined ? { by } : {};
+      stepScope?.cancel();
+      await condition(() => interrupts !== seen || ending());
+      return { interrupted: interrupts !== seen, lastSeq: agent.state.lastSeq };
+    }),
+  );
   setHandler(
     resetUpdate,
     counted(() => {
@@ -245,7 +271,25 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   });
   for (;;) {
     while (!ending()) {
-      const outcome = await agent.doStep(deps);
+      if (interruptRequest) {
+        recordInterrupt(interruptRequest);
+        continue;
+      }
+      let outcome: Awaited<ReturnType<Agent['doStep']>>;
+      try {
+        // A scope per step, so an interrupt cancels exactly what this step has in flight.
+        stepScope = new CancellationScope();
+        outcome = await stepScope.run(() => agent.doStep(deps));
+      } catch (err) {
+        if (!interruptRequest || !(isCancellation(err) || (err instanceof InfrastructureError && err.code === STEP_CANCELLED))) throw err;
+        outcome = 'ProgressMade';
+      } finally {
+        stepScope = undefined;
+      }
+      if (interruptRequest) {
+        recordInterrupt(interruptRequest);
+        continue;
+      }
       // A safe point: no activity of ours is in flight. Long agents move to a fresh run here.
       if (history.tooLong() && !carrier.blocked) {
         continuing = true;
@@ -257,9 +301,9 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
         await condition(() => agent.inbox.length > 0 || ending() || overUpdateBudget());
       } else if (outcome === 'BlockedOnApproval') {
         const seen = decisions;
-        await condition(() => decisions !== seen || ending());
+        await condition(() => decisions !== seen || ending() || !!interruptRequest);
       } else if (outcome === 'BlockedOnError') {
-        await condition(() => retryRequested || ending());
+        await condition(() => retryRequested || ending() || !!interruptRequest);
         retryRequested = false;
         agent.clearError();
       }
@@ -437,6 +481,7 @@ function stepDeps(agent: Agent, timers: { interrupt: () => boolean; onInterrupte
           { ...request, agentId: workflowId, runId },
         ]);
       } catch (err) {
+        if (isCancellation(err)) throw new InfrastructureError(STEP_CANCELLED, 'The model call was cancelled.');
         throw toAgentFailure(err);
       }
       return decoded(result, `a model call to ${request.model}`);
@@ -465,6 +510,8 @@ function stepDeps(agent: Agent, timers: { interrupt: () => boolean; onInterrupte
           ...(agent.config.tools ? { allowedTools: agent.config.tools } : {}),
         }]);
       } catch (err) {
+        // Interrupted: not the tool's failure; the agent answers the call as interrupted.
+        if (isCancellation(err)) throw new InfrastructureError(STEP_CANCELLED, `The tool ${call.toolName} was cancelled.`);
         const failure = toAgentFailure(err);
         return {
           toolCallId: call.toolCallId,
@@ -482,6 +529,9 @@ function stepDeps(agent: Agent, timers: { interrupt: () => boolean; onInterrupte
     },
   };
 }
+
+/** What the step's activities throw when an interrupt cancelled them (not recorded as their failure). */
+const STEP_CANCELLED = 'STEP_CANCELLED';
 
 /** Activity failures arrive wrapped; the agent records the innermost application error's type and message. */
 function toAgentFailure(err: unknown): LivecontextError {

@@ -117,6 +117,17 @@ export const updateNotebookUpdate = defineUpdate<NotebookWriteResult, [NotebookW
 export const resetUpdate = defineUpdate<{ reset: true }>('reset');
 /** Try a failed model call again. */
 export const retrySignal = defineSignal('retry');
+
+/** Who asks to interrupt the running turn (free text, shown in history). */
+export interface InterruptRequest {
+  by?: string;
+}
+/**
+ * Ends the running turn without an answer: the model call or tools in flight are cancelled, finished
+ * tool calls keep their results, and the agent waits for new input. Completes once that is recorded;
+ * `interrupted: false` when the agent was not working on a turn.
+ */
+export const interruptUpdate = defineUpdate<{ interrupted: boolean; lastSeq: number }, [InterruptRequest]>('interrupt');
 /** End the agent after its current step. */
 export const stopSignal = defineSignal<[{ reason?: string }?]>('stop');
 

@@ -5,7 +5,7 @@
  * offered like any other. An agent's allowance (names and `prefix*` patterns, see agent/tool-allowance)
  * selects among them; the executor runs any of them by name, without knowing its kind.
  */
-import { TIMER_TOOLS, type ToolSpec, enumerateWidgetTools, toolAllowed, zodToolSpec } from '../../agent';
+import { ASK_USER_TOOL, TIMER_TOOLS, type ToolSpec, enumerateWidgetTools, toolAllowed, zodToolSpec } from '../../agent';
 import { type Tool, toolSpec } from './define-tool';
 
 /** Where tools come from, for listing and error messages: `builtin`, `user`, `mcp:<server>`… */
@@ -22,7 +22,7 @@ export interface ListedTool {
 }
 
 /** Widget and timer tools run inside the workflow; their specs are offered like any other tool. */
-const WORKFLOW_TOOL_SPECS: ToolSpec[] = [...enumerateWidgetTools(), ...TIMER_TOOLS].map((t) => zodToolSpec(t.name, t.description, t.parameters));
+const WORKFLOW_TOOL_SPECS: ToolSpec[] = [...enumerateWidgetTools(), ...TIMER_TOOLS, ASK_USER_TOOL].map((t) => zodToolSpec(t.name, t.description, t.parameters));
 
 export class ToolRegistry {
   private readonly tools = new Map<string, { tool: Tool; spec: ToolSpec; source: string }>();

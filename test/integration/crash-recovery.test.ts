@@ -106,6 +106,8 @@ function summarize(history: HistoryEntry[]): string[] {
         return `system:${e.instruction}`;
       case 'widget_write':
         return `widget:${e.widget}`;
+      case 'turn_end':
+        return `turn_end:${e.reason}`;
     }
   });
 }

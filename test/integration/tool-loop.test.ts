@@ -64,6 +64,7 @@ test('model -> two tool calls -> results -> model -> answer, each entry once, in
       'todo_update',
       'sleep',
       'wait_until',
+      'ask_user',
       'write_file',
       'read_file',
       'edit_file',
