@@ -18,6 +18,7 @@ import { keyReadiness, missingKey } from './openai-model';
 import { ModelError, mapProviderError } from './provider-errors';
 import { extraRequestFields } from './request-extra';
 import { anthropicIdentity } from './request-identity';
+import { StreamToolCallIds } from './stream-tool-call-ids';
 
 /** Anthropic requires max_tokens; this is used when the agent sets none. */
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 8192;
@@ -83,6 +84,7 @@ export class AnthropicMessagesModel extends BaseModel {
     let started = false;
     let stopped = false;
     let finish: FinishReason = 'stop';
+    const ids = new StreamToolCallIds();
     const blocks = new Map<number, { type: string; id?: string }>();
     let input = 0;
     let cached = 0;
@@ -104,8 +106,10 @@ export class AnthropicMessagesModel extends BaseModel {
           }
           case 'content_block_start': {
             const b = event.content_block;
-            blocks.set(event.index, { type: b.type, ...(b.type === 'tool_use' ? { id: b.id } : {}) });
-            if (b.type === 'tool_use') yield d.next({ kind: 'tool_call_start', toolCallId: b.id, toolName: b.name });
+            // Compatible servers may send an empty id, or one id for several calls: made unique here.
+            const id = b.type === 'tool_use' ? ids.idFor(b.id, `toolu_${event.index}`) : undefined;
+            blocks.set(event.index, { type: b.type, ...(id ? { id } : {}) });
+            if (b.type === 'tool_use') yield d.next({ kind: 'tool_call_start', toolCallId: id!, toolName: b.name });
             break;
           }
           case 'content_block_delta': {

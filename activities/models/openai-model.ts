@@ -12,6 +12,7 @@ import { toOpenAIMessages, toOpenAITools, toOpenAIToolChoice } from './openai-me
 import { ModelError, mapProviderError, toApplicationFailure } from './provider-errors';
 import { extraRequestFields } from './request-extra';
 import { openaiIdentity } from './request-identity';
+import { StreamToolCallIds } from './stream-tool-call-ids';
 
 export interface OpenAIProviderOptions {
   /** Provider id in model names (`openai:…`, `azure:…`, or your own for a compatible server). */
@@ -106,6 +107,7 @@ export class OpenAIChatModel extends BaseModel {
     let started = false;
     let finish: FinishReason | undefined;
     const open = new Map<number, string>(); // tool call index -> id
+    const ids = new StreamToolCallIds(); // some compatible servers send "" or one id for several calls
     let usage: StreamUsage | undefined;
     try {
       // The request id is a response header: there as soon as the stream opens, before any chunk.
@@ -124,7 +126,7 @@ export class OpenAIChatModel extends BaseModel {
         if (delta.content) yield d.next({ kind: 'text', text: delta.content });
         for (const tc of delta.tool_calls ?? []) {
           if (!open.has(tc.index)) {
-            const toolCallId = tc.id || `call_${chunk.id}_${tc.index}`; // some compatible servers send ""
+            const toolCallId = ids.idFor(tc.id, `call_${chunk.id}_${tc.index}`);
             open.set(tc.index, toolCallId);
             yield d.next({ kind: 'tool_call_start', toolCallId, toolName: tc.function?.name ?? '' });
           }
