@@ -2,7 +2,7 @@
  * The web chat in a real headless Chromium (Debian's `chromium`, driven by playwright-core), against a
  * real gateway, worker and dev server, with a slowly streaming OpenAI wire fake as the model:
  * a token asked for on 401, an agent started from the form, a message sent, text seen while it streams,
- * a tool call approved with its button, the answer shown — as text, so its `<script>` does not run —
+ * a tool call approved and another denied with their buttons, the answer shown — as text, so its `<script>` does not run —
  * the timeline and usage panels filled from history and state, and the conversation on a phone-sized
  * window. Screenshots go to test-artifacts/web-page/.
  *
@@ -65,13 +65,22 @@ describeInBrowser('web page in headless Chromium', () => {
   });
   afterAll(async () => {
     await browser?.close();
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // the gateway's feeds see their pages gone
     await gateway?.close();
   });
 
-  test('start an agent, stream, approve a tool call, show the answer as text; a phone-sized window', async () => {
+  test('start an agent, stream, approve and deny tool calls, show the answer as text; a phone-sized window', async () => {
     // The model: text streamed slowly with a call that needs approval, then the answer (hostile HTML in it).
     p.openai.enqueue(
-      { kind: 'stream', text: FIRST_TEXT, toolCalls: [{ id: 'call_deploy', name: 'deploy', arguments: '{"service":"api","env":"prod"}' }], chunkDelayMs: 150 },
+      {
+        kind: 'stream',
+        text: FIRST_TEXT,
+        toolCalls: [
+          { id: 'call_deploy', name: 'deploy', arguments: '{"service":"api","env":"prod"}' },
+          { id: 'call_web', name: 'deploy', arguments: '{"service":"web","env":"prod"}' },
+        ],
+        chunkDelayMs: 150,
+      },
       { kind: 'stream', text: ANSWER, chunkDelayMs: 100 },
     );
     const agentId = uniqueId('web');
@@ -123,9 +132,16 @@ describeInBrowser('web page in headless Chromium', () => {
       expect(await page.locator('#run-state').textContent()).toContain('waits for approval');
       await page.screenshot({ path: path.join(ARTIFACTS, '2-approval.png') });
       await card.locator('button.approve').click();
+      await card.locator('button.approve').waitFor({ state: 'detached' }); // decided: the buttons go
 
-      // The tool's result, then the answer, complete, as text.
+      // The second call is denied, with a reason the model is shown. Then both results (recorded together), and
+      // the answer, complete, as text: its markup does not run.
+      const second = page.locator('.tool[data-tool-call-id="call_web"]');
+      await second.locator('button.deny').waitFor();
+      await second.locator('input.reason').fill('web is frozen this week');
+      await second.locator('button.deny').click();
       await card.locator('.result', { hasText: 'deployed api to prod' }).waitFor();
+      await second.locator('.result', { hasText: 'denied by web: web is frozen this week' }).waitFor();
       await page.locator('.msg.assistant:not(.streaming)', { hasText: 'All done.' }).waitFor();
       const answer = page.locator('.msg.assistant', { hasText: 'Deployed the api' }).locator('.text');
       expect(await answer.textContent()).toBe(ANSWER);
@@ -137,10 +153,10 @@ describeInBrowser('web page in headless Chromium', () => {
       await page.locator('#run-state', { hasText: 'idle' }).waitFor();
       await page.locator('#usage dd').first().waitFor();
       expect(await page.locator('#usage').textContent()).toMatch(/Model calls\s*2/);
-      await page.locator('#timeline .step.tool', { hasText: 'deploy' }).waitFor();
+      await page.locator('#timeline .step.tool', { hasText: 'Skipped' }).waitFor();
       await page.locator('#timeline .step.model').nth(1).waitFor();
       expect(await page.locator('#timeline .step.model').count()).toBe(2);
-      expect(await page.locator('#timeline .step.tool .step-note').textContent()).toContain('Success');
+      expect(await page.locator('#timeline .step.tool .step-note').allTextContents()).toEqual(['Success', 'Skipped']);
       await page.screenshot({ path: path.join(ARTIFACTS, '3-answered.png'), fullPage: true });
 
       // The list: filtered by run state (it refreshes every few seconds) and searched by name.
@@ -175,6 +191,36 @@ describeInBrowser('web page in headless Chromium', () => {
       // The gateway's event feeds notice the closed pages at their next poll: let those last calls finish
       // while the worker still answers (a query left waiting for a worker outlives the test's connection).
       await new Promise((resolve) => setTimeout(resolve, 1000));
+    });
+  });
+
+  test('tasks and notebook follow the agent as it changes them (state deltas), as text', async () => {
+    const agentId = uniqueId('web-demo');
+    await withWorker({ taskQueue, workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-web-')) }, async () => {
+      await t.agents.start(agentId, { model: 'demo:offline' });
+      const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+      await context.addInitScript({ content: `localStorage.setItem('livecontext.token', ${JSON.stringify(TOKEN)})` });
+      const page = await context.newPage();
+      await page.goto(`${gateway.url}/#agent=${encodeURIComponent(agentId)}`);
+      await page.locator('#connection[data-status=live]').waitFor();
+      await page.locator('#tasks .empty').waitFor();
+
+      await page.fill('#message', 'plan buy milk, call mum');
+      await page.click('#send');
+      await page.locator('#tasks .task.pending', { hasText: 'call mum' }).waitFor();
+      await page.fill('#message', 'done 1');
+      await page.click('#send');
+      await page.locator('#tasks .task.done', { hasText: 'buy milk' }).waitFor();
+      expect(await page.locator('#tasks .task').allTextContents()).toEqual(['● 1. buy milk', '○ 2. call mum']);
+
+      // A host write to the notebook (another client) shows up, markup and all, as text.
+      const written = await gateway.request('POST', `/agents/${agentId}/notebook`, { set: 'likes <b>green</b> tea' }, { token: TOKEN });
+      expect(written.status).toBe(200);
+      await page.locator('#notebook', { hasText: 'likes <b>green</b> tea' }).waitFor();
+      expect(await page.locator('#notebook b').count()).toBe(0);
+      await page.screenshot({ path: path.join(ARTIFACTS, '7-tasks-notebook.png') });
+      await context.close();
+      await new Promise((resolve) => setTimeout(resolve, 1000)); // as above: the feeds' last calls end
     });
   });
 
