@@ -43,9 +43,10 @@ export async function* agentEvents(o: AgentEventsOptions): AsyncGenerator<Emitte
         continue;
       }
       yield* poll.emitted;
+      // The state first: a client learns why (lastError) before the run ends.
+      yield* feed.delta(status);
       const error = errorOf(status) ?? ((await feed.ended(status)) ? { message: 'The agent stopped.', code: 'STOPPED' } : null);
       if (error) yield* feed.blocked(error);
-      yield* feed.delta(status);
       wait = nextPollIn(poll);
       failing = 0;
     } catch {

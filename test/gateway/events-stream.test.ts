@@ -1,0 +1,177 @@
+/**
+ * GET /agents/:id/events, the per-agent AG-UI stream a dashboard follows: text streams while the model
+ * call runs (deltas arrive before the turn ends), then tool calls, results and the answer, each turn a
+ * run; `?after=0` replays the same events from history; a reset is announced and the stream goes on over
+ * continue-as-new and the new history; a model call that fails for good ends the turn's run with
+ * RUN_ERROR — the same for a reader on another gateway — and a retry starts a new run of the turn.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseCursor } from '../../gateway/events/cursor';
+import { deployTool } from '../fixtures/test-tools';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+import { useProviderServers } from '../support/provider-servers';
+import { type SseFrame, collectSse, normalised } from '../support/sse-reader';
+import { eventually, uniqueId, withWorker } from '../support/temporal';
+
+const { t, p, taskQueue } = useProviderServers('events', { each: true });
+let gateway: TestGateway;
+let other: TestGateway;
+beforeAll(async () => {
+  gateway = await startTestGateway(t.agents);
+  other = await startTestGateway(t.agents);
+});
+afterAll(async () => {
+  await gateway?.close();
+  await other?.close();
+});
+
+const words = (n: number, w: string) => Array.from({ length: n }, (_, i) => `${w}${i}`).join(' ');
+const workspaceRoot = () => mkdtempSync(path.join(tmpdir(), 'lc-events-'));
+const types = (frames: SseFrame[]) => frames.map((f) => f.event.type);
+/** A reader of the agent's events on `g`, until `until` sees the frame it waits for. */
+const follow = (g: TestGateway, agentId: string, until: (f: SseFrame, all: SseFrame[]) => boolean, query = '', headers: Record<string, string> = {}) =>
+  collectSse(`${g.url}/agents/${agentId}/events${query}`, { headers }, until);
+/** Waits until the stream's first frame (the state snapshot) arrived, so what follows is seen live. */
+async function opened(frames: () => SseFrame[]) {
+  for (let i = 0; i < 400 && frames().length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+}
+/** Waits until a reader has received a frame like this. */
+const seenFrame = (seen: SseFrame[], like: (f: SseFrame) => boolean) => eventually(() => seen.some(like), 60_000, 'the reader to see it');
+
+test('a turn streams as it happens; ?after=0 replays the same events from history', async () => {
+  const intro = `Checking first. ${words(25, 'step')}`;
+  const answer = `Deployed to staging. ${words(10, 'fin')}`;
+  p.openai.enqueue(
+    { kind: 'stream', text: intro, chunkDelayMs: 80, toolCalls: [{ id: 'call_1', name: 'deploy', arguments: '{"service":"web","env":"staging"}' }] },
+    { kind: 'stream', text: answer, chunkDelayMs: 40 },
+  );
+  const agentId = uniqueId('ev-turn');
+  await withWorker({ taskQueue, models: p.models(), tools: [deployTool], workspaceRoot: workspaceRoot() }, async () => {
+    await t.agents.start(agentId, { model: 'openai:gpt-4.1-mini' });
+    const seen: SseFrame[] = [];
+    const live = follow(gateway, agentId, (f, all) => (seen.splice(0, seen.length, ...all), f.event.type === 'RUN_FINISHED'));
+    await opened(() => seen);
+    expect(await gateway.request('POST', `/agents/${agentId}/input`, { text: 'deploy web' })).toMatchObject({ status: 202 });
+    const { frames, error } = await live;
+    expect(error).toBeUndefined();
+
+    expect(frames[0].event).toMatchObject({ type: 'STATE_SNAPSHOT', snapshot: { runState: 'WaitingInput', blockedOn: 'input', awaitingApproval: [], lastError: null, notebook: '', tasks: [] } });
+    expect(normalised(frames).map((e) => (e as { type: string }).type)).toEqual([
+      'RUN_STARTED',
+      'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END',
+      'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END',
+      'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END',
+      'TOOL_CALL_RESULT',
+      'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END',
+      'RUN_FINISHED',
+    ]);
+    const events = frames.map((f) => f.event);
+    expect(events.find((e) => e.type === 'RUN_STARTED')).toEqual({ type: 'RUN_STARTED', threadId: agentId, runId: 'turn-1' });
+    expect(events.find((e) => e.type === 'TEXT_MESSAGE_START')).toEqual({ type: 'TEXT_MESSAGE_START', messageId: 'in-1', role: 'user' });
+    expect(events.find((e) => e.type === 'TOOL_CALL_RESULT')).toMatchObject({ toolCallId: 'call_1', content: 'deployed web to staging', role: 'tool' });
+
+    // The intro streamed: many deltas, the first well before its message ended (the output was recorded).
+    const introId = events.find((e) => e.type === 'TEXT_MESSAGE_START' && e.role === 'assistant').messageId;
+    const deltas = frames.filter((f) => f.event.type === 'TEXT_MESSAGE_CONTENT' && f.event.messageId === introId);
+    const end = frames.find((f) => f.event.type === 'TEXT_MESSAGE_END' && f.event.messageId === introId)!;
+    expect(deltas.length).toBeGreaterThanOrEqual(4);
+    expect(end.at - deltas[0].at).toBeGreaterThan(800);
+    expect(deltas.map((f) => f.event.delta).join('')).toBe(intro);
+    // Every frame has a cursor for its id; state events repeat the cursor of the event before them.
+    for (const f of frames) expect(parseCursor(f.id!)).not.toBeNull();
+    // The state showed the turn working, and the usage of both model calls at the end.
+    expect(frames.some((f) => f.event.type === 'STATE_DELTA' && f.event.delta.some((op: { path: string; value: unknown }) => op.path === '/blockedOn' && op.value === null))).toBe(true);
+
+    // A dashboard opened later replays the turn from history: the same events, under the same ids.
+    const replay = await follow(other, agentId, (f) => f.event.type === 'RUN_FINISHED', '?after=0');
+    expect(normalised(replay.frames)).toEqual(normalised(frames));
+    expect(replay.frames.filter((f) => f.event.type === 'TEXT_MESSAGE_CONTENT' && f.event.messageId === introId)).toHaveLength(1);
+  });
+});
+
+test('across continue-as-new and a reset: the reset is announced, the stream goes on over the new history', async () => {
+  p.openai.enqueue({ kind: 'stream', text: 'first answer' }, { kind: 'stream', text: 'second answer' });
+  const agentId = uniqueId('ev-reset');
+  await withWorker({ taskQueue, models: p.models(), workspaceRoot: workspaceRoot() }, async () => {
+    // A tiny history budget: the agent continues as new after every step.
+    const started = await t.agents.start(agentId, { model: 'openai:gpt-4.1-mini', historyBudgetBytes: 1_000 });
+    const seen: SseFrame[] = [];
+    let finished = 0;
+    const live = follow(gateway, agentId, (f, all) => (seen.splice(0, seen.length, ...all), f.event.type === 'RUN_FINISHED' && ++finished === 2));
+    await opened(() => seen);
+    // A dashboard that follows: the reset comes after it saw turn 1, turn 2 after it saw the reset (one that
+    // looks only after the history regrew sees just the new history: the cursor cannot tell it more).
+    await t.agents.ask(agentId, 'one');
+    await seenFrame(seen, (f) => f.event.type === 'RUN_FINISHED');
+    expect((await t.agents.handle(agentId).describe()).runId).not.toBe(started.firstExecutionRunId); // it continued as new
+    expect(await gateway.request('POST', `/agents/${agentId}/reset`)).toMatchObject({ status: 200 });
+    await seenFrame(seen, (f) => f.event.type === 'CUSTOM');
+    await t.agents.ask(agentId, 'two');
+    const { frames } = await live;
+
+    const shape = normalised(frames).map((e) => {
+      const ev = e as { type: string; runId?: string; name?: string; messageId?: string; delta?: string };
+      return [ev.type, ev.runId ?? ev.name ?? ev.messageId ?? '', ev.delta ?? ''].join(' ').trim();
+    });
+    expect(shape).toEqual([
+      'RUN_STARTED turn-1',
+      'TEXT_MESSAGE_START in-1', 'TEXT_MESSAGE_CONTENT in-1 one', 'TEXT_MESSAGE_END in-1',
+      expect.stringMatching(/^TEXT_MESSAGE_START out-1-/), expect.stringMatching(/^TEXT_MESSAGE_CONTENT out-1-\S+ first answer$/), expect.stringMatching(/^TEXT_MESSAGE_END out-1-/),
+      'RUN_FINISHED turn-1',
+      'CUSTOM livecontext.reset',
+      'RUN_STARTED turn-2',
+      'TEXT_MESSAGE_START in-1', 'TEXT_MESSAGE_CONTENT in-1 two', 'TEXT_MESSAGE_END in-1',
+      expect.stringMatching(/^TEXT_MESSAGE_START out-1-/), expect.stringMatching(/^TEXT_MESSAGE_CONTENT out-1-\S+ second answer$/), expect.stringMatching(/^TEXT_MESSAGE_END out-1-/),
+      'RUN_FINISHED turn-2',
+    ]);
+    // A fresh snapshot follows the reset: of the new history only (turn 2 may have run meanwhile).
+    const reset = types(frames).indexOf('CUSTOM');
+    expect(frames[reset + 1].event).toMatchObject({ type: 'STATE_SNAPSHOT' });
+    expect(frames[reset + 1].event.snapshot.usage.modelCalls).toBeLessThanOrEqual(1);
+  });
+});
+
+test('a model call failing for good ends the run with RUN_ERROR on every gateway; a retry starts a new run of the turn', async () => {
+  p.openai.enqueue({ kind: 'error', status: 401 }, { kind: 'stream', text: 'recovered' }, { kind: 'stream', text: 'and the second' });
+  const agentId = uniqueId('ev-error');
+  await withWorker({ taskQueue, models: p.models(), workspaceRoot: workspaceRoot() }, async () => {
+    await t.agents.start(agentId, { model: 'openai:gpt-4.1-mini' });
+    const seenHere: SseFrame[] = [];
+    const seenThere: SseFrame[] = [];
+    const untilError = (seen: SseFrame[]) => (f: SseFrame, all: SseFrame[]) => (seen.splice(0, seen.length, ...all), f.event.type === 'RUN_ERROR');
+    const here = follow(gateway, agentId, untilError(seenHere));
+    const there = follow(other, agentId, untilError(seenThere));
+    await opened(() => seenHere);
+    await opened(() => seenThere);
+    await t.agents.send(agentId, 'hello');
+    const [a, b] = await Promise.all([here, there]);
+    expect(types(a.frames).filter((x) => !x.startsWith('STATE'))).toEqual(['RUN_STARTED', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END', 'RUN_ERROR']);
+    expect(a.frames.at(-1)!.event).toMatchObject({ type: 'RUN_ERROR', code: 'ModelError.Authentication' });
+    expect(normalised(b.frames)).toEqual(normalised(a.frames));
+    const blocked = a.frames.filter((f) => f.event.type === 'STATE_DELTA').flatMap((f) => f.event.delta);
+    expect(blocked).toContainEqual(expect.objectContaining({ path: '/blockedOn', value: 'error' }));
+
+    // An AG-UI run posted to the blocked agent: started, then RUN_ERROR at once (its input waits behind the error).
+    const run = { threadId: agentId, runId: uniqueId('r'), messages: [{ id: 'u2', role: 'user', content: 'second' }], tools: [], context: [] };
+    const posted = await collectSse(`${gateway.url}/ag-ui`, { method: 'POST', body: run }, () => false);
+    expect(types(posted.frames)).toEqual(['RUN_STARTED', 'STATE_SNAPSHOT', 'RUN_ERROR']);
+    expect(posted.frames[2].event).toMatchObject({ code: 'ModelError.Authentication' });
+
+    // Resumed from its last id after the error: the stream goes on; the retry is a new run of turn 1.
+    let finished = 0;
+    const resumed = follow(gateway, agentId, (f) => f.event.type === 'RUN_FINISHED' && ++finished === 2, '', { 'last-event-id': a.frames.at(-1)!.id! });
+    expect(await gateway.request('POST', `/agents/${agentId}/retry`)).toMatchObject({ status: 202 });
+    const { frames } = await resumed;
+    const runs = frames.map((f) => f.event).filter((e) => e.type.startsWith('RUN_'));
+    expect(runs.map((e) => [e.type, e.runId])).toEqual([
+      ['RUN_STARTED', 'turn-1.r2'],
+      ['RUN_FINISHED', 'turn-1.r2'],
+      ['RUN_STARTED', 'turn-2'],
+      ['RUN_FINISHED', 'turn-2'],
+    ]);
+    expect(frames[0].event.type).toBe('STATE_SNAPSHOT'); // no second RUN_ERROR, no repeated events
+    expect(normalised(frames).filter((e) => (e as { type: string }).type === 'TEXT_MESSAGE_CONTENT').map((e) => (e as { delta: string }).delta)).toEqual(['recovered', 'second', 'and the second']);
+  });
+});
