@@ -224,6 +224,34 @@ describeInBrowser('web page in headless Chromium', () => {
     });
   });
 
+  test('text streamed by a call that is then made again is marked as cut short; the new answer follows whole', async () => {
+    const final = Array.from({ length: 12 }, (_, i) => `fresh${i}`).join(' ');
+    // Attempt 1 streams one chunk and stalls past the stall timeout; attempt 2 answers.
+    p.openai.enqueue({ kind: 'stream', text: 'stale stale stale', chunkDelayMs: 1500 }, { kind: 'stream', text: final, chunkDelayMs: 50 });
+    const agentId = uniqueId('web-retry');
+    await withWorker({ taskQueue, models: p.models(), liveness: { firstTokenTimeoutMs: 8000, stallTimeoutMs: 1200 } }, async () => {
+      await t.agents.start(agentId, { model: 'openai:gpt-4.1-mini' });
+      const context = await browser.newContext();
+      await context.addInitScript({ content: `localStorage.setItem('livecontext.token', ${JSON.stringify(TOKEN)})` });
+      const page = await context.newPage();
+      await page.goto(`${gateway.url}/#agent=${encodeURIComponent(agentId)}`);
+      await page.locator('#connection[data-status=live]').waitFor();
+      await page.fill('#message', 'go');
+      await page.click('#send');
+      await page.locator('.msg.assistant', { hasText: 'stale' }).waitFor();
+      await page.locator('.msg.assistant:not(.streaming)', { hasText: 'fresh11' }).waitFor();
+      const messages = page.locator('.msg.assistant');
+      expect(await messages.count()).toBe(2);
+      expect(await messages.nth(0).getAttribute('class')).toContain('superseded');
+      expect(await messages.nth(0).locator('.text').textContent()).toMatch(/^stale/);
+      expect(await messages.nth(1).locator('.text').textContent()).toBe(final);
+      // The timeline says the call took a second attempt (from the output's metadata).
+      await page.locator('#timeline .step.model .step-note', { hasText: 'attempt 2' }).waitFor();
+      await context.close();
+      await new Promise((resolve) => setTimeout(resolve, 1000)); // as above: the feeds' last calls end
+    });
+  });
+
   test('the page resumes after its gateway restarts mid-answer: the streamed text is whole, nothing repeated', async () => {
     const text = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
     p.openai.enqueue({ kind: 'stream', text, chunkDelayMs: 150 });

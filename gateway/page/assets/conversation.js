@@ -94,6 +94,13 @@ export class Conversation {
     const text = document.createTextNode('');
     const who = role === 'user' && name && name !== 'web' ? String(name) : (ROLE_LABEL[role] ?? role);
     const item = el('li', { class: `msg ${role} streaming`, 'data-message-id': messageId }, el('span', { class: 'who' }, who), el('div', { class: 'text' }, text));
+    // One model output gives one message: an agent message right after another is a call that was
+    // retried (or handed to a fallback model) after part of its text had streamed.
+    const before = this.working.previousElementSibling;
+    if (role === 'assistant' && before?.classList.contains('assistant')) {
+      before.classList.add('superseded');
+      before.append(el('span', { class: 'note' }, 'cut short; the model call was made again'));
+    }
     m = { item, text };
     this.messages.set(messageId, m);
     this.add(item);
