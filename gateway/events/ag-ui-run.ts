@@ -8,7 +8,7 @@ import type { TurnOutcome } from '../../agent';
 import type { AgentClient } from '../../client/agent-client';
 import { AgentFeed, errorOf, nextPollIn, pause } from './agent-feed';
 import type { Cursor } from './cursor';
-import type { Emitted } from './derive-events';
+import { type Emitted, turnEndFinish } from './derive-events';
 
 export interface AgUiRunOptions {
   agents: AgentClient;
@@ -31,12 +31,15 @@ export async function* agUiRun(o: AgUiRunOptions): AsyncGenerator<Emitted> {
   const { agents, agentId, threadId, runId, inputSeq, signal } = o;
   const feed = new AgentFeed(agents, agentId, { kind: 'run', threadId, inputSeq }, o.cursor);
   const here = () => feed.cursor;
-  const finished = (result: Record<string, unknown>): Emitted => ({ event: { type: EventType.RUN_FINISHED, threadId, runId, result }, cursor: here() });
+  const finished = (result: Record<string, unknown>, outcome?: { type: 'cancelled' }): Emitted => ({
+    event: { type: EventType.RUN_FINISHED, threadId, runId, result, ...(outcome ? { outcome } : {}) },
+    cursor: here(),
+  });
   if (!o.resumed) yield { event: { type: EventType.RUN_STARTED, threadId, runId }, cursor: here() };
   yield feed.snapshot(await agents.state(agentId));
 
   // The turn's outcome, waited for server-side: it says what history cannot (dropped, stopped, reset).
-  let outcome: TurnOutcome | undefined;
+  let outcome = undefined as TurnOutcome | undefined;
   agents.waitForAnswer(agentId, inputSeq).then(
     (o) => (outcome = o),
     () => undefined, // the feed's own reads say what is wrong
@@ -45,6 +48,8 @@ export async function* agUiRun(o: AgUiRunOptions): AsyncGenerator<Emitted> {
   let unreadableSince: number | undefined;
   while (!signal.aborted) {
     let wait: number;
+    // The outcome as known before this look: the look then reads every entry of the turn it ends.
+    const settled: TurnOutcome | undefined = outcome;
     try {
       const poll = await feed.poll();
       unreadableSince = undefined;
@@ -54,6 +59,11 @@ export async function* agUiRun(o: AgUiRunOptions): AsyncGenerator<Emitted> {
       }
       yield* poll.emitted;
       yield* feed.delta(poll.status);
+      if (poll.turnEnd) {
+        const end = turnEndFinish(poll.turnEnd);
+        yield finished({ inputSeq, ...end.result }, end.outcome);
+        return;
+      }
       if (poll.answeredSeq) {
         yield finished({ inputSeq, answerSeq: poll.answeredSeq });
         return;
@@ -63,13 +73,9 @@ export async function* agUiRun(o: AgUiRunOptions): AsyncGenerator<Emitted> {
         yield* feed.blocked(error);
         return;
       }
-      const end = outcome && ending(outcome, feed.cursor.seq);
-      if (end === 'answered') {
-        yield finished({ inputSeq, answerSeq: outcome!.status === 'answered' ? outcome!.answer.seq : undefined });
-        return;
-      }
-      if (end === 'ignored') {
-        yield finished({ inputSeq, ignored: outcome!.status === 'ignored' ? outcome!.reason : '' });
+      const end = settled && ending(settled, feed.cursor.seq, poll.behind);
+      if (end && 'finished' in end) {
+        yield finished({ inputSeq, ...end.finished }, end.outcome);
         return;
       }
       if (end) {
@@ -90,15 +96,24 @@ export async function* agUiRun(o: AgUiRunOptions): AsyncGenerator<Emitted> {
 }
 
 /**
- * What the turn's outcome means for the run once the stream has caught up with it: answered (its answer
- * is at or before the cursor: a resumed stream past its last text), ignored, or an error to end with.
+ * What the turn's outcome means for the run once the stream has read what the outcome follows: finished
+ * (answered at or before the cursor — a resumed stream past its last text —, dropped, or ended without an
+ * answer, its turn_end read), or an error to end with; undefined while the stream has yet to get there.
  */
-function ending(outcome: TurnOutcome, seq: number): 'answered' | 'ignored' | { message: string; code: string } | undefined {
+function ending(
+  outcome: TurnOutcome,
+  seq: number,
+  behind: boolean,
+): { finished: Record<string, unknown>; outcome?: { type: 'cancelled' } } | { message: string; code: string } | undefined {
   switch (outcome.status) {
     case 'answered':
-      return outcome.answer.seq <= seq ? 'answered' : undefined; // else the feed reaches it
+      return outcome.answer.seq <= seq ? { finished: { answerSeq: outcome.answer.seq } } : undefined; // else the feed reaches it
     case 'ignored':
-      return 'ignored';
+      return { finished: { ignored: outcome.reason } };
+    case 'interrupted':
+      return behind ? undefined : { finished: { ended: 'interrupted', ...(outcome.by !== undefined ? { by: outcome.by } : {}) }, outcome: { type: 'cancelled' } };
+    case 'asked':
+      return behind ? undefined : { finished: { ended: 'ask_user', question: outcome.question } };
     case 'error':
       return { message: outcome.error.message, code: outcome.error.code };
     case 'stopped':

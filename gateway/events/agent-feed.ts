@@ -6,7 +6,7 @@
  */
 import { EventType } from '@ag-ui/core';
 import type { PartialOutput } from '../../activities/call-model';
-import type { HistoryEntry, ToolCallRequest } from '../../agent';
+import type { HistoryEntry, ToolCallRequest, TurnEndEntry } from '../../agent';
 import type { AgentClient } from '../../client/agent-client';
 import type { AgentStatus } from '../../workflows/messages';
 import { type AgentStateView, agentStateView } from './agent-state-view';
@@ -24,8 +24,10 @@ export interface Poll {
   status: AgentStatus;
   /** The history restarted (a reset, or a new agent under the id) since the cursor. */
   reset: boolean;
-  /** Run mode: the entry that answered the run's input. */
+  /** Run mode: the entry that ended the run's turn (its answer, or a turn_end). */
   answeredSeq?: number;
+  /** Run mode: the turn ended without an answer. */
+  turnEnd?: TurnEndEntry;
   /** Run mode: the run's input never started a turn. */
   otherTurn?: boolean;
   /** More entries landed meanwhile. */
@@ -96,6 +98,7 @@ export class AgentFeed {
       reset: false,
       behind: status.lastSeq > this.cursor.seq && !result.answeredSeq && !result.otherTurn,
       ...(result.answeredSeq ? { answeredSeq: result.answeredSeq } : {}),
+      ...(result.turnEnd ? { turnEnd: result.turnEnd } : {}),
       ...(result.otherTurn ? { otherTurn: true } : {}),
     };
   }
@@ -126,7 +129,7 @@ export class AgentFeed {
     if (at) this.known = { seq: at.seq, timestamp: at.timestamp };
     const batch = openBatch(entries);
     if (batch) this.batch = batch;
-    else if (entries.some((e) => e.kind === 'tool_results' || e.kind === 'model_input')) this.batch = undefined;
+    else if (entries.some((e) => e.kind === 'tool_results' || e.kind === 'model_input' || e.kind === 'turn_end')) this.batch = undefined;
   }
 }
 

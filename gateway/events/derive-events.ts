@@ -8,12 +8,14 @@
  * - model_output: the assistant's text, then TOOL_CALL_START/ARGS/END per call; one without tool calls
  *   ends the turn (RUN_FINISHED in the per-agent stream; an AG-UI run reports it as `answeredSeq`);
  * - tool_results: TOOL_CALL_RESULT per result (a batch that could not run: a failed result per call);
+ * - turn_end (interrupted, or the model asked the user): the turn ends without an answer (RUN_FINISHED,
+ *   outcome `cancelled` when interrupted);
  * - partial output: the streaming text as TEXT_MESSAGE_CONTENT deltas, continued by the entry when the
  *   same call and attempt produced it, else ended and replaced by the entry's text.
  */
 import { type AGUIEvent, EventType } from '@ag-ui/core';
 import type { PartialOutput } from '../../activities/call-model';
-import type { HistoryEntry, ModelInputEntry, ModelOutputEntry, ToolCallRequest, ToolResultsEntry } from '../../agent';
+import type { HistoryEntry, ModelInputEntry, ModelOutputEntry, ToolCallRequest, ToolResultsEntry, TurnEndEntry } from '../../agent';
 import { type Cursor, type OpenRun, type StreamingMessage } from './cursor';
 
 /** The per-agent stream (turns are runs), or the AG-UI run of one input. */
@@ -39,8 +41,10 @@ export interface DeriveInput {
 export interface DeriveResult {
   emitted: Emitted[];
   cursor: Cursor;
-  /** Run mode: the entry that answered the run's input (its events were the last emitted). */
+  /** Run mode: the entry that ended the run's turn, its answer or a turn_end (its events were the last emitted). */
   answeredSeq?: number;
+  /** Run mode: the turn ended without an answer. */
+  turnEnd?: TurnEndEntry;
   /** Run mode: another input's turn began, so the run's input never started one (it was dropped). */
   otherTurn?: boolean;
 }
@@ -152,8 +156,9 @@ export function deriveEvents(input: DeriveInput): DeriveResult {
       emitted.push({ event, cursor: last ? after : { ...before, part: i + 1 } });
     });
     cursor = after;
-    if (mode.kind === 'run' && entry.kind === 'model_output' && entry.toolCalls.length === 0) {
+    if (mode.kind === 'run' && ((entry.kind === 'model_output' && entry.toolCalls.length === 0) || entry.kind === 'turn_end')) {
       result.answeredSeq = entry.seq;
+      if (entry.kind === 'turn_end') result.turnEnd = entry;
       break;
     }
   }
@@ -181,6 +186,8 @@ function entryEvents(step: Step, entry: HistoryEntry, batch: readonly ToolCallRe
       return outputEvents(step, entry);
     case 'tool_results':
       return resultEvents(step, entry, batch);
+    case 'turn_end':
+      return turnEndEvents(step, entry);
     default:
       return; // system instruction and widget writes show in the state, not as messages
   }
@@ -243,6 +250,20 @@ function resultEvents(step: Step, entry: ToolResultsEntry, batch: readonly ToolC
   }
 }
 
+/** RUN_FINISHED result of a turn that ended without an answer, and its outcome. */
+export function turnEndFinish(entry: TurnEndEntry): { outcome?: { type: 'cancelled' }; result: Record<string, unknown> } {
+  const result = { ended: entry.reason, ...(entry.question !== undefined ? { question: entry.question } : {}), ...(entry.by !== undefined ? { by: entry.by } : {}) };
+  return entry.reason === 'interrupted' ? { outcome: { type: 'cancelled' }, result } : { result };
+}
+
+function turnEndEvents(step: Step, entry: TurnEndEntry): void {
+  step.endStreaming(); // an interrupted call's text ends where it was
+  if (step.mode.kind !== 'agent') return;
+  const open = step.run;
+  step.run = undefined;
+  if (open && !open.errored) step.push({ type: EventType.RUN_FINISHED, threadId: step.mode.threadId, runId: open.runId, ...turnEndFinish(entry) });
+}
+
 /** The streaming text's events: the message opens, grows by what the partial adds, or ends for a retry. */
 function partialEvents(step: Step, partial: PartialOutput, baseSeq: number): void {
   const total = partial.textChars ?? partial.text.length;
@@ -288,7 +309,7 @@ export function blockedEvents(mode: StreamMode, cursor: Cursor, error: { message
 export function openTurn(entries: readonly HistoryEntry[]): { inputSeq: number | undefined; seq: number } | null | 'unknown' {
   for (let i = entries.length - 1; i >= 0; i--) {
     const e = entries[i];
-    if (e.kind === 'model_output' && e.toolCalls.length === 0) return null;
+    if ((e.kind === 'model_output' && e.toolCalls.length === 0) || e.kind === 'turn_end') return null;
     if (e.kind === 'model_input') return { inputSeq: e.inputSeq, seq: e.seq };
   }
   return entries.length && entries[0].seq === 1 ? null : 'unknown';
@@ -298,7 +319,7 @@ export function openTurn(entries: readonly HistoryEntry[]): { inputSeq: number |
 export function openBatch(entries: readonly HistoryEntry[]): ToolCallRequest[] | undefined {
   for (let i = entries.length - 1; i >= 0; i--) {
     const e = entries[i];
-    if (e.kind === 'tool_results' || e.kind === 'model_input') return undefined;
+    if (e.kind === 'tool_results' || e.kind === 'model_input' || e.kind === 'turn_end') return undefined;
     if (e.kind === 'model_output') return e.toolCalls.length ? e.toolCalls : undefined;
   }
   return undefined;

@@ -175,3 +175,25 @@ test('a model call failing for good ends the run with RUN_ERROR on every gateway
     expect(normalised(frames).filter((e) => (e as { type: string }).type === 'TEXT_MESSAGE_CONTENT').map((e) => (e as { delta: string }).delta)).toEqual(['recovered', 'second', 'and the second']);
   });
 });
+
+test('an interrupted turn: its streaming text ends and its run finishes, cancelled, in the AG-UI run and the per-agent stream', async () => {
+  p.openai.enqueue({ kind: 'stream', text: words(60, 'slow'), chunkDelayMs: 120 });
+  const agentId = uniqueId('ev-interrupt');
+  await withWorker({ taskQueue, models: p.models(), workspaceRoot: workspaceRoot() }, async () => {
+    await t.agents.start(agentId, { model: 'openai:gpt-4.1-mini' });
+    const seen: SseFrame[] = [];
+    const live = follow(gateway, agentId, (f, all) => (seen.splice(0, seen.length, ...all), f.event.type === 'RUN_FINISHED'));
+    await opened(() => seen);
+    const run = { threadId: agentId, runId: uniqueId('r'), messages: [{ id: 'u1', role: 'user', content: 'talk slowly' }], tools: [], context: [] };
+    const posted = collectSse(`${gateway.url}/ag-ui`, { method: 'POST', body: run }, (f) => f.event.type === 'RUN_FINISHED');
+    await seenFrame(seen, (f) => f.event.type === 'TEXT_MESSAGE_CONTENT' && f.event.messageId.startsWith('out-'));
+    await expect(t.agents.interrupt(agentId, 'tester')).resolves.toMatchObject({ interrupted: true });
+
+    const { frames } = await live;
+    const ended = { type: 'RUN_FINISHED', outcome: { type: 'cancelled' }, result: { ended: 'interrupted', by: 'tester' } };
+    expect(normalised(frames).slice(-2)).toEqual([{ type: 'TEXT_MESSAGE_END', messageId: expect.stringMatching(/^out-/) }, { ...ended, threadId: agentId, runId: 'turn-1' }]);
+    const mine = await posted;
+    expect(normalised(mine.frames).map((e) => (e as { type: string }).type)).toEqual(['RUN_STARTED', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END', 'RUN_FINISHED']);
+    expect(mine.frames.at(-1)!.event).toMatchObject({ ...ended, runId: run.runId, result: { inputSeq: 1 } });
+  });
+});

@@ -190,6 +190,21 @@ test("an AG-UI run: earlier turns are skipped, its own input not echoed, it ends
   expect(deriveEvents({ mode, cursor: cursorAt(2), entries: [input(4, 3, 'later')] })).toMatchObject({ otherTurn: true, emitted: [] });
 });
 
+test('a turn that ends without an answer (interrupted, or the model asked the user) ends its run', () => {
+  const interrupted: HistoryEntry = { kind: 'turn_end', seq: 2, timestamp: ts, reason: 'interrupted', by: 'ops' };
+  const streaming = deriveEvents({ mode: agent, cursor: { ...cursorAt(1), run: { runId: 'turn-1', errored: false } }, entries: [], partial: partial('half of') });
+  const r = deriveEvents({ mode: agent, cursor: streaming.cursor, entries: [interrupted] });
+  expect(r.emitted.map((e) => e.event)).toEqual([
+    { type: 'TEXT_MESSAGE_END', messageId: 'out-1-1-1' },
+    { type: 'RUN_FINISHED', threadId: 'a1', runId: 'turn-1', outcome: { type: 'cancelled' }, result: { ended: 'interrupted', by: 'ops' } },
+  ]);
+  expect(r.cursor).toEqual(cursorAt(2));
+  const asked: HistoryEntry = { kind: 'turn_end', seq: 4, timestamp: ts, reason: 'ask_user', question: 'Which env?' };
+  const run = deriveEvents({ mode: { kind: 'run', threadId: 't', inputSeq: 1 }, cursor: cursorAt(0), entries: [input(1, 1, 'go'), output(2, '', [['q', '{"question":"Which env?"}']]), results(3, ['q']), asked, input(5, 2, 'prod')] });
+  expect(run).toMatchObject({ answeredSeq: 4, turnEnd: asked });
+  expect(openTurn([input(1, 1, 'go'), asked])).toBeNull();
+});
+
 test('whether a turn is open at the end of a window of history', () => {
   expect(openTurn([input(1, 1, 'a'), output(2, 'x', [['c', '{}']])])).toEqual({ inputSeq: 1, seq: 1 });
   expect(openTurn([input(1, 1, 'a'), output(2, 'x')])).toBeNull();
