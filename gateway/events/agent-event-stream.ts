@@ -45,7 +45,9 @@ export async function* agentEvents(o: AgentEventsOptions): AsyncGenerator<Emitte
       yield* poll.emitted;
       // The state first: a client learns why (lastError) before the run ends.
       yield* feed.delta(status);
-      const error = errorOf(status) ?? ((await feed.ended(status)) ? { message: 'The agent stopped.', code: 'STOPPED' } : null);
+      // Only an open run can end: a stopped agent's status is asked about once, not at every look.
+      const open = feed.cursor.run && !feed.cursor.run.errored;
+      const error = open ? (errorOf(status) ?? ((await feed.ended(status)) ? { message: 'The agent stopped.', code: 'STOPPED' } : null)) : null;
       if (error) yield* feed.blocked(error);
       wait = nextPollIn(poll);
       failing = 0;

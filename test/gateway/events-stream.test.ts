@@ -197,3 +197,25 @@ test('an interrupted turn: its streaming text ends and its run finishes, cancell
     expect(mine.frames.at(-1)!.event).toMatchObject({ ...ended, runId: run.runId, result: { inputSeq: 1 } });
   });
 });
+
+test('an agent stopped mid-turn: the AG-UI run and the turn in the per-agent stream end with RUN_ERROR STOPPED', async () => {
+  p.openai.enqueue({ kind: 'stream', text: words(20, 'going'), chunkDelayMs: 100, toolCalls: [{ id: 'call_never', name: 'deploy', arguments: '{"service":"x","env":"staging"}' }] });
+  const agentId = uniqueId('ev-stop');
+  await withWorker({ taskQueue, models: p.models(), tools: [deployTool], workspaceRoot: workspaceRoot() }, async () => {
+    await t.agents.start(agentId, { model: 'openai:gpt-4.1-mini' });
+    const seen: SseFrame[] = [];
+    const live = follow(gateway, agentId, (f, all) => (seen.splice(0, seen.length, ...all), f.event.type === 'RUN_ERROR'));
+    await opened(() => seen);
+    const run = { threadId: agentId, runId: uniqueId('r'), messages: [{ id: 'u1', role: 'user', content: 'deploy x' }], tools: [], context: [] };
+    const posted = collectSse(`${gateway.url}/ag-ui`, { method: 'POST', body: run }, () => false);
+    await seenFrame(seen, (f) => f.event.type === 'TEXT_MESSAGE_CONTENT' && f.event.messageId.startsWith('out-'));
+    expect(await gateway.request('POST', `/agents/${agentId}/stop`, { reason: 'maintenance' })).toMatchObject({ status: 202 });
+
+    const { frames } = await live;
+    expect(frames.at(-1)!.event).toMatchObject({ type: 'RUN_ERROR', code: 'STOPPED' });
+    expect(types(frames)).toContain('TOOL_CALL_END'); // the step in flight finished first
+    const mine = await posted;
+    expect(mine.error).toBeUndefined();
+    expect(mine.frames.at(-1)!.event).toMatchObject({ type: 'RUN_ERROR', code: 'STOPPED' });
+  });
+});
