@@ -18,7 +18,7 @@ export function sseFrame(encoder: EventEncoder, item: Emitted): string {
 }
 
 /** Streams the events `make(signal)` yields; `signal` aborts when the client disconnects. */
-export function sseResponse(c: Context, make: (signal: AbortSignal) => AsyncIterable<Emitted>, log: (message: string) => void): Response {
+export function sseResponse(c: Context, make: (signal: AbortSignal) => AsyncIterable<Emitted>, log: (message: string) => void, keepAliveMs = KEEP_ALIVE_MS): Response {
   c.header('Content-Type', 'text/event-stream');
   c.header('Cache-Control', 'no-cache, no-transform');
   c.header('Connection', 'keep-alive');
@@ -31,10 +31,10 @@ export function sseResponse(c: Context, make: (signal: AbortSignal) => AsyncIter
     const encoder = new EventEncoder();
     let lastWrite = Date.now();
     const keepAlive = setInterval(() => {
-      if (Date.now() - lastWrite < KEEP_ALIVE_MS) return;
+      if (Date.now() - lastWrite < keepAliveMs) return;
       lastWrite = Date.now();
       s.write(': keep-alive\n\n').catch(stop);
-    }, KEEP_ALIVE_MS / 3);
+    }, keepAliveMs / 3);
     try {
       for await (const item of make(abort.signal)) {
         if (abort.signal.aborted) break;
