@@ -10,6 +10,8 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import {
+  SubAgentArgs,
+  zodToolSpec,
   type AssembledMessage,
   type HistoryEntry,
   MAX_INLINE_PAYLOAD_BYTES,
@@ -86,7 +88,8 @@ export function createCallModel(deps: CallModelDeps) {
       .finally(() => clearInterval(preparing));
     const model = deps.models.resolve(input.model);
     if (input.params) model.updateConfig(input.params);
-    const toolSpecs = deps.tools.specsFor(input.tools);
+    // The agent's sub-agents are tools of its own (they run in the workflow), offered beside the worker's.
+    const toolSpecs = [...deps.tools.specsFor(input.tools), ...(input.subAgentTools ?? []).map((t) => zodToolSpec(t.name, t.description, SubAgentArgs))];
 
     // One abort for cancellation, the first-token timeout and stalls.
     const abort = new AbortController();

@@ -63,6 +63,38 @@ export type ModelParams = z.infer<typeof ModelParams>;
 /** Parameters a start or a configure may set: `extra` without the keys the adapters own. */
 export const NewModelParams = ModelParams.extend({ extra: ExtraRequestFields.optional() });
 
+/** A sub-agent's name: its tool is `ask_<name>`. */
+export const SubAgentName = z.string().regex(/^[a-z][a-z0-9_]{0,30}$/, 'a sub-agent name is lowercase letters, digits and _, at most 31');
+
+/**
+ * A sub-agent the model may delegate to (tool `ask_<name> {task}`): each call starts a child agent with
+ * this configuration, the task as its first input, and the child's answer as the call's result.
+ */
+export const SubAgentProfile = z
+  .object({
+    /** What the model is told this sub-agent is for (the tool's description). */
+    description: z.string().max(1000).optional(),
+    model: ModelName,
+    systemInstruction: z.string().max(64 * 1024).optional(),
+    fallbackModels: FallbackModels.optional(),
+    params: ModelParams.optional(),
+    tools: z.array(z.string().min(1).max(128)).max(512).optional(),
+    parallelTools: z.boolean().optional(),
+    approval: z.record(z.string().max(128), z.enum(['always', 'never'])).optional(),
+    /** Default: the parent's budgets. */
+    budgets: Budgets.optional(),
+    /** The child may delegate to the parent's sub-agents in turn (up to the depth limit). */
+    canDelegate: z.boolean().optional(),
+  })
+  .strict();
+export type SubAgentProfile = z.infer<typeof SubAgentProfile>;
+
+export const SubAgents = z.record(SubAgentName, SubAgentProfile).refine((r) => Object.keys(r).length <= 8, 'at most 8 sub-agents');
+
+/** Set on a child agent: who delegated to it, for which call, and how deep it is (1 = a child). */
+export const DelegatedBy = z.object({ agentId: z.string().min(1), toolCallId: z.string().min(1), depth: z.number().int().positive() }).strict();
+export type DelegatedBy = z.infer<typeof DelegatedBy>;
+
 export const AgentConfig = z.object({
   model: ModelName,
   /**
@@ -95,6 +127,10 @@ export const AgentConfig = z.object({
   historyBudgetBytes: z.number().int().positive().optional(),
   /** Limits that stop a runaway agent (see agent/budgets.ts); unset ones take DEFAULT_BUDGETS. */
   budgets: Budgets.optional(),
+  /** Sub-agents the model may delegate to (see SubAgentProfile). */
+  subAgents: SubAgents.optional(),
+  /** Set when this agent is a sub-agent (a child workflow of another agent). */
+  delegatedBy: DelegatedBy.optional(),
 });
 export type AgentConfig = z.infer<typeof AgentConfig>;
 
@@ -120,6 +156,8 @@ export const ConfigChange = z
     historyBudgetBytes: z.number().int().positive().optional(),
     /** Replaces the agent's budgets as a whole; `{}` returns to the defaults. */
     budgets: Budgets.optional(),
+    /** Replaces the sub-agent profiles as a whole; `{}` removes them. */
+    subAgents: SubAgents.optional(),
     systemInstruction: z.string().max(64 * 1024).optional(),
   })
   .strict();

@@ -18,6 +18,7 @@ import { type ToolDecision, parseToolDecision } from './tool-decision';
 import type { ToolCatalog } from './tool-spec';
 import { runModelStep } from './model-step';
 import { ASK_USER_TOOL } from './ask-user';
+import { type SubAgentCall, SubAgentResult } from './sub-agents';
 import { BUDGETS_CHANGE, budgetHit, isBudgetCode } from './budgets';
 /** Kept where it was public before the model-call step moved to model-step.ts. */
 export { errorMessage } from './model-step';
@@ -55,6 +56,7 @@ export class Agent {
   private lastErrorValue: AgentError | undefined;
   private approvalsValue: Record<string, ApprovalState>;
   private timersValue: Record<string, TimerState>;
+  private subAgentCallsValue: Record<string, SubAgentCall>;
   private readonly resetAfterInputSeq: number | undefined;
   /** Idempotency keys of accepted inputs with their input numbers, oldest first (see AgentInput). */
   private readonly acceptedKeys: Array<[string, number]>;
@@ -69,7 +71,7 @@ export class Agent {
     readonly state: AgentState,
     public config: AgentConfig,
     private readonly clock: Clock,
-    rest: Pick<AgentSnapshot, 'pendingToolResults' | 'inbox' | 'nextInputSeq' | 'consumedInputSeq' | 'lastError' | 'widgets' | 'approvals' | 'timers' | 'resetAfterInputSeq' | 'toolCatalog' | 'acceptedKeys' | 'budgetFromSeq'>,
+    rest: Pick<AgentSnapshot, 'pendingToolResults' | 'inbox' | 'nextInputSeq' | 'consumedInputSeq' | 'lastError' | 'widgets' | 'approvals' | 'timers' | 'resetAfterInputSeq' | 'toolCatalog' | 'acceptedKeys' | 'budgetFromSeq' | 'subAgentCalls'>,
   ) {
     this.resetAfterInputSeq = rest.resetAfterInputSeq;
     this.toolCatalogValue = rest.toolCatalog;
@@ -77,6 +79,7 @@ export class Agent {
     this.acceptedKeys = (rest.acceptedKeys ?? []).map(([k, n]) => [k, n]);
     this.approvalsValue = { ...rest.approvals };
     this.timersValue = { ...rest.timers };
+    this.subAgentCallsValue = copySubAgentCalls(rest.subAgentCalls);
     this.widgets = createWidgets(rest.widgets);
     this.pendingResults = [...rest.pendingToolResults];
     this.inboxItems = [...rest.inbox];
@@ -124,6 +127,8 @@ export class Agent {
       approvals: { ...this.approvalsValue },
       // Only when a timer runs, so snapshots (and histories) of agents that never sleep stay as they were.
       ...(Object.keys(this.timersValue).length ? { timers: { ...this.timersValue } } : {}),
+      // Only while sub-agents work for the current batch, so other snapshots stay as they were.
+      ...(Object.keys(this.subAgentCallsValue).length ? { subAgentCalls: copySubAgentCalls(this.subAgentCallsValue) } : {}),
       widgets: widgetStates(this.widgets) as AgentSnapshot['widgets'],
       ...(this.lastErrorValue ? { lastError: this.lastErrorValue } : {}),
       ...(this.resetAfterInputSeq !== undefined ? { resetAfterInputSeq: this.resetAfterInputSeq } : {}),
@@ -157,6 +162,30 @@ export class Agent {
       // Inputs up to here were taken before the reset: waiting for one of them says so.
       ...(this.consumedInputSeqValue > 0 ? { resetAfterInputSeq: this.consumedInputSeqValue } : {}),
     };
+  }
+
+  /** Sub-agents working for the current batch (no result yet): the ones to stop if this agent stops. */
+  runningSubAgents(): Array<{ toolCallId: string; agentId: string }> {
+    return Object.entries(this.subAgentCallsValue)
+      .filter(([, c]) => !c.result && c.agentId)
+      .map(([toolCallId, c]) => ({ toolCallId, agentId: c.agentId }));
+  }
+
+  /** A sub-agent's outcome (the `subAgentResult` signal); throws InputRejectedError unless it answers a call in flight. */
+  recordSubAgentResult(raw: unknown): SubAgentResult {
+    const parsed = SubAgentResult.safeParse(raw);
+    if (!parsed.success) throw new InputRejectedError('BAD_SUB_AGENT_RESULT', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+    const call = this.subAgentCallsValue[parsed.data.toolCallId];
+    if (!call || call.agentId !== parsed.data.agentId || call.result) {
+      throw new InputRejectedError('UNKNOWN_SUB_AGENT_CALL', `No sub-agent call ${parsed.data.toolCallId} of ${parsed.data.agentId} waits for a result.`);
+    }
+    call.result = { status: parsed.data.status, text: parsed.data.text };
+    return parsed.data;
+  }
+
+  /** Whether the sub-agent call `toolCallId` has its result. */
+  subAgentAnswered(toolCallId: string): boolean {
+    return !!this.subAgentCallsValue[toolCallId]?.result;
   }
 
   /** The memory notebook widget. */
@@ -302,6 +331,10 @@ export class Agent {
       notebook: this.notebook.content,
       tasks: this.taskList.tasks.map((t) => ({ ...t })),
       ...(this.toolCatalogValue ? { mcpTools: this.toolCatalogValue.tools.map((t) => t.name) } : {}),
+      ...(Object.keys(this.subAgentCallsValue).length
+        ? { subAgents: Object.entries(this.subAgentCallsValue).map(([toolCallId, c]) => ({ toolCallId, agentId: c.agentId, profile: c.profile, startedAt: c.startedAt, status: c.result?.status ?? 'Running' })) }
+        : {}),
+      ...(this.config.delegatedBy ? { delegatedBy: this.config.delegatedBy } : {}),
       entryCount: this.state.entries.length,
       lastSeq: this.state.lastSeq,
       inboxLength: this.inboxItems.length,
@@ -354,6 +387,7 @@ export class Agent {
       this.pendingResults = [];
       this.approvalsValue = {};
       this.timersValue = {};
+      this.subAgentCallsValue = {};
     }
     this.state.appendTurnEnd({ reason: 'interrupted', ...(by !== undefined ? { by } : {}) });
     return true;
@@ -425,6 +459,7 @@ export class Agent {
           });
           this.approvalsValue = {};
           this.timersValue = {};
+          this.subAgentCallsValue = {};
           deps.log?.('History', `appended tool_results #${entry.seq} with an ExecuteError (${calls.length} calls)`);
           return 'ProgressMade';
         }
@@ -434,6 +469,8 @@ export class Agent {
             widgets: this.widgets,
             approvals: this.approvalsValue,
             timers: this.timersValue,
+            subAgentCalls: this.subAgentCallsValue,
+            batchSeq: this.state.lastContextual()?.seq ?? 0,
             clock: this.clock,
             pendingCalls: () => this.pendingToolCalls(),
             offered: (name) => !unofferedTools(this.state.lastContextual()).includes(name),
@@ -449,6 +486,7 @@ export class Agent {
         this.pendingResults = [];
         this.approvalsValue = {};
         this.timersValue = {};
+        this.subAgentCallsValue = {};
         deps.log?.('History', `appended tool_results #${entry.seq}`);
         const asked = last.toolCalls.find((c, i) => ordered[i].metadata?.asked_user === true && c.toolName === ASK_USER_TOOL.name);
         if (asked) {
@@ -532,4 +570,8 @@ function findAnswer(entries: readonly HistoryEntry[], start: number): ModelOutpu
     if (e.kind === 'model_input') return undefined;
   }
   return undefined;
+}
+
+function copySubAgentCalls(calls: Record<string, SubAgentCall> | undefined): Record<string, SubAgentCall> {
+  return Object.fromEntries(Object.entries(calls ?? {}).map(([id, c]) => [id, { ...c, ...(c.result ? { result: { ...c.result } } : {}) }]));
 }

@@ -26,4 +26,5 @@ export * from './lenient-args';
 export * from './timer-tools';
 export * from './ask-user';
 export * from './budgets';
+export * from './sub-agents';
 export * from './tool-allowance';

@@ -12,6 +12,7 @@ import { InfrastructureError } from './errors';
 import { AgentRunState } from './run-state';
 import type { AgentError, ModelCallResult, StepDeps, StepOutcome } from './step-io';
 import { ToolCatalog } from './tool-spec';
+import { subAgentTools } from './sub-agents';
 
 /** The run states that call a model. */
 export type ModelPhase = typeof AgentRunState.PendingInput | typeof AgentRunState.PendingToolResults;
@@ -71,6 +72,7 @@ export async function runModelStep(
         ...(host.config.tools ? { tools: host.config.tools } : {}),
         ...(host.config.contextWindow ? { contextWindow: host.config.contextWindow } : {}),
         ...(host.catalogDigest ? { catalogDigest: host.catalogDigest } : {}),
+        ...(host.config.subAgents && Object.keys(host.config.subAgents).length ? { subAgentTools: subAgentTools(host.config) } : {}),
         phase,
       });
       const catalog = raw.toolCatalog ? ToolCatalog.safeParse(raw.toolCatalog) : undefined;

@@ -8,6 +8,7 @@ import { HistoryEntry, JsonValue, ToolCallResult } from './entries';
 import { InboxItem } from './input';
 import { AgentRunState } from './run-state';
 import { ToolCatalog } from './tool-spec';
+import { SubAgentCall } from './sub-agents';
 
 export const SNAPSHOT_FORMAT = 'livecontext.agent-snapshot';
 /**
@@ -66,6 +67,8 @@ export const AgentSnapshot = z.object({
   toolCatalog: ToolCatalog.optional(),
   /** Set by a reset: inputs up to this number were taken before it, so their turns are gone. */
   resetAfterInputSeq: z.number().int().nonnegative().optional(),
+  /** Sub-agent calls of the current batch in flight or answered, by toolCallId (see sub-agents). */
+  subAgentCalls: z.record(z.string(), SubAgentCall).optional(),
   /** Set by a retry of a hit budget: entries up to this sequence number no longer count against budgets. */
   budgetFromSeq: z.number().int().nonnegative().optional(),
 });

@@ -4,7 +4,7 @@
  */
 import type { Metadata, ModelInvocationDescriptor, TokenUsage, ToolCallRequest, ToolCallResult } from './entries';
 import type { AgentRunState } from './run-state';
-import type { ModelParams } from './agent-config';
+import type { AgentConfig, ModelParams } from './agent-config';
 import type { ToolCatalog } from './tool-spec';
 
 /**
@@ -25,6 +25,8 @@ export interface ModelCallRequest {
   contextWindow?: number;
   /** The digest of the MCP tool catalog the agent holds: the call answers with a catalog only if it changed. */
   catalogDigest?: string;
+  /** The agent's sub-agent tools (`ask_<name>`), offered beside the worker's tools. */
+  subAgentTools?: Array<{ name: string; description: string }>;
 }
 
 /** An assembled model message, ready for `AgentState.appendModelOutput`. */
@@ -75,6 +77,16 @@ export interface StepDeps {
    * workflow): false when replaying a history recorded before it. Absent = always (unit tests).
    */
   since?(change: string): boolean;
+  /**
+   * Delegation to sub-agents (child workflows in the agent workflow). `start` starts a child with its
+   * task as first input and returns its agent id; `wait` resolves true once its result was recorded on
+   * the agent, false when interrupted (the workflow is moving to a new run, stopping or resetting: the
+   * call stays pending and the child keeps working). Absent: sub-agent calls fail.
+   */
+  delegate?: {
+    start(request: { toolCallId: string; profile: string; index: number; batchSeq: number; config: AgentConfig; systemInstruction?: string; task: string }): Promise<string>;
+    wait(toolCallId: string): Promise<boolean>;
+  };
   /** Category-tagged debug log (History, StateMachine, Provider, Tools). */
   log?(category: string, message: string, attributes?: Record<string, unknown>): void;
 }

@@ -13,6 +13,7 @@ import type { ApprovalRequired, StepDeps, StepOutcome } from './step-io';
 import { InfrastructureError } from './errors';
 import { MAX_SLEEP_SECONDS, SleepArgs, WaitUntilArgs, isTimerTool } from './timer-tools';
 import { ASK_USER_CHANGE, ASK_USER_TOOL, AskUserArgs } from './ask-user';
+import { MAX_RUNNING_SUB_AGENTS, MAX_SUB_AGENT_DEPTH, SUB_AGENTS_CHANGE, type SubAgentCall, SubAgentArgs, childConfig, subAgentProfile } from './sub-agents';
 import { approvalPolicy, toolAllowed } from './tool-allowance';
 import { WIDGET_KINDS, type Widget } from './widgets';
 
@@ -22,6 +23,10 @@ export interface ToolStepHost {
   approvals: Record<string, ApprovalState>;
   /** Running sleep/wait_until timers by toolCallId: carried across runs, so a wait resumes, not restarts. */
   timers: Record<string, TimerState>;
+  /** Sub-agent calls in flight or answered, by toolCallId: carried across runs, like timers. */
+  subAgentCalls: Record<string, SubAgentCall>;
+  /** The sequence number of the model output whose calls these are. */
+  batchSeq: number;
   clock(): number;
   /** Calls of the last output without a result yet, in call order. */
   pendingCalls(): ToolCallRequest[];
@@ -79,6 +84,9 @@ async function runOne(host: ToolStepHost, call: ToolCallRequest, deps: StepDeps)
   const approved = decision?.status === 'approved' || policy === 'never';
   if (policy === 'always' && !approved) return { approvalRequired: true, reason: `the agent's policy requires approval for ${call.toolName}` };
 
+  // A sub-agent named in the agent's own configuration is allowed by it, whatever the tool list says.
+  const delegation = subAgentProfile(host.config, call.toolName);
+  if (delegation && (!deps.since || deps.since(SUB_AGENTS_CHANGE))) return runSubAgent(host, call, delegation, deps);
   const allowed = toolAllowed(host.config.tools, call.toolName);
   const widget = allowed ? host.widgets.find((w) => w.tools.some((t) => t.name === call.toolName)) : undefined;
   if (widget && widgetInForce(widget, deps)) {
@@ -108,6 +116,44 @@ async function runOne(host: ToolStepHost, call: ToolCallRequest, deps: StepDeps)
     if (err instanceof InfrastructureError) throw err; // not the tool's failure: nothing to record
     return { ...base, status: 'Failed', result: `Tool ${call.toolName} could not be executed: ${(err as Error)?.message ?? String(err)}` };
   }
+}
+
+async function runSubAgent(
+  host: ToolStepHost,
+  call: ToolCallRequest,
+  { name, profile }: NonNullable<ReturnType<typeof subAgentProfile>>,
+  deps: StepDeps,
+): Promise<ToolCallResult | typeof INTERRUPTED> {
+  const base = { toolCallId: call.toolCallId, toolName: call.toolName };
+  const fail = (result: string): ToolCallResult => ({ ...base, status: 'Failed', result, elapsedMs: 0 });
+  let pending = host.subAgentCalls[call.toolCallId];
+  if (!pending) {
+    if (!deps.delegate) return fail('Sub-agents cannot run here.');
+    const args = parseToolArguments(SubAgentArgs, call);
+    if (!args.ok) return fail(args.message);
+    const depth = (host.config.delegatedBy?.depth ?? 0) + 1;
+    if (depth > MAX_SUB_AGENT_DEPTH) return fail(`Sub-agents may be at most ${MAX_SUB_AGENT_DEPTH} deep; do this task yourself.`);
+    const running = Object.values(host.subAgentCalls).filter((c) => !c.result).length;
+    if (running >= MAX_RUNNING_SUB_AGENTS) return fail(`At most ${MAX_RUNNING_SUB_AGENTS} sub-agents run at once; ask again once some have answered.`);
+    const index = host.pendingCalls().findIndex((c) => c.toolCallId === call.toolCallId);
+    pending = { agentId: '', profile: name, startedAt: iso(host) };
+    host.subAgentCalls[call.toolCallId] = pending; // before the start: a parallel call counts it
+    // The parent's id is the workflow's to know: it picks the child's id.
+    pending.agentId = await deps.delegate.start({
+      toolCallId: call.toolCallId,
+      profile: name,
+      index: Math.max(index, 0),
+      batchSeq: host.batchSeq,
+      config: childConfig(host.config, '', call.toolCallId, profile),
+      ...(profile.systemInstruction ? { systemInstruction: profile.systemInstruction } : {}),
+      task: args.data.task,
+    });
+    deps.log?.('Tools', `delegated ${call.toolCallId} to sub-agent ${pending.agentId}`);
+  }
+  if (!pending.result && !(await deps.delegate!.wait(call.toolCallId))) return INTERRUPTED;
+  const result = host.subAgentCalls[call.toolCallId].result!;
+  const elapsedMs = Math.max(0, host.clock() - Date.parse(pending.startedAt));
+  return { ...base, status: result.status, result: result.text, elapsedMs, metadata: { sub_agent: pending.agentId.slice(0, 300) } };
 }
 
 async function runTimer(

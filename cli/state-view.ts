@@ -96,6 +96,8 @@ export function describeState(agentId: string, s: AgentStatus): string {
     ...(s.warning ? [`warning: ${s.warning}`] : []),
     ...s.awaitingApproval.map((a) => `waiting for approval: ${a.toolCallId} ${a.toolName} ${clip(a.arguments, 100)} (${a.reason})`),
     ...s.pendingToolCalls.map((c) => `pending tool call: ${c.toolCallId} ${c.toolName}`),
+    ...(s.delegatedBy ? [`sub-agent of ${s.delegatedBy.agentId} (call ${s.delegatedBy.toolCallId}, depth ${s.delegatedBy.depth})`] : []),
+    ...(s.subAgents ?? []).map((c) => `sub-agent ${c.agentId} (${c.profile}, call ${c.toolCallId}): ${c.status === 'Running' ? 'working' : c.status === 'Success' ? 'answered' : 'failed'}`),
     ...(s.mcpTools?.length ? [`MCP tools ${s.mcpTools.length}: ${clip(s.mcpTools.join(', '), 300)}`] : []),
     ...((s.tasks ?? []).length ? [`tasks ${s.tasks.filter((t) => t.status === 'done').length} of ${s.tasks.length} done`] : []),
     ...(s.tasks ?? []).map((t) => `  ${t.status === 'done' ? '[x]' : t.status === 'in_progress' ? '[~]' : t.status === 'cancelled' ? '[-]' : '[ ]'} ${t.id}. ${clip(t.title, 100)}`),

@@ -130,6 +130,10 @@ export const AgentStatusSchema = z
     notebook: z.string(),
     tasks: z.array(TaskSchema),
     mcpTools: z.array(z.string()).optional(),
+    subAgents: z
+      .array(z.object({ toolCallId: z.string(), agentId: z.string(), profile: z.string(), startedAt: z.string(), status: z.enum(['Running', 'Success', 'Failed']) }))
+      .optional(),
+    delegatedBy: z.object({ agentId: z.string(), toolCallId: z.string(), depth: z.number() }).optional(),
     entryCount: z.number(),
     lastSeq: z.number(),
     inboxLength: z.number(),

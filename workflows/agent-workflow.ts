@@ -7,7 +7,10 @@ import {
   ActivityFailure,
   ApplicationFailure,
   CancellationScope,
+  ParentClosePolicy,
+  getExternalWorkflowHandle,
   isCancellation,
+  startChild,
   allHandlersFinished,
   condition,
   continueAsNew,
@@ -56,6 +59,7 @@ import {
   resetUpdate,
   retrySignal,
   interruptUpdate,
+  subAgentResultSignal,
   sendInputUpdate,
   snapshotQuery,
   stateQuery,
@@ -221,11 +225,31 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
 
   setHandler(retrySignal, () => requestRetry(true));
 
+  // Sub-agents report to the run that is current when they finish; their calls are in the agent's state.
+  setHandler(subAgentResultSignal, (result) => {
+    try {
+      const r = agent.recordSubAgentResult(result);
+      log.debug(`sub-agent ${r.agentId} answered ${r.toolCallId}: ${r.status}`, { category: 'Tools' });
+    } catch (err) {
+      log.warn('sub-agent result dropped', { category: 'Tools', reason: (err as Error).message });
+    }
+  });
+  /** Stops the sub-agents still working for this agent (fire and forget: a child already gone is fine). */
+  const stopSubAgents = (reason: string): Promise<unknown> =>
+    Promise.all(
+      agent.runningSubAgents().map((child) =>
+        getExternalWorkflowHandle(child.agentId)
+          .signal(stopSignal, { reason })
+          .catch((err: unknown) => log.warn('could not stop a sub-agent', { category: 'Tools', agentId: child.agentId, reason: (err as Error).message })),
+      ),
+    );
+
   // An interrupt cancels the step in flight (its model call or tools) and has the agent record it.
   let interruptRequest: { by?: string } | undefined;
   let stepScope: CancellationScope | undefined;
   let interrupts = 0; // bumped when one is recorded, for the update that asked
   const recordInterrupt = (request: { by?: string }) => {
+    void stopSubAgents('the turn that asked was interrupted'); // its calls are answered Skipped right away
     if (agent.interrupt(request.by)) log.info('turn interrupted', { category: 'StateMachine', by: request.by });
     interruptRequest = undefined;
     interrupts++;
@@ -262,6 +286,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   const overUpdateBudget = () => updates >= UPDATE_BUDGET && patched(UPDATE_BUDGET_PATCH);
   const history = historyMonitor(agent, overUpdateBudget);
   const deps = stepDeps(agent, {
+    subAgentWaitEnds: () => ending() || !!interruptRequest,
     // A running sleep gives way when this run must end: stop, reset, or a history grown too long while
     // the agent slept (inputs keep arriving). Its timer is in the agent's state and resumes in the next run.
     interrupt: () => ending() || (history.tooLongWhileWaiting() && !carrier.blocked),
@@ -269,6 +294,35 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
       if (!ending()) continuing = true;
     },
   });
+  /**
+   * A sub-agent tells its parent the outcome of its task (its first input) once there is one, then
+   * stops. True when it reported. The parent is signalled by workflow id: its current run gets it.
+   */
+  let reported = false;
+  const reportToParent = async (): Promise<boolean> => {
+    const parent = agent.config.delegatedBy;
+    if (!parent || reported) return false;
+    const outcome = agent.turnOutcome(1);
+    const stoppedFirst = !outcome && (stopReason !== undefined || resetRequested);
+    if (!outcome && !stoppedFirst) return false;
+    const { workflowId } = workflowInfo();
+    const [status, text]: ['Success' | 'Failed', string] =
+      outcome?.status === 'answered'
+        ? ['Success', outcome.answer.contents.join('\n')]
+        : outcome?.status === 'asked'
+          ? ['Failed', `The sub-agent needs an answer it cannot get: ${outcome.question}`]
+          : outcome?.status === 'error'
+            ? ['Failed', `The sub-agent failed: ${outcome.error.message}`]
+            : ['Failed', `The sub-agent ended without an answer (${outcome?.status ?? `stopped: ${stopReason ?? 'reset'}`}).`];
+    reported = true;
+    try {
+      await getExternalWorkflowHandle(parent.agentId).signal(subAgentResultSignal, { toolCallId: parent.toolCallId, agentId: workflowId, status, text: text.slice(0, 1024 * 1024) });
+    } catch (err) {
+      log.warn('could not report to the parent agent', { category: 'Tools', parent: parent.agentId, reason: (err as Error).message });
+    }
+    stopReason ??= 'reported its outcome to its parent';
+    return true;
+  };
   for (;;) {
     while (!ending()) {
       if (interruptRequest) {
@@ -296,6 +350,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
         break;
       }
       if (outcome === 'ProgressMade') continue;
+      if (await reportToParent()) break; // a sub-agent's work ends with its task's outcome
       visibility.publish(outcome);
       if (outcome === 'BlockedOnInput') {
         await condition(() => agent.inbox.length > 0 || ending() || overUpdateBudget());
@@ -320,6 +375,8 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     }
     continuing = false; // the state cannot be carried: this run goes on (see stateCarrier)
   }
+  if (stopReason !== undefined || resetRequested) await stopSubAgents(stopReason !== undefined ? `its parent stopped: ${stopReason}` : 'its parent was reset');
+  await reportToParent(); // stopped before its task had an outcome: the parent hears it failed
   await condition(allHandlersFinished);
   if (resetRequested && stopReason === undefined) {
     // Start over: a new run with a fresh history, the same configuration and the queued input.
@@ -417,7 +474,9 @@ function createAgent(input: AgentWorkflowInput, clock: () => number): Agent {
   }
   try {
     if (input && 'snapshot' in input) return Agent.fromSnapshot(input.snapshot, clock, { imported: input.imported === true });
-    return Agent.create({ config: AgentConfig.parse(input?.config), systemInstruction: input?.systemInstruction, clock });
+    const agent = Agent.create({ config: AgentConfig.parse(input?.config), systemInstruction: input?.systemInstruction, clock });
+    if (input?.initialInput !== undefined) agent.enqueueInput(input.initialInput);
+    return agent;
   } catch (err) {
     throw ApplicationFailure.nonRetryable(`Cannot start the agent: ${(err as Error).message}`, 'BAD_START_INPUT');
   }
@@ -470,9 +529,32 @@ function searchAttributePublisher(agent: Agent) {
   };
 }
 
-function stepDeps(agent: Agent, timers: { interrupt: () => boolean; onInterrupted: () => void }): StepDeps {
+function stepDeps(agent: Agent, timers: { interrupt: () => boolean; onInterrupted: () => void; subAgentWaitEnds: () => boolean }): StepDeps {
   const { workflowId, runId } = workflowInfo();
   return {
+    delegate: {
+      async start(request) {
+        // Deterministic and unique per call: the parent, the profile, the output's seq and the call's place in it.
+        const childId = `${workflowId}--${request.profile}-${request.batchSeq}-${request.index + 1}`;
+        const config = { ...request.config, delegatedBy: { ...request.config.delegatedBy!, agentId: workflowId } };
+        const input: AgentWorkflowInput = { config, initialInput: { text: request.task, sender: workflowId }, ...(request.systemInstruction ? { systemInstruction: request.systemInstruction } : {}) };
+        // Abandoned, not ended, when this run closes: continue-as-new must not take the children with it.
+        // Stopping or resetting the parent stops them explicitly (stopSubAgents).
+        await startChild(agentWorkflow, {
+          workflowId: childId,
+          args: [input],
+          parentClosePolicy: ParentClosePolicy.ABANDON,
+          staticSummary: `livecontext sub-agent ${request.profile} (${config.model})`,
+        });
+        return childId;
+      },
+      async wait(toolCallId) {
+        await condition(() => agent.subAgentAnswered(toolCallId) || timers.subAgentWaitEnds() || timers.interrupt());
+        if (agent.subAgentAnswered(toolCallId)) return true;
+        if (timers.interrupt()) timers.onInterrupted();
+        return false;
+      },
+    },
     async callModel(request) {
       let result;
       try {

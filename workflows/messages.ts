@@ -14,6 +14,7 @@ import type {
   ToolCallRequest,
   ToolDecision,
   TurnOutcome,
+  SubAgentResult,
 } from '../agent';
 
 export const TASK_QUEUE = 'livecontext-agents';
@@ -32,7 +33,8 @@ export const WORKFLOW_TYPE = 'agentWorkflow';
 
 /** Start arguments: a fresh agent from a config, or one restored from a snapshot (import, continue-as-new). */
 export type AgentWorkflowInput =
-  | { config: AgentConfig; systemInstruction?: string }
+  /** `initialInput`: taken as the agent's first input (a sub-agent's task). */
+  | { config: AgentConfig; systemInstruction?: string; initialInput?: AgentInput }
   /** `imported`: from another cluster or a file, so its approvals are asked again (not on continue-as-new). */
   | { snapshot: AgentSnapshot; imported?: boolean };
 
@@ -117,6 +119,9 @@ export const updateNotebookUpdate = defineUpdate<NotebookWriteResult, [NotebookW
 export const resetUpdate = defineUpdate<{ reset: true }>('reset');
 /** Try a failed model call again. */
 export const retrySignal = defineSignal('retry');
+
+/** A sub-agent's outcome, sent by the child to its parent (by workflow id: it reaches the parent's current run). */
+export const subAgentResultSignal = defineSignal<[SubAgentResult]>('subAgentResult');
 
 /** Who asks to interrupt the running turn (free text, shown in history). */
 export interface InterruptRequest {

@@ -1,0 +1,64 @@
+/**
+ * Delegation to sub-agents: the model sees each profile of `config.subAgents` as a tool
+ * `ask_<name> {task}`; a call starts a child agent (a child workflow) whose answer becomes the call's
+ * result. The calls in flight are part of the agent's state (carried across continue-as-new, like
+ * timers), and a result reaches the parent's current run by signal, whatever run started the child.
+ */
+import { z } from 'zod';
+import type { AgentConfig, SubAgentProfile } from './agent-config';
+
+export const SUB_AGENT_TOOL_PREFIX = 'ask_';
+/** A child is at most this deep (a child of a child of a child). */
+export const MAX_SUB_AGENT_DEPTH = 3;
+/** Children of one agent running at once; more calls fail, telling the model to wait for some. */
+export const MAX_RUNNING_SUB_AGENTS = 8;
+/** The workflow patch (StepDeps.since) behind delegation: a history recorded before it ran the name as an ordinary tool. */
+export const SUB_AGENTS_CHANGE = 'sub-agents';
+
+export const SubAgentArgs = z.object({ task: z.string().min(1).max(64 * 1024).describe('What the sub-agent should do, with everything it needs to know') }).strict();
+
+/** A delegation in flight or just answered, by toolCallId (in snapshots as `subAgentCalls`). */
+export const SubAgentCall = z.object({
+  agentId: z.string().min(1),
+  profile: z.string(),
+  startedAt: z.string(),
+  result: z.object({ status: z.enum(['Success', 'Failed']), text: z.string() }).optional(),
+});
+export type SubAgentCall = z.infer<typeof SubAgentCall>;
+
+/** What a child sends its parent when its task has an outcome (the `subAgentResult` signal). */
+export const SubAgentResult = z.object({
+  toolCallId: z.string().min(1),
+  agentId: z.string().min(1),
+  status: z.enum(['Success', 'Failed']),
+  text: z.string().max(1024 * 1024),
+});
+export type SubAgentResult = z.infer<typeof SubAgentResult>;
+
+/** The profile a tool name asks for, if the agent has it. */
+export function subAgentProfile(config: AgentConfig, toolName: string): { name: string; profile: SubAgentProfile } | undefined {
+  if (!toolName.startsWith(SUB_AGENT_TOOL_PREFIX) || !config.subAgents) return undefined;
+  const name = toolName.slice(SUB_AGENT_TOOL_PREFIX.length);
+  const profile = Object.prototype.hasOwnProperty.call(config.subAgents, name) ? config.subAgents[name] : undefined;
+  return profile ? { name, profile } : undefined;
+}
+
+/** The tools the model is offered for the agent's sub-agents. */
+export function subAgentTools(config: AgentConfig): Array<{ name: string; description: string }> {
+  return Object.entries(config.subAgents ?? {}).map(([name, p]) => ({
+    name: `${SUB_AGENT_TOOL_PREFIX}${name}`,
+    description: `Delegate a task to the ${name} sub-agent${p.description ? ` (${p.description})` : ''}; its answer is the result. Give it everything it needs: it does not see this conversation.`,
+  }));
+}
+
+/** The configuration of a child started from `profile` by `parent` for `toolCallId`. */
+export function childConfig(parent: AgentConfig, parentId: string, toolCallId: string, profile: SubAgentProfile): AgentConfig {
+  const { description: _d, systemInstruction: _s, canDelegate, budgets, ...rest } = profile;
+  const depth = (parent.delegatedBy?.depth ?? 0) + 1;
+  return {
+    ...rest,
+    ...((budgets ?? parent.budgets) ? { budgets: budgets ?? parent.budgets } : {}),
+    ...(canDelegate && parent.subAgents && depth < MAX_SUB_AGENT_DEPTH ? { subAgents: parent.subAgents } : {}),
+    delegatedBy: { agentId: parentId, toolCallId, depth },
+  };
+}
