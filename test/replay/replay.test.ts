@@ -12,7 +12,10 @@ import { guardedForWorkers } from '../../common/codec/undecodable-guard';
 import { workflowBundle } from '../support/temporal';
 
 const dir = path.join(__dirname, 'histories');
-const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+/** The workflow id a history ran under, where its code depends on it (e.g. sub-agents' ids); else its file name. */
+const WORKFLOW_IDS = 'workflow-ids.json';
+const workflowIds: Record<string, string> = JSON.parse(readFileSync(path.join(dir, WORKFLOW_IDS), 'utf8'));
+const files = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== WORKFLOW_IDS);
 const load = (f: string) => JSON.parse(readFileSync(path.join(dir, f), 'utf8'));
 
 test('there are recorded histories', () => {
@@ -21,7 +24,7 @@ test('there are recorded histories', () => {
 
 test.each(files)('%s replays against the current workflow code', async (file) => {
   // The workers' data converter: histories may hold payloads that no worker can decode (dropped signals).
-  await Worker.runReplayHistory({ workflowBundle: workflowBundle(), dataConverter: guardedForWorkers(livecontextDataConverter()) }, load(file), file);
+  await Worker.runReplayHistory({ workflowBundle: workflowBundle(), dataConverter: guardedForWorkers(livecontextDataConverter()) }, load(file), workflowIds[file] ?? file);
 });
 
 test('a deliberately changed workflow fails replay with a determinism error', async () => {
