@@ -42,3 +42,37 @@ test('piped input: one reply per line, exit at EOF, the agent stays alive and ca
   expect(second.stdout).toMatch(/Saved notes\/note-3\.md\. /);
   expect(readdirSync(path.join(cwd, '.livecontext/workspaces', agentId, 'notes'))).toEqual(['note-1.md', 'note-2.md', 'note-3.md']);
 });
+
+test('npm start also serves the web chat and HTTP API, and prints its URL', async () => {
+  const { spawn } = await import('node:child_process');
+  const cwd = mkdtempSync(path.join(tmpdir(), 'lc-up-'));
+  const agentId = uniqueId('up-web');
+  const proc = spawn(process.execPath, [path.join(root, 'bin/livecontext.js'), 'up', agentId], {
+    cwd,
+    env: { ...process.env, TEMPORAL_ADDRESS: testAddress(), LIVECONTEXT_MODEL: '', OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', LIVECONTEXT_GATEWAY_PORT: '0' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  proc.stderr.on('data', (d) => (stderr += d));
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no URL within 90 s:\n${stderr}`)), 90_000);
+      proc.stderr.on('data', () => {
+        const m = /Web chat and HTTP API: (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+    });
+    const page = await fetch(`${url}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/<title>livecontext<\/title>/);
+    const state = await fetch(`${url}/agents/${agentId}`);
+    expect(state.status).toBe(200);
+    expect(await state.json()).toMatchObject({ config: { model: 'demo:offline' } });
+  } finally {
+    proc.stdin.end();
+    await new Promise((r) => proc.once('exit', r));
+  }
+});
