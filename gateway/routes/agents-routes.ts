@@ -3,6 +3,7 @@ import type { Hono } from 'hono';
 import type { AgentClient } from '../../client/agent-client';
 import type { GatewayEnv } from '../gateway-app';
 import { type ApiApp, createApiApp } from '../openapi';
+import { mountAgentAutonomyRoutes } from './agents-autonomy-routes';
 import { mountAgentControlRoutes } from './agents-control-routes';
 import { mountAgentInputRoutes } from './agents-input-routes';
 import { mountAgentLifecycleRoutes } from './agents-lifecycle-routes';
@@ -18,6 +19,7 @@ export function agentsApi(agents: AgentClient): ApiApp {
   mountAgentInputRoutes(api, agents);
   mountAgentControlRoutes(api, agents);
   mountAgentWidgetRoutes(api, agents);
+  mountAgentAutonomyRoutes(api, agents);
   return api;
 }
 

@@ -48,6 +48,13 @@ const CONTRACT = [
   'GET /agents/{id}/notebook',
   'POST /agents/{id}/notebook',
   'GET /agents/{id}/tasks',
+  'POST /agents/{id}/interrupt',
+  'GET /agents/{id}/schedules',
+  'POST /agents/{id}/schedules',
+  'POST /schedules/{scheduleId}/pause',
+  'POST /schedules/{scheduleId}/resume',
+  'POST /schedules/{scheduleId}/trigger',
+  'DELETE /schedules/{scheduleId}',
 ];
 
 const operations = () => Object.entries(doc.paths).flatMap(([p, item]: [string, any]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`));
