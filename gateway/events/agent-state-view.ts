@@ -1,8 +1,9 @@
 /**
  * The agent state a UI shows, as AG-UI state (STATE_SNAPSHOT / STATE_DELTA): what the agent is doing or
  * waiting for, the tool calls waiting for a person (with what a UI needs for approve/deny buttons), the
- * last error, usage totals, the notebook and the tasks. Only what changes at the pace of a turn: no
- * sequence numbers, which would make a delta of every entry.
+ * last error, usage totals, the notebook and the tasks, and the agent's place in a tree of agents (the
+ * sub-agents working for it, the agent that delegated to it). Only what changes at the pace of a turn:
+ * no sequence numbers, which would make a delta of every entry.
  */
 import type { AgentStatus } from '../../workflows/messages';
 import type { Json } from './json-patch';
@@ -18,6 +19,10 @@ export interface AgentStateView {
   usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number; costUsd: number; modelCalls: number };
   notebook: string;
   tasks: Array<{ id: number; title: string; status: string }>;
+  /** Sub-agents working (or just answered) for the current batch of tool calls; empty when none. */
+  subAgents: Array<{ toolCallId: string; agentId: string; profile: string; startedAt: string; status: 'Running' | 'Success' | 'Failed' }>;
+  /** When this agent is a sub-agent: who delegated to it; null for an agent started by a person or service. */
+  delegatedBy: { agentId: string; toolCallId: string; depth: number } | null;
 }
 
 export function agentStateView(s: AgentStatus): AgentStateView {
@@ -31,5 +36,8 @@ export function agentStateView(s: AgentStatus): AgentStateView {
     usage: { ...s.usage },
     notebook: s.notebook,
     tasks: s.tasks.map(({ id, title, status }) => ({ id, title, status })),
+    // Always present (empty, null), so a delta adds or removes entries of a list, never the key itself.
+    subAgents: (s.subAgents ?? []).map(({ toolCallId, agentId, profile, startedAt, status }) => ({ toolCallId, agentId, profile, startedAt, status })),
+    delegatedBy: s.delegatedBy ? { agentId: s.delegatedBy.agentId, toolCallId: s.delegatedBy.toolCallId, depth: s.delegatedBy.depth } : null,
   };
 }
