@@ -4,6 +4,7 @@ import { type GatewayEnv, type GatewayOptions, createGatewayApp } from './gatewa
 import { mountAgUiRoutes } from './routes/ag-ui-routes';
 import { mountAgentRoutes } from './routes/agents-routes';
 import { mountEventsRoutes } from './routes/events-routes';
+import { mountMcpRoutes } from './routes/mcp-routes';
 import { mountPageRoutes } from './routes/page-routes';
 
 export function buildGateway(options: GatewayOptions): Hono<GatewayEnv> {
@@ -11,6 +12,7 @@ export function buildGateway(options: GatewayOptions): Hono<GatewayEnv> {
   mountAgentRoutes(app, options.agents);
   mountAgUiRoutes(app, options);
   mountEventsRoutes(app, options);
+  mountMcpRoutes(app, options);
   mountPageRoutes(app);
   return app;
 }
