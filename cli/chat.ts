@@ -64,7 +64,21 @@ async function runOnTerminal(o: ChatOptions): Promise<void> {
       return typed.has(inputSeq);
     },
   });
-  rl.on('SIGINT', () => rl.close()); // Ctrl-C detaches, as /quit does
+  // Ctrl-C interrupts the turn the agent is working on; when it is idle, or pressed again within 2 s, it detaches as /quit does.
+  let lastCtrlC = 0;
+  rl.on('SIGINT', () => {
+    const again = Date.now() - lastCtrlC < 2_000;
+    lastCtrlC = Date.now();
+    if (again || !follower.agentWorking) return rl.close();
+    print('(interrupting the turn… Ctrl-C again to detach)');
+    agents.interrupt(agentId, 'chat').then(
+      ({ interrupted }) => {
+        if (!interrupted) print('(nothing to interrupt)');
+        follower.nudge();
+      },
+      (err: unknown) => print(`(could not interrupt: ${firstLine(err)})`),
+    );
+  });
   follower.start();
   let quit = false;
   try {
@@ -151,6 +165,7 @@ const HELP = [
   '/approve [id]       approve a waiting tool call (the first, without id)',
   '/deny [id] [reason] deny a waiting tool call',
   '/retry              try a failed model call again',
+  '/interrupt          end the running turn now (also Ctrl-C while the agent works)',
   '/reset              start the agent over with an empty history (configuration kept)',
   '/quit               detach; the agent keeps running',
 ].join('\n');
@@ -210,6 +225,11 @@ async function command(o: ChatOptions, text: string, print: Print): Promise<bool
       await a.retry(o.agentId);
       print('Retrying.');
       await untilRetryStarts(a, o.agentId, lastError);
+      break;
+    }
+    case '/interrupt': {
+      const { interrupted } = await a.interrupt(o.agentId, 'chat');
+      print(interrupted ? 'Interrupted: the agent waits for your input.' : 'Nothing to interrupt: the agent waits for input.');
       break;
     }
     case '/reset':

@@ -56,6 +56,11 @@ export class AgentFollower {
     this.loop = this.run();
   }
 
+  /** Whether the agent was working on a turn when last looked at (Ctrl-C then interrupts it). */
+  get agentWorking(): boolean {
+    return this.working;
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     this.wake();
@@ -142,6 +147,15 @@ export class AgentFollower {
         break;
       case 'tool_results':
         for (const line of formatToolActivity(entry)) screen.line(line);
+        break;
+      case 'turn_end':
+        // The turn ends without an answer: a question for the person, or an interrupt.
+        if (entry.reason === 'ask_user') this.finishText(entry.question ?? '');
+        else {
+          if (this.streamed) screen.stream(' … (interrupted)');
+          this.endText();
+          screen.line(`(turn interrupted${entry.by ? ` by ${entry.by}` : ''}; the agent waits for your input)`);
+        }
         break;
       default:
         break; // a system instruction change is said by the command that made it
