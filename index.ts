@@ -5,6 +5,7 @@
  */
 export { AgentClient, outcomeText, type AgentClientOptions, type AgentSummary, type StartAgentOptions } from './client/agent-client';
 export { connectAgents } from './client/connect';
+export { TypedAnswerError, type TypedAskOptions, type TypedOutcome } from './client/typed-answer';
 export { NoWorkerError, type WorkerStatus } from './client/worker-status';
 export { UserError } from './common/user-error';
 export type { WorkerInfo } from './workflows/worker-info-workflow';

@@ -5,7 +5,7 @@
  * detail (what clients read to show output as it forms; it never becomes a history entry). A stream
  * that ends without `done`, a first token that never comes, or a stall is an error (retried), never a
  * message. A worker's stream observer sees every delta, provider events included; the result keeps
- * none of them.
+ * none of them. A turn whose input asks for a typed answer gets it checked here (see typed-answer.ts).
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
@@ -13,16 +13,20 @@ import {
   SubAgentArgs,
   zodToolSpec,
   type AssembledMessage,
+  type ContextMessage,
   type HistoryEntry,
   MAX_INLINE_PAYLOAD_BYTES,
   MessageAssembler,
   type MessageDelta,
+  type Metadata,
   type ModelCallResult,
   type ModelContext,
   type ModelContextOptions,
   bytesPerTokenEstimate,
   renderModelContext,
+  turnResponseSchema,
   utf8Length,
+  wireResponseFormat,
 } from '../agent';
 import type { EntryCache } from './entry-cache';
 import { inputBudgetFor, tokenizerFor } from './models/context-window';
@@ -31,6 +35,7 @@ import { type PriceTable, costOf } from './models/prices';
 import { ModelError, mapProviderError, toApplicationFailure } from './models/provider-errors';
 import { catalogChange } from './tool-catalog';
 import type { ToolRegistry } from './tools/registry';
+import { typedAnswer } from './typed-answer';
 import type { CallModelInput } from './types';
 
 export interface ModelLiveness {
@@ -82,74 +87,89 @@ export function createCallModel(deps: CallModelDeps) {
     // The entries query waits for the agent's workflow worker, and a large context takes a while to
     // count; together they can outlast the heartbeat timeout, which would retry a call not yet started.
     const preparing = setInterval(() => ctx.heartbeat(), 1000);
-    const context = await deps.entries
+    const { context, responseSchema } = await deps.entries
       .entriesUpTo(ctx.client, input.agentId, input.runId, input.uptoSeq)
-      .then((entries) => renderCounted(entries, input))
+      .then(async (entries) => ({ context: await renderCounted(entries, input), responseSchema: turnResponseSchema(entries) }))
       .finally(() => clearInterval(preparing));
     const model = deps.models.resolve(input.model);
     if (input.params) model.updateConfig(input.params);
     // The agent's sub-agents are tools of its own (they run in the workflow), offered beside the worker's.
     const toolSpecs = [...deps.tools.specsFor(input.tools), ...(input.subAgentTools ?? []).map((t) => zodToolSpec(t.name, t.description, SubAgentArgs))];
-
-    // One abort for cancellation, the first-token timeout and stalls.
-    const abort = new AbortController();
-    const onCancel = () => abort.abort();
-    ctx.cancellationSignal.addEventListener('abort', onCancel);
-    let watchdogFailure: ApplicationFailure | undefined;
-    let lastDeltaAt: number | undefined;
-    const startedAt = Date.now();
-    const watchdog = setInterval(() => {
-      const now = Date.now();
-      if (lastDeltaAt === undefined && now - startedAt > liveness.firstTokenTimeoutMs) {
-        watchdogFailure = ApplicationFailure.create({ type: ModelError.FirstTokenTimeout, message: `No output from ${input.model} within ${liveness.firstTokenTimeoutMs} ms.` });
-      } else if (lastDeltaAt !== undefined && now - lastDeltaAt > liveness.stallTimeoutMs) {
-        watchdogFailure = ApplicationFailure.create({ type: ModelError.Stalled, message: `${input.model} stalled for ${liveness.stallTimeoutMs} ms mid-stream.` });
-      }
-      if (watchdogFailure) abort.abort();
-      else ctx.heartbeat(); // keep the activity alive while waiting for a slow first token
-    }, Math.min(1000, liveness.stallTimeoutMs / 4, liveness.firstTokenTimeoutMs / 4));
-
-    const assembler = new MessageAssembler();
-    let partialAt = Date.now(); // a call that ends within 100 ms sends no heartbeat at all
+    // A typed answer's schema comes from the turn's input entry, so no activity input carries it again.
+    const wire = responseSchema && wireResponseFormat(responseSchema);
     const observe = deps.observeStream && observerFor(deps.observeStream, { agentId: input.agentId, runId: input.runId, model: input.model, attempt: ctx.info.attempt });
-    try {
-      for await (const delta of model.stream(context.messages, toolSpecs, context.system, {
-        signal: abort.signal,
-        requestMetadata: { sessionId: input.agentId, runId: input.runId, traceId: ctx.info.activityId },
-        providerRaw: observe !== undefined,
-      })) {
-        observe?.(delta);
-        if (watchdogFailure) break;
-        if (delta.kind !== 'start') lastDeltaAt = Date.now();
-        assembler.consume(delta);
-        // The snapshot parses tool arguments; building it at most every 100 ms keeps long streams linear.
-        if (Date.now() - partialAt >= 100) {
-          partialAt = Date.now();
-          ctx.heartbeat(partialOutput(assembler.snapshot(), ctx.info, input.model));
-        }
-        if (assembler.status === 'done' || assembler.status === 'error') break;
-      }
-    } catch (err) {
-      if (watchdogFailure) throw watchdogFailure;
-      if (ctx.cancellationSignal.aborted) throw err;
-      if (err instanceof ApplicationFailure) throw err;
-      throw toApplicationFailure(mapProviderError(err));
-    } finally {
-      clearInterval(watchdog);
-      ctx.cancellationSignal.removeEventListener('abort', onCancel);
-    }
-    if (watchdogFailure) throw watchdogFailure;
 
-    const error = assembler.getError();
-    if (error) throw toApplicationFailure(error);
-    if (assembler.status !== 'done') {
-      throw ApplicationFailure.create({ type: ModelError.StreamIncomplete, message: 'The model stream ended before it finished.' });
-    }
-    const message = assembler.buildFinalMessage();
-    if (!message.contents.length && !message.toolCalls.length) {
-      throw ApplicationFailure.create({ type: 'ModelError.EmptyOutput', message: 'The model returned neither text nor tool calls.' });
-    }
+    /** One stream from the model, to its complete message; every failure becomes the Temporal failure to throw. */
+    const streamMessage = async (messages: readonly ContextMessage[]): Promise<AssembledMessage> => {
+      // One abort for cancellation, the first-token timeout and stalls.
+      const abort = new AbortController();
+      const onCancel = () => abort.abort();
+      ctx.cancellationSignal.addEventListener('abort', onCancel);
+      let watchdogFailure: ApplicationFailure | undefined;
+      let lastDeltaAt: number | undefined;
+      const startedAt = Date.now();
+      const watchdog = setInterval(() => {
+        const now = Date.now();
+        if (lastDeltaAt === undefined && now - startedAt > liveness.firstTokenTimeoutMs) {
+          watchdogFailure = ApplicationFailure.create({ type: ModelError.FirstTokenTimeout, message: `No output from ${input.model} within ${liveness.firstTokenTimeoutMs} ms.` });
+        } else if (lastDeltaAt !== undefined && now - lastDeltaAt > liveness.stallTimeoutMs) {
+          watchdogFailure = ApplicationFailure.create({ type: ModelError.Stalled, message: `${input.model} stalled for ${liveness.stallTimeoutMs} ms mid-stream.` });
+        }
+        if (watchdogFailure) abort.abort();
+        else ctx.heartbeat(); // keep the activity alive while waiting for a slow first token
+      }, Math.min(1000, liveness.stallTimeoutMs / 4, liveness.firstTokenTimeoutMs / 4));
+
+      const assembler = new MessageAssembler();
+      let partialAt = Date.now(); // a call that ends within 100 ms sends no heartbeat at all
+      try {
+        for await (const delta of model.stream(messages, toolSpecs, context.system, {
+          signal: abort.signal,
+          requestMetadata: { sessionId: input.agentId, runId: input.runId, traceId: ctx.info.activityId },
+          providerRaw: observe !== undefined,
+          ...(wire ? { responseFormat: { name: wire.name, schema: wire.schema } } : {}),
+        })) {
+          observe?.(delta);
+          if (watchdogFailure) break;
+          if (delta.kind !== 'start') lastDeltaAt = Date.now();
+          assembler.consume(delta);
+          // The snapshot parses tool arguments; building it at most every 100 ms keeps long streams linear.
+          if (Date.now() - partialAt >= 100) {
+            partialAt = Date.now();
+            ctx.heartbeat(partialOutput(assembler.snapshot(), ctx.info, input.model, wire !== undefined));
+          }
+          if (assembler.status === 'done' || assembler.status === 'error') break;
+        }
+      } catch (err) {
+        if (watchdogFailure) throw watchdogFailure;
+        if (ctx.cancellationSignal.aborted) throw err;
+        if (err instanceof ApplicationFailure) throw err;
+        throw toApplicationFailure(mapProviderError(err));
+      } finally {
+        clearInterval(watchdog);
+        ctx.cancellationSignal.removeEventListener('abort', onCancel);
+      }
+      if (watchdogFailure) throw watchdogFailure;
+
+      const error = assembler.getError();
+      if (error) throw toApplicationFailure(error);
+      if (assembler.status !== 'done') {
+        throw ApplicationFailure.create({ type: ModelError.StreamIncomplete, message: 'The model stream ended before it finished.' });
+      }
+      const message = assembler.buildFinalMessage();
+      if (!message.contents.length && !message.toolCalls.length) {
+        throw ApplicationFailure.create({ type: 'ModelError.EmptyOutput', message: 'The model returned neither text nor tool calls.' });
+      }
+      return message;
+    };
+
     const info = model.modelInfo();
+    const invocation = { providerId: info.providerId, specification: info.specification, model: info.modelId };
+    let message = await streamMessage(context.messages);
+    let typedMetadata: Metadata | undefined;
+    if (responseSchema) {
+      const log = (text: string) => ctx.log.info(text, { agentId: input.agentId });
+      ({ message, metadata: typedMetadata } = await typedAnswer(message, responseSchema, { messages: context.messages, uptoSeq: input.uptoSeq, invocation, model: input.model, stream: streamMessage, log }));
+    }
     // Names the model made up: their calls fail at once, while a tool that was offered but is missing on
     // the worker that runs it is handed to another worker (see tools/missing-tool.ts).
     // Named exactly in the agent's allowance (not by a pattern): expected to exist on some worker.
@@ -158,7 +178,7 @@ export function createCallModel(deps: CallModelDeps) {
     const result: ModelCallResult = {
       contents: message.contents,
       toolCalls: message.toolCalls,
-      invocation: { providerId: info.providerId, specification: info.specification, model: info.modelId },
+      invocation,
       metadata: {
         estimated_input_tokens: context.estimatedInputTokens,
         // Which call and attempt produced this output, so a stream that showed its text as it formed knows
@@ -167,6 +187,7 @@ export function createCallModel(deps: CallModelDeps) {
         call_id: ctx.info.activityId,
         ...(context.dropped ? { context_dropped: context.dropped } : {}),
         ...(unoffered.length ? { unoffered_tools: unoffered.map((n) => n.slice(0, 64)).slice(0, 10) } : {}),
+        ...typedMetadata,
       },
     };
     const catalog = catalogChange(deps.tools, input.tools, input.catalogDigest);
@@ -220,9 +241,13 @@ function observerFor(observer: ModelStreamObserver, call: Parameters<ModelStream
   };
 }
 
-function partialOutput(m: AssembledMessage, call: { attempt: number; activityId: string }, model: string): PartialOutput {
+/**
+ * `typed`: the turn wants a typed answer, whose text is left out: it is JSON for a program, and what is
+ * recorded (repaired, normalised, perhaps re-asked) need not continue what streamed.
+ */
+function partialOutput(m: AssembledMessage, call: { attempt: number; activityId: string }, model: string, typed: boolean): PartialOutput {
   const tail = (s: string) => (s.length > PARTIAL_MAX_CHARS ? s.slice(-PARTIAL_MAX_CHARS) : s);
-  const text = m.contents.join('');
+  const text = typed ? '' : m.contents.join('');
   return {
     attempt: call.attempt,
     model,

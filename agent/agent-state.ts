@@ -20,6 +20,7 @@ import {
   isContextual,
 } from './entries';
 import type { Attachment } from './attachments';
+import type { ResponseSchema } from './response-schema';
 import { HistoryValidationError } from './errors';
 
 /** Seed 000: metadata stays light, at most 2 KB of JSON per entry. */
@@ -75,7 +76,7 @@ export class AgentState {
     return '';
   }
 
-  appendModelInput(draft: { sections: ContentSection[]; inputSeq?: number; sender?: string; attachments?: Attachment[]; metadata?: Metadata }) {
+  appendModelInput(draft: { sections: ContentSection[]; inputSeq?: number; sender?: string; attachments?: Attachment[]; responseSchema?: ResponseSchema; metadata?: Metadata }) {
     if (draft.sections.length === 0) {
       throw new HistoryValidationError('EMPTY_INPUT', 'A model input needs at least one content section.');
     }

@@ -243,7 +243,7 @@ export class Agent {
    * dropped when pulled, as seed 004 says, so order and numbering stay exactly as sent.
    */
   enqueueInput(raw: unknown): { inputSeq: number; duplicate?: true } {
-    const { sections, sender, attachments, idempotencyKey } = parseInput(raw);
+    const { sections, sender, attachments, idempotencyKey, responseSchema } = parseInput(raw);
     if (idempotencyKey !== undefined) {
       const earlier = this.acceptedKeys.find(([key]) => key === idempotencyKey);
       if (earlier) return { inputSeq: earlier[1], duplicate: true }; // a redelivery: taken once already
@@ -256,6 +256,7 @@ export class Agent {
     const item: InboxItem = { inputSeq, sections, receivedAt: new Date(this.clock()).toISOString() };
     if (sender !== undefined) item.sender = sender;
     if (attachments !== undefined) item.attachments = attachments;
+    if (responseSchema !== undefined) item.responseSchema = responseSchema;
     this.inboxItems.push(item);
     return { inputSeq };
   }
@@ -417,6 +418,7 @@ export class Agent {
           inputSeq: item.inputSeq,
           ...(item.sender !== undefined ? { sender: item.sender } : {}),
           ...(item.attachments !== undefined ? { attachments: item.attachments } : {}),
+          ...(item.responseSchema !== undefined ? { responseSchema: item.responseSchema } : {}),
         });
         deps.log?.('History', `appended model_input #${entry.seq} (input #${item.inputSeq})`);
         return 'ProgressMade';

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { Attachment } from './attachments';
+import { ResponseSchema } from './response-schema';
 
 export const JsonValue: z.ZodType<JsonValue> = z.lazy(() =>
   z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(JsonValue), z.record(z.string(), JsonValue)]),
@@ -87,6 +88,8 @@ export const ModelInputEntry = EntryBase.extend({
   sender: z.string().optional(),
   /** Images that came with it (seed 000 `Attachments`); absent when none, as in entries made before them. */
   attachments: z.array(Attachment).optional(),
+  /** The JSON Schema the final answer of this input's turn must match (a typed answer); absent: free text. */
+  responseSchema: ResponseSchema.optional(),
 });
 export type ModelInputEntry = z.infer<typeof ModelInputEntry>;
 

@@ -23,6 +23,7 @@ export * from './token-estimate';
 export * from './context-budget';
 export * from './model-context';
 export * from './lenient-args';
+export * from './response-schema';
 export * from './timer-tools';
 export * from './ask-user';
 export * from './budgets';

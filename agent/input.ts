@@ -7,6 +7,7 @@ import { Attachment, parseAttachments } from './attachments';
 import { ContentSection } from './entries';
 import { utf8Length } from './agent-state';
 import { InputRejectedError } from './errors';
+import { ResponseSchema } from './response-schema';
 import { undecodableReason } from './undecodable';
 
 /** Largest accepted input, in UTF-8 bytes of its text. Far below Temporal's 2 MB payload limit. */
@@ -30,6 +31,12 @@ export const AgentInput = z
      * restarts and continue-as-new. The agent remembers its last IDEMPOTENCY_KEYS_KEPT keys.
      */
     idempotencyKey: z.string().min(1).max(200).optional(),
+    /**
+     * A typed answer: the final answer of this input's turn must be JSON matching this JSON Schema
+     * (through the provider's structured output; repaired leniently, re-asked once, else the agent
+     * blocks on ModelError.InvalidStructuredOutput). At most RESPONSE_SCHEMA_MAX_BYTES.
+     */
+    responseSchema: ResponseSchema.optional(),
   })
   .strict()
   .refine((v) => v.text !== undefined || v.sections !== undefined, { message: 'input needs "text" or "sections"' });
@@ -41,6 +48,7 @@ export const InboxItem = z.object({
   sections: z.array(ContentSection),
   sender: z.string().optional(),
   attachments: z.array(Attachment).optional(),
+  responseSchema: ResponseSchema.optional(),
   receivedAt: z.string(),
 });
 export type InboxItem = z.infer<typeof InboxItem>;
@@ -52,7 +60,7 @@ export const USER_SECTION_TITLE = 'Input';
  * Validates raw input (from a signal or an update) and turns it into content sections.
  * Blank input is NOT an error here: seed 004 drops it when it is pulled, so it keeps its place in order.
  */
-export function parseInput(raw: unknown): { sections: ContentSection[]; sender?: string; attachments?: Attachment[]; idempotencyKey?: string } {
+export function parseInput(raw: unknown): { sections: ContentSection[]; sender?: string; attachments?: Attachment[]; idempotencyKey?: string; responseSchema?: ResponseSchema } {
   const undecodable = undecodableReason(raw);
   if (undecodable !== undefined) {
     throw new InputRejectedError('UNDECODABLE_INPUT', `The input's payload could not be decoded (${undecodable}). Send JSON {"text": "..."} with the same data converter as the workers.`);
@@ -65,7 +73,7 @@ export function parseInput(raw: unknown): { sections: ContentSection[]; sender?:
     const why = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
     throw new InputRejectedError('MALFORMED_INPUT', `Malformed input (${why}). Send {"text": "..."}.`);
   }
-  const { text, sections, sender, idempotencyKey } = parsed.data;
+  const { text, sections, sender, idempotencyKey, responseSchema } = parsed.data;
   const all = [...(text !== undefined ? [{ title: USER_SECTION_TITLE, content: text }] : []), ...(sections ?? [])];
   // What the sender sent: the text, and the titles and contents of its own sections (not our default title).
   const bytes = utf8Length(text ?? '') + (sections ?? []).reduce((n, s) => n + utf8Length(s.title) + utf8Length(s.content), 0);
@@ -84,6 +92,7 @@ export function parseInput(raw: unknown): { sections: ContentSection[]; sender?:
     ...(sender !== undefined ? { sender } : {}),
     ...(attachments?.length ? { attachments } : {}),
     ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+    ...(responseSchema !== undefined ? { responseSchema } : {}),
   };
 }
 

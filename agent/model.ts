@@ -46,6 +46,21 @@ export interface StreamOptions {
   requestMetadata?: RequestMetadata;
   /** Attach the provider's own stream events to the deltas (`MessageDelta.providerRaw`), for observers. */
   providerRaw?: boolean;
+  /**
+   * A typed answer is due: an answer without tool calls must be JSON matching this schema, through the
+   * provider's structured output (OpenAI `response_format`; Anthropic a forced answer tool, whose call
+   * the adapter streams as the answer's text). Tools stay offered. Models without such support may
+   * ignore it: the caller checks the answer either way.
+   */
+  responseFormat?: ResponseFormat;
+}
+
+/** The schema of a typed answer as models are sent it (see agent/response-schema.ts wireResponseFormat). */
+export interface ResponseFormat {
+  /** Letters, digits, `_` and `-`, at most 64. */
+  name: string;
+  /** A JSON Schema whose root is an object. */
+  schema: Record<string, unknown>;
 }
 
 export interface Model {

@@ -88,9 +88,10 @@ const commands: Record<string, Command> = {
     run: async (p, v) => (await commandsModule()).startCmd(need(p[0], 'agent-id'), v),
   },
   send: {
-    usage: 'livecontext send <agent-id> [--image FILE]… [--idempotency-key KEY] <text… | -> [--wait] [--json]',
-    summary: 'Sends input (`-` reads it from stdin), with --image a PNG, JPEG, GIF or WebP file (repeatable); with --wait, prints the answer. Words of the text are never options; `--` ends options.',
-    options: { wait: { type: 'boolean' }, image: { type: 'string', multiple: true }, 'idempotency-key': { type: 'string' }, ...json },
+    usage: 'livecontext send <agent-id> [--image FILE]… [--idempotency-key KEY] [--schema FILE] <text… | -> [--wait] [--json]',
+    summary:
+      'Sends input (`-` reads it from stdin), with --image a PNG, JPEG, GIF or WebP file (repeatable); with --wait, prints the answer. --schema: a JSON Schema file the answer must match (a typed answer; --wait prints its JSON). Words of the text are never options; `--` ends options.',
+    options: { wait: { type: 'boolean' }, image: { type: 'string', multiple: true }, 'idempotency-key': { type: 'string' }, schema: { type: 'string' }, ...json },
     textAt: 1,
     agent: true,
     run: async (p, v) => {

@@ -1,13 +1,14 @@
 /** The agent commands of the CLI (what they do; parsing and errors live in cli.ts). */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import { type AgentSnapshot, readSnapshot } from '../agent';
+import { type AgentSnapshot, type TurnOutcome, readSnapshot } from '../agent';
 import { type AgentClient, outcomeText } from '../client/agent-client';
 import type { Values } from './argv';
 import { runChat } from './chat';
 import { UserError, connectAgents, defaultModel } from '../client/connect';
 import { formatEntry } from './format';
 import { readImageFiles } from './image-files';
+import { readSchemaFile } from './schema-file';
 import { describeState, listedRunStateWord } from './state-view';
 import { checkModel, modelWarning } from './model-check';
 import { watchWorkerWhile } from './worker-watch';
@@ -63,12 +64,19 @@ export async function startCmd(agentId: string, v: Values) {
 
 export async function sendCmd(agentId: string, text: string, v: Values): Promise<number> {
   const attachments = readImageFiles([v.image ?? []].flat().filter((f): f is string => typeof f === 'string')); // before connecting: a bad file sends nothing
+  const schemaFile = str(v, 'schema');
+  const responseSchema = schemaFile !== undefined ? readSchemaFile(schemaFile) : undefined;
   const { agents } = await connectAgents();
   await expectRunning(agentId, agents);
   await agents.requireWorker(agentId); // before the watch: no worker is said at once, without notices
   const leaving = 'Ctrl-C stops waiting; the input may still be taken later.';
   const idempotencyKey = str(v, 'idempotency-key');
-  const input = { text, ...(attachments.length ? { attachments } : {}), ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) };
+  const input = {
+    text,
+    ...(attachments.length ? { attachments } : {}),
+    ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+    ...(responseSchema ? { responseSchema } : {}),
+  };
   const { inputSeq, duplicate } = await watchWorkerWhile(agents.send(agentId, input), { agents, agentId, awaiting: 'the agent to take the input', leaving, say, slowNotice: true });
   if (duplicate) say(`Input with idempotency key "${idempotencyKey}" was taken before, as input #${inputSeq}: not sent again.`);
   if (!v.wait) {
@@ -78,8 +86,26 @@ export async function sendCmd(agentId: string, text: string, v: Values): Promise
   const awaiting = `the answer to input #${inputSeq}`;
   const kept = `Ctrl-C stops waiting; the agent keeps the input, and \`livecontext history ${agentId}\` shows the answer later.`;
   const outcome = await watchWorkerWhile(agents.waitForAnswer(agentId, inputSeq), { agents, agentId, awaiting, leaving: kept, say });
+  if (responseSchema && !v.json) return printTypedAnswer(outcome);
   print(!!v.json, outcome, () => outcomeText(outcome));
   return ['answered', 'ignored', 'asked'].includes(outcome.status) ? 0 : 1; // a question for the person is an answer too
+}
+
+/** A typed answer's JSON, indented, on stdout (for a program to read); any other end of the turn fails. */
+function printTypedAnswer(outcome: TurnOutcome): number {
+  if (outcome.status !== 'answered') {
+    say(`no typed answer: ${outcomeText(outcome)}`);
+    return 1;
+  }
+  const text = outcome.answer.contents.join('');
+  try {
+    console.log(JSON.stringify(JSON.parse(text), null, 2));
+  } catch {
+    console.log(text); // a worker without typed answers answered in text: shown, and said
+    say('the answer is not JSON: does the worker support typed answers?');
+    return 1;
+  }
+  return 0;
 }
 
 export async function chatCmd(agentId: string) {

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client, WorkflowIdReusePolicy, type WorkflowHandle, type WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { type Duration, TypedSearchAttributes } from '@temporalio/common';
+import type { z } from 'zod';
 import type { createActivities } from '../activities';
 import type { PartialOutput } from '../activities/call-model';
 import {
@@ -52,6 +53,7 @@ import { refuseOversizedInline } from './input-size';
 import { KeyedLimiter } from './keyed-limiter';
 import { type Resend, errorText, grpcCode, refusedUnaccepted, repeatIdempotent, retryWhile } from './retry';
 import { TtlCache } from './ttl-cache';
+import { type TypedAskOptions, type TypedOutcome, responseSchemaFor, typedOutcome } from './typed-answer';
 import { AgentSchedules } from './agent-schedules';
 import { askWorkerInfo } from './worker-info';
 import { NoWorkerError, POLLED_WITHIN_MS, type WorkerStatus, describeWorkers, expectWorker } from './worker-status';
@@ -257,9 +259,18 @@ export class AgentClient {
   }
 
   /** send + waitForAnswer. */
-  async ask(agentId: string, input: AgentInput | string): Promise<TurnOutcome> {
-    const { inputSeq } = await this.send(agentId, input);
-    return this.waitForAnswer(agentId, inputSeq);
+  async ask(agentId: string, input: AgentInput | string): Promise<TurnOutcome>;
+  /**
+   * A typed answer: the turn's final answer is JSON matching `schema` (the provider's structured output,
+   * repaired leniently, re-asked once), returned parsed as `value`. Throws TypedAnswerError when the turn
+   * ends otherwise (e.g. blocked on ModelError.InvalidStructuredOutput: `retry` asks again).
+   */
+  async ask<S extends z.ZodType>(agentId: string, input: AgentInput | string, options: TypedAskOptions<S>): Promise<TypedOutcome<z.output<S>>>;
+  async ask(agentId: string, input: AgentInput | string, options?: TypedAskOptions<z.ZodType>): Promise<TurnOutcome> {
+    const sent = options ? { ...asInput(input), responseSchema: responseSchemaFor(options.schema, options.name) } : input;
+    const { inputSeq } = await this.send(agentId, sent);
+    const outcome = await this.waitForAnswer(agentId, inputSeq);
+    return options ? typedOutcome(outcome, options.schema) : outcome;
   }
 
   state(agentId: string): Promise<AgentStatus> {

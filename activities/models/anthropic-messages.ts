@@ -5,7 +5,7 @@
  * signature only when it came from Anthropic; cache breakpoints placed automatically on the stable prefix.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import { type ContextMessage, type ToolChoice, type ToolSpec, unwrap } from '../../agent';
+import { type ContextMessage, type ResponseFormat, type ToolChoice, type ToolSpec, unwrap } from '../../agent';
 import { type Attachment, attachmentLabel } from '../../agent/attachments';
 import { renderSections, renderToolResult } from './render-text';
 
@@ -117,4 +117,31 @@ export function toAnthropicToolChoice(choice: ToolChoice): Anthropic.Messages.To
   if (choice === 'required') return { type: 'any' };
   if (choice === 'none') return { type: 'none' };
   return { type: 'tool', name: choice.name };
+}
+
+/** The name of the tool a typed answer is given through, unless a real tool has it (then `_` is added). */
+export const ANSWER_TOOL_NAME = 'final_answer';
+
+/**
+ * A typed answer on Anthropic: a tool whose input schema is the answer's schema. Its call is the
+ * answer (the adapter streams its input as the answer's text); it never becomes a tool call in history.
+ */
+export function answerToolSpec(format: ResponseFormat, tools: readonly ToolSpec[]): ToolSpec {
+  let name = ANSWER_TOOL_NAME;
+  while (tools.some((t) => t.name === name)) name += '_';
+  return {
+    name,
+    description: `Gives your final answer (${format.name}) as this tool's input, in the shape its schema asks for. Call it once you have everything you need; call the other tools before it when you need them.`,
+    parameters: format.schema,
+  };
+}
+
+/**
+ * `any`: the model calls a real tool or answers through the answer tool, never in plain text. Extended
+ * thinking refuses forced tool use, so with thinking on the choice is `auto` (the tool's description
+ * asks for it, and a text answer is still parsed leniently).
+ */
+export function answerToolChoice(extra: Record<string, unknown> | undefined): Anthropic.Messages.ToolChoice {
+  const thinking = extra?.thinking as { type?: unknown } | undefined;
+  return thinking && thinking.type !== 'disabled' ? { type: 'auto' } : { type: 'any' };
 }

@@ -12,7 +12,7 @@ import {
   type StreamOptions,
   type ToolSpec,
 } from '../../agent';
-import { toAnthropicRequest, toAnthropicToolChoice } from './anthropic-messages';
+import { answerToolChoice, answerToolSpec, toAnthropicRequest, toAnthropicToolChoice } from './anthropic-messages';
 import type { ModelProvider } from './model-router';
 import { keyReadiness, missingKey } from './openai-model';
 import { ModelError, mapProviderError } from './provider-errors';
@@ -67,13 +67,15 @@ export class AnthropicMessagesModel extends BaseModel {
   async *stream(messages: readonly ContextMessage[], toolSpecs: readonly ToolSpec[], systemPrompt: string | undefined, options: StreamOptions): AsyncIterable<MessageDelta> {
     const d = new DeltaSequencer({ providerRaw: options.providerRaw });
     const c = this.config;
-    const parts = toAnthropicRequest(messages, systemPrompt, toolSpecs, { providerId: this.providerId, cache: this.wire.cache });
+    // A typed answer comes through a tool of its own (see answerToolSpec); the agent's tool choice gives way to it.
+    const answerTool = options.responseFormat ? answerToolSpec(options.responseFormat, toolSpecs) : undefined;
+    const parts = toAnthropicRequest(messages, systemPrompt, answerTool ? [...toolSpecs, answerTool] : toolSpecs, { providerId: this.providerId, cache: this.wire.cache });
     const body = {
       model: c.modelId,
       max_tokens: c.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
       stream: true as const,
       ...parts,
-      ...(toolSpecs.length && c.toolChoice ? { tool_choice: toAnthropicToolChoice(c.toolChoice) } : {}),
+      ...(answerTool ? { tool_choice: answerToolChoice(c.extra) } : toolSpecs.length && c.toolChoice ? { tool_choice: toAnthropicToolChoice(c.toolChoice) } : {}),
       ...(c.temperature !== undefined ? { temperature: c.temperature } : {}),
       ...(c.topP !== undefined ? { top_p: c.topP } : {}),
       ...(c.stopSequences?.length ? { stop_sequences: c.stopSequences } : {}),
@@ -85,7 +87,9 @@ export class AnthropicMessagesModel extends BaseModel {
     let stopped = false;
     let finish: FinishReason = 'stop';
     const ids = new StreamToolCallIds();
-    const blocks = new Map<number, { type: string; id?: string }>();
+    const blocks = new Map<number, { type: string; id?: string; text?: number }>();
+    let textSent = false;
+    let toolCalls = 0;
     let input = 0;
     let cached = 0;
     let output = 0;
@@ -106,16 +110,33 @@ export class AnthropicMessagesModel extends BaseModel {
           }
           case 'content_block_start': {
             const b = event.content_block;
+            if (b.type === 'tool_use' && b.name === answerTool?.name) {
+              blocks.set(event.index, { type: 'answer', text: 0 }); // the answer's text, not a tool call
+              break;
+            }
             // Compatible servers may send an empty id, or one id for several calls: made unique here.
             const id = b.type === 'tool_use' ? ids.idFor(b.id, `toolu_${event.index}`) : undefined;
             blocks.set(event.index, { type: b.type, ...(id ? { id } : {}) });
-            if (b.type === 'tool_use') yield d.next({ kind: 'tool_call_start', toolCallId: id!, toolName: b.name });
+            if (b.type === 'tool_use') {
+              toolCalls++;
+              yield d.next({ kind: 'tool_call_start', toolCallId: id!, toolName: b.name });
+            }
             break;
           }
           case 'content_block_delta': {
             const x = event.delta;
-            if (x.type === 'text_delta') yield d.next({ kind: 'text', text: x.text });
-            else if (x.type === 'thinking_delta') yield d.next({ kind: 'thinking', text: x.thinking });
+            const answer = blocks.get(event.index);
+            if (answer?.type === 'answer' && x.type === 'input_json_delta') {
+              if (!x.partial_json) break;
+              // Text before the answer (a preamble) stays apart from its JSON.
+              const text = answer.text === 0 && textSent ? `\n${x.partial_json}` : x.partial_json;
+              answer.text! += text.length;
+              textSent = true;
+              yield d.next({ kind: 'text', text });
+            } else if (x.type === 'text_delta') {
+              textSent ||= x.text.length > 0;
+              yield d.next({ kind: 'text', text: x.text });
+            } else if (x.type === 'thinking_delta') yield d.next({ kind: 'thinking', text: x.thinking });
             else if (x.type === 'signature_delta') yield d.next({ kind: 'thinking', text: '', signature: x.signature });
             else if (x.type === 'input_json_delta') {
               const id = blocks.get(event.index)?.id;
@@ -126,6 +147,11 @@ export class AnthropicMessagesModel extends BaseModel {
           case 'content_block_stop': {
             const block = blocks.get(event.index);
             if (block?.type === 'tool_use' && block.id) yield d.next({ kind: 'tool_call_end', toolCallId: block.id });
+            // An answer tool called without input streams none: its answer is the empty object.
+            if (block?.type === 'answer' && block.text === 0) {
+              textSent = true;
+              yield d.next({ kind: 'text', text: '{}' });
+            }
             break;
           }
           case 'message_delta':
@@ -143,6 +169,7 @@ export class AnthropicMessagesModel extends BaseModel {
       return;
     }
     if (!started) yield d.next({ kind: 'start', modelId: c.modelId });
+    if (answerTool && finish === 'tool_calls' && toolCalls === 0) finish = 'stop'; // only the answer tool was called
     if (!stopped) {
       yield d.next({ kind: 'error', code: ModelError.StreamIncomplete, message: 'The Anthropic stream ended without message_stop.', retryable: true });
       return;

@@ -5,7 +5,7 @@
  * place for another provider's reasoning).
  */
 import type OpenAI from 'openai';
-import { type ContextMessage, type ModelInputEntry, type ToolChoice, type ToolSpec, unwrap } from '../../agent';
+import { type ContextMessage, type ModelInputEntry, type ResponseFormat, type ToolChoice, type ToolSpec, unwrap } from '../../agent';
 import { type Attachment, attachmentLabel } from '../../agent/attachments';
 import { renderSections, renderToolResult } from './render-text';
 
@@ -62,6 +62,15 @@ export function toOpenAITools(specs: readonly ToolSpec[]): OpenAI.Chat.Completio
 
 export function toOpenAIToolChoice(choice: ToolChoice): OpenAI.Chat.Completions.ChatCompletionToolChoiceOption {
   return typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } };
+}
+
+/**
+ * A typed answer as Structured Outputs: `strict: false`, since strict mode accepts only a subset of
+ * JSON Schema (every property required, no `additionalProperties` but false…); the answer is checked
+ * against the whole schema after it arrives.
+ */
+export function toOpenAIResponseFormat(format: ResponseFormat): OpenAI.ResponseFormatJSONSchema {
+  return { type: 'json_schema', json_schema: { name: format.name, schema: format.schema, strict: false } };
 }
 
 type Part = OpenAI.Chat.Completions.ChatCompletionContentPart;

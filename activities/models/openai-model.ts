@@ -8,7 +8,7 @@ import OpenAI, { AzureOpenAI } from 'openai';
 import { type ContextMessage, DeltaSequencer, type MessageDelta, type StreamOptions, type ToolSpec } from '../../agent';
 import type { FinishReason, StreamUsage } from '../../agent';
 import type { ModelProvider, Readiness } from './model-router';
-import { toOpenAIMessages, toOpenAITools, toOpenAIToolChoice } from './openai-messages';
+import { toOpenAIMessages, toOpenAIResponseFormat, toOpenAITools, toOpenAIToolChoice } from './openai-messages';
 import { ModelError, mapProviderError, toApplicationFailure } from './provider-errors';
 import { extraRequestFields } from './request-extra';
 import { openaiIdentity } from './request-identity';
@@ -101,6 +101,7 @@ export class OpenAIChatModel extends BaseModel {
       ...(c.topP !== undefined ? { top_p: c.topP } : {}),
       ...(c.stopSequences?.length ? { stop: c.stopSequences } : {}),
       ...(c.maxTokens !== undefined ? (this.wire.legacyMaxTokens ? { max_tokens: c.maxTokens } : { max_completion_tokens: c.maxTokens }) : {}),
+      ...(options.responseFormat ? { response_format: toOpenAIResponseFormat(options.responseFormat) } : {}),
       ...openaiIdentity(options.requestMetadata, this.wire.requestMetadata),
       ...extraRequestFields(c.extra),
     };
@@ -124,6 +125,8 @@ export class OpenAIChatModel extends BaseModel {
         const reasoning = (delta as { reasoning_content?: string; reasoning?: string }).reasoning_content ?? (delta as { reasoning?: string }).reasoning;
         if (reasoning) yield d.next({ kind: 'thinking', text: reasoning });
         if (delta.content) yield d.next({ kind: 'text', text: delta.content });
+        // A model that declines a typed answer says why in `refusal`: its text, which then fails the schema with the reason in view.
+        if (options.responseFormat && delta.refusal) yield d.next({ kind: 'text', text: delta.refusal });
         for (const tc of delta.tool_calls ?? []) {
           if (!open.has(tc.index)) {
             const toolCallId = ids.idFor(tc.id, `call_${chunk.id}_${tc.index}`);

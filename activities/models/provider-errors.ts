@@ -24,6 +24,8 @@ export const ModelError = {
   ContextLength: 'ModelError.ContextLength',
   MissingApiKey: 'ModelError.MissingApiKey',
   OutputTooLarge: 'ModelError.OutputTooLarge',
+  /** A typed answer that did not match its schema, also when asked again (not retried: the agent blocks on it). */
+  InvalidStructuredOutput: 'ModelError.InvalidStructuredOutput',
   Unknown: 'ModelError.Unknown',
 } as const;
 

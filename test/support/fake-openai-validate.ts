@@ -142,6 +142,24 @@ function checkRequest(body: unknown): void {
     wrongType('parallel_tool_calls', 'a boolean', b.parallel_tool_calls);
   }
   checkTools(b);
+  checkResponseFormat(b);
+}
+
+/** `response_format` as Structured Outputs takes it: a type, and for json_schema a valid name and an object schema. */
+function checkResponseFormat(b: Record<string, unknown>): void {
+  const rf = b.response_format;
+  if (!given(rf)) return;
+  if (!isObject(rf)) return void wrongType('response_format', 'an object', rf);
+  if (!['text', 'json_object', 'json_schema'].includes(rf.type as string)) badValue('response_format.type', rf.type, ['json_object', 'json_schema', 'text']);
+  if (rf.type !== 'json_schema') return;
+  const js = rf.json_schema;
+  if (!isObject(js)) return void missing('response_format.json_schema');
+  if (typeof js.name !== 'string') return void missing('response_format.json_schema.name');
+  if (!/^[a-zA-Z0-9_-]{1,64}$/.test(js.name)) {
+    fail(`Invalid 'response_format.json_schema.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`, 'response_format.json_schema.name', 'invalid_value');
+  }
+  if (given(js.schema) && !isObject(js.schema)) wrongType('response_format.json_schema.schema', 'an object', js.schema);
+  if (given(js.strict) && typeof js.strict !== 'boolean') wrongType('response_format.json_schema.strict', 'a boolean', js.strict);
 }
 
 function checkNumber(b: Record<string, unknown>, key: string, min: number, max: number): void {
