@@ -30,6 +30,9 @@ export interface GatewayEnv {
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const IMPORT_BODY_LIMIT = 8 * 1024 * 1024;
 
+/** The Host header of a request to this machine (any port). */
+const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/i;
+
 /** Paths anyone may read: the page, its assets and the API description carry no agent data. */
 const PUBLIC_PATH = /^\/(|index\.html|assets\/.*|openapi\.json|healthz)$/;
 
@@ -59,6 +62,11 @@ export function createGatewayApp(options: GatewayOptions): Hono<GatewayEnv> {
 
   app.use('*', async (c, next) => {
     if (options.tokens.length === 0) {
+      // Open only to this machine. A web page elsewhere could reach it under a name of its own that
+      // resolves to 127.0.0.1 (DNS rebinding): so the request must also name a loopback host.
+      if (!LOOPBACK_HOST.test(c.req.header('host') ?? '')) {
+        throw new HttpError(403, 'NOT_LOOPBACK', 'A gateway without a token answers only requests to 127.0.0.1, localhost or [::1]; set LIVECONTEXT_GATEWAY_TOKEN to serve other names.');
+      }
       c.set('scope', 'open');
       return next();
     }

@@ -1,4 +1,5 @@
 /** The gateway itself: health, JSON errors for unknown routes, auth with full and read-only tokens, loopback rule. */
+import { request } from 'node:http';
 import { serveGateway } from '../../gateway/serve-gateway';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { connectTest, type TestContext, uniqueId } from '../support/temporal';
@@ -64,4 +65,25 @@ test('CORS: a configured origin may send the token and an Idempotency-Key; anoth
   } finally {
     await cors.close();
   }
+});
+
+/** A GET with a Host header of our choosing (fetch does not let one be set). */
+function getWithHost(gw: TestGateway, path: string, host: string): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- any JSON
+  const url = new URL(gw.url + path);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, path: url.pathname, headers: { host } }, (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('an open gateway answers only requests that name a loopback host (no DNS rebinding)', async () => {
+  expect(await getWithHost(open, '/agents', 'evil.example:8787')).toMatchObject({ status: 403, body: { error: { code: 'NOT_LOOPBACK' } } });
+  expect(await getWithHost(open, '/healthz', 'localhost:8787')).toMatchObject({ status: 200 });
+  // With tokens, any name is fine (the token is the guard).
+  expect(await getWithHost(guarded, '/healthz', 'agents.example.com')).toMatchObject({ status: 200 });
 });
