@@ -72,6 +72,18 @@ test('Anthropic: the schema is a forced answer tool; its call is the answer, nev
   });
 });
 
+test('Anthropic with extended thinking: the answer tool is offered with tool_choice auto (forcing is refused with thinking); a text answer is read leniently', async () => {
+  await worker(async () => {
+    const agentId = uniqueId('typed-thinking');
+    await t.agents.start(agentId, { model: ANTHROPIC, params: { maxTokens: 4096, extra: { thinking: { type: 'enabled', budget_tokens: 1024 } } } });
+    p.anthropic.enqueue({ kind: 'stream', thinking: { text: 'Tests pass, so approve.' }, text: `My verdict: ${JSON.stringify(good)}` });
+    const outcome = await t.agents.ask(agentId, 'Review PR 12.', { schema: Verdict });
+    expect(outcome.value).toEqual(good);
+    expect(outcome.answer.metadata).toMatchObject({ typed_answer: { repairs: ['ignored text around the JSON'] } });
+    expect(lastBody(p.anthropic)).toMatchObject({ tool_choice: { type: 'auto' }, thinking: { type: 'enabled' } });
+  });
+});
+
 test.each([OPENAI, ANTHROPIC])('a tool call before the typed answer (%s)', async (model) => {
   await worker(async () => {
     const agentId = uniqueId('typed-tool');
