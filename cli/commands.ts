@@ -9,7 +9,7 @@ import { UserError, connectAgents, defaultModel } from '../client/connect';
 import { formatEntry } from './format';
 import { readImageFiles } from './image-files';
 import { readSchemaFile } from './schema-file';
-import { describeState, listedRunStateWord } from './state-view';
+import { describeState, listedRunStateWord, runStateWord } from './state-view';
 import { checkModel, modelWarning } from './model-check';
 import { watchWorkerWhile } from './worker-watch';
 import { budgetsOption } from './budget-option';
@@ -120,7 +120,17 @@ export async function stateCmd(agentId: string, v: Values) {
   // A run that stopped, failed or was terminated may still answer queries from its history: that is not a state.
   await expectRunning(agentId, agents);
   const s = await agents.state(agentId);
-  print(!!v.json, s, () => describeState(agentId, s));
+  // The tree: each sub-agent's own state, as far as it can be read now (a child that ended says so).
+  const children: Record<string, string> = {};
+  await Promise.all(
+    (s.subAgents ?? []).map(async (c) => {
+      children[c.agentId] = await agents.state(c.agentId).then(
+        (cs) => runStateWord(cs),
+        async () => (await notRunningReason(c.agentId, agents).catch(() => undefined)) ?? 'not readable now',
+      );
+    }),
+  );
+  print(!!v.json, s, () => describeState(agentId, s, children));
 }
 
 /**

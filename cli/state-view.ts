@@ -82,7 +82,7 @@ const clip = (text: string, max: number) => {
 };
 
 /** The readable view of `livecontext state` and the chat's `/state`. */
-export function describeState(agentId: string, s: AgentStatus): string {
+export function describeState(agentId: string, s: AgentStatus, children: Record<string, string> = {}): string {
   const doing = workingOn(s);
   const { usage } = s;
   const cost = usage.costUsd ? `, $${usage.costUsd.toFixed(4)}` : '';
@@ -97,7 +97,10 @@ export function describeState(agentId: string, s: AgentStatus): string {
     ...s.awaitingApproval.map((a) => `waiting for approval: ${a.toolCallId} ${a.toolName} ${clip(a.arguments, 100)} (${a.reason})`),
     ...s.pendingToolCalls.map((c) => `pending tool call: ${c.toolCallId} ${c.toolName}`),
     ...(s.delegatedBy ? [`sub-agent of ${s.delegatedBy.agentId} (call ${s.delegatedBy.toolCallId}, depth ${s.delegatedBy.depth})`] : []),
-    ...(s.subAgents ?? []).map((c) => `sub-agent ${c.agentId} (${c.profile}, call ${c.toolCallId}): ${c.status === 'Running' ? 'working' : c.status === 'Success' ? 'answered' : 'failed'}`),
+    ...(s.subAgents ?? []).map(
+      (c) =>
+        `  └ sub-agent ${c.agentId} (${c.profile}, call ${c.toolCallId}): ${c.status === 'Running' ? 'working on its task' : c.status === 'Success' ? 'answered' : 'failed'}${children[c.agentId] ? `; ${children[c.agentId]}` : ''}`,
+    ),
     ...(s.mcpTools?.length ? [`MCP tools ${s.mcpTools.length}: ${clip(s.mcpTools.join(', '), 300)}`] : []),
     ...((s.tasks ?? []).length ? [`tasks ${s.tasks.filter((t) => t.status === 'done').length} of ${s.tasks.length} done`] : []),
     ...(s.tasks ?? []).map((t) => `  ${t.status === 'done' ? '[x]' : t.status === 'in_progress' ? '[~]' : t.status === 'cancelled' ? '[-]' : '[ ]'} ${t.id}. ${clip(t.title, 100)}`),

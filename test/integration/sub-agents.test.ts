@@ -50,7 +50,8 @@ test('two sub-agents in parallel, through a worker SIGKILL: both results, each c
   const children = state.subAgents!.map((s) => s.agentId);
   expect((await t.agents.state(children[0])).delegatedBy).toMatchObject({ agentId: parent, depth: 1 });
   const shown = await cli(['state', parent], { env: { LIVECONTEXT_TASK_QUEUE: taskQueue } });
-  expect(shown.stdout).toContain(children[0]);
+  for (const child of children) expect(shown.stdout).toContain(`└ sub-agent ${child} (researcher, call `); // the tree, each child with its own state
+  expect(shown.stdout).toMatch(/working on its task; working/);
 
   await worker!.kill('SIGKILL');
   worker = await startChildWorker(workerEnv);
