@@ -1,8 +1,10 @@
 /**
  * The web chat: wires the agents list, the conversation (from the agent's event stream), the side
- * panels (from its state) and the forms to the gateway's routes. The chosen agent is in the address
- * (#agent=<id>), so a reload or a shared link opens it again.
+ * panels (from its state), the tree of agents around it (parent, sub-agents) and the forms and
+ * buttons to the gateway's routes. The chosen agent is in the address (#agent=<id>), so a reload, a
+ * shared link or a link in the tree opens it again.
  */
+import { AgentTree } from './agent-tree.js';
 import { AgentsList } from './agents-list.js';
 import { agentPath, api, onUnauthorized, requestId, token } from './api.js';
 import { Conversation } from './conversation.js';
@@ -35,6 +37,11 @@ const conversation = new Conversation($('conversation'), {
   },
 });
 
+const tree = new AgentTree($('agent-tree'), {
+  // A sub-agent's tool call in the conversation links to the agent working on it.
+  onChildren: (children) => children.forEach((c) => conversation.linkSubAgent(c.toolCallId, c.agentId)),
+});
+
 const agents = new AgentsList({
   list: $('agent-list'),
   search: $('agent-search'),
@@ -59,6 +66,7 @@ function openAgent(agentId) {
   Object.assign(view, { agentId, state: {}, entries: [] });
   agents.select(agentId);
   conversation.reset();
+  tree.reset(agentId);
   fill($('agent-title'), agentId);
   $('composer').hidden = false;
   $('details').hidden = false;
@@ -100,6 +108,9 @@ function renderState() {
   renderTasks($('tasks'), s.tasks);
   renderNotebook($('notebook'), s.notebook);
   conversation.setApprovals(s.awaitingApproval ?? []);
+  tree.update(s);
+  // While a turn is open (working, or waiting for an approval or on an error), it can be ended.
+  $('interrupt').hidden = !s.runState || s.runState === 'WaitingInput' || s.stopping;
 }
 
 function showAgentError(message) {
@@ -124,6 +135,7 @@ async function loadHistory(agentId) {
       if (!fresh.length || page.nextAfter === null || page.nextAfter === undefined || fresh.length < HISTORY_PAGE) break;
     }
     renderTimeline($('timeline'), view.entries);
+    tree.update(view.state, view.entries);
   } catch (err) {
     if (agentId === view.agentId) fill($('timeline'), `Timeline unavailable: ${err.message}`);
   }
@@ -145,6 +157,21 @@ async function send(event) {
   } finally {
     $('send').disabled = false;
     box.focus();
+  }
+}
+
+/** Ends the running turn (POST /agents/:id/interrupt); the stream then shows the turn's end. */
+async function interrupt() {
+  const button = $('interrupt');
+  button.disabled = true;
+  fill($('send-error'));
+  try {
+    const { interrupted } = await api('POST', agentPath(view.agentId, '/interrupt'), { by: 'web' });
+    if (!interrupted) fill($('send-error'), 'Nothing to interrupt: the agent already waits for input.');
+  } catch (err) {
+    fill($('send-error'), err.message);
+  } finally {
+    button.disabled = false;
   }
 }
 
@@ -193,6 +220,7 @@ function init() {
     $('toggle-agents').setAttribute('aria-expanded', String(open));
   });
   $('composer').addEventListener('submit', send);
+  $('interrupt').addEventListener('click', () => void interrupt());
   $('message').addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) send(event);
   });

@@ -1,9 +1,13 @@
 /**
  * The conversation view, built from AG-UI events as they arrive: messages (streamed text grows in
- * place), tool calls with their arguments and results, turn errors, and approve/deny buttons on the
- * calls that wait for a person. Every piece of agent data is put in as text (see dom.js).
+ * place), tool calls with their arguments and results, turn errors (a budget stop says which budget and
+ * what to do), turns ended without an answer (interrupted, or a question the agent asks), approve/deny
+ * buttons on the calls that wait for a person, and on a sub-agent's call a link to that agent. Every
+ * piece of agent data is put in as text (see dom.js).
  */
+import { agentHref } from './agent-tree.js';
 import { el, fill, keepScrolledToEnd } from './dom.js';
+import { budgetName } from './panels.js';
 
 const ROLE_LABEL = { user: 'You', assistant: 'Agent', system: 'System', developer: 'Developer', tool: 'Tool' };
 
@@ -62,6 +66,7 @@ export class Conversation {
         break;
       case 'RUN_FINISHED':
         this.setWorking(false);
+        this.turnEnded(event.result);
         break;
       case 'RUN_ERROR':
         this.setWorking(false);
@@ -107,6 +112,28 @@ export class Conversation {
     return m;
   }
 
+  /**
+   * A turn that ended without an answer (the stream's RUN_FINISHED result from a turn_end entry): the
+   * agent's question to the person (ask_user), or a note that the turn was interrupted.
+   */
+  turnEnded(result) {
+    if (result?.ended === 'ask_user') {
+      this.add(
+        el('li', { class: 'msg assistant question' }, el('span', { class: 'who' }, 'The agent asks'), el('div', { class: 'text' }, String(result.question ?? ''))),
+      );
+    } else if (result?.ended === 'interrupted') {
+      const by = result.by ? ` by ${result.by}` : '';
+      this.add(el('li', { class: 'note turn-end' }, `The turn was interrupted${by}; the agent waits for your next message.`));
+    }
+  }
+
+  /** Links a sub-agent's tool call to the agent that works on it (once). */
+  linkSubAgent(toolCallId, agentId) {
+    const t = this.tools.get(toolCallId);
+    if (!t || t.item.querySelector('a.agent-link')) return;
+    t.head.append(el('a', { href: agentHref(agentId), class: 'agent-link child', 'data-agent-id': agentId }, `open ${agentId}`));
+  }
+
   tool(toolCallId, name = 'tool') {
     let t = this.tools.get(toolCallId);
     if (t) return t;
@@ -114,15 +141,10 @@ export class Conversation {
     const status = el('span', { class: 'status' }, 'called');
     const result = el('pre', { class: 'result', hidden: true });
     const decision = el('div', { class: 'decision', hidden: true });
-    const item = el(
-      'li',
-      { class: 'tool running', 'data-tool-call-id': toolCallId },
-      el('div', { class: 'tool-head' }, el('span', { class: 'tool-name' }, name), status),
-      el('pre', { class: 'args' }, args),
-      decision,
-      result,
-    );
-    t = { item, args, status, result, decision };
+    const head = el('div', { class: 'tool-head' }, el('span', { class: 'tool-name' }, name), status);
+    // ask_user's question shows as the agent's own message when the turn ends on it (turnEnded).
+    const item = el('li', { class: `tool running${name === 'ask_user' ? ' ask-user' : ''}`, 'data-tool-call-id': toolCallId }, head, el('pre', { class: 'args' }, args), decision, result);
+    t = { item, head, args, status, result, decision };
     this.tools.set(toolCallId, t);
     this.add(item);
     return t;
@@ -148,10 +170,17 @@ export class Conversation {
     this.clearDecision(toolCallId);
   }
 
+  /**
+   * A turn's error with its Retry button. A budget stop is said as such — which budget, and the
+   * agent's message, which tells what to do (a higher `budgets.<name>` through configure, or Retry).
+   */
   errorItem(message, code) {
     const error = el('span', { class: 'error' });
-    const retry = el('button', { type: 'button', onclick: () => this.run(retry, () => this.actions.onRetry(), error) }, 'Retry');
-    return el('li', { class: 'run-error' }, el('strong', {}, code ? `Error (${code}): ` : 'Error: '), String(message ?? ''), ' ', retry, ' ', error);
+    const retry = el('button', { type: 'button', class: 'retry' }, 'Retry');
+    retry.addEventListener('click', () => this.run(retry, () => this.actions.onRetry(), error).then((ok) => ok && fill(retry, 'Retried')));
+    const budget = budgetName(code);
+    const title = budget ? `Stopped by its budget of ${budget} (${code}): ` : code ? `Error (${code}): ` : 'Error: ';
+    return el('li', { class: `run-error${budget ? ' budget' : ''}`, 'data-code': code ?? '' }, el('strong', {}, title), el('span', { class: 'message' }, String(message ?? '')), ' ', retry, ' ', error);
   }
 
   /**
@@ -197,15 +226,17 @@ export class Conversation {
     return [a.reason ? el('p', { class: 'why' }, String(a.reason)) : null, el('div', { class: 'buttons' }, approve, deny, reason), error];
   }
 
-  /** Runs an action from a button: disabled while it runs, the error shown beside it. */
+  /** Runs an action from a button: disabled while it runs, the error shown beside it. True when it succeeded. */
   async run(button, action, errorNode, group = [button]) {
     for (const b of group) b.disabled = true;
     fill(errorNode);
     try {
       await action();
+      return true;
     } catch (err) {
       for (const b of group) b.disabled = false;
       fill(errorNode, err.message);
+      return false;
     }
   }
 }

@@ -29,10 +29,33 @@ export function renderNotebook(pre, text) {
   pre.classList.toggle('empty', !text);
 }
 
+/** What a budget code stops (agent/budgets.ts BudgetCode), for people. */
+const BUDGET_NAMES = {
+  'Budget.TurnModelCalls': 'model calls per turn',
+  'Budget.TurnTokens': 'tokens per turn',
+  'Budget.TurnCost': 'cost per turn',
+  'Budget.DayTokens': 'tokens per day (UTC)',
+  'Budget.DayCost': 'cost per day (UTC)',
+  'Budget.ConsecutiveToolFailures': 'failed tool calls in a row',
+};
+
+/** For an error code `Budget.*`: the budget it names, in words; else null. */
+export function budgetName(code) {
+  if (typeof code !== 'string' || !code.startsWith('Budget.')) return null;
+  return BUDGET_NAMES[code] ?? code.slice('Budget.'.length);
+}
+
+/** An agent's run state and what it waits for, in words: `WaitingToolResults · working`. */
+export function runStateText(state) {
+  if (!state?.runState) return '';
+  const blocked = budgetName(state.lastError?.code) ? 'stopped by a budget' : 'blocked by an error';
+  const waits = { input: 'idle', approval: 'waits for approval', error: blocked }[state.blockedOn] ?? 'working';
+  return `${state.runState} · ${state.stopping ? 'stopping' : waits}`;
+}
+
 /** The badge beside the agent's name: its run state and what it waits for. */
 export function renderRunState(badge, state) {
   if (!state?.runState) return fill(badge);
-  const waits = { input: 'idle', approval: 'waits for approval', error: 'blocked by an error' }[state.blockedOn] ?? 'working';
-  fill(badge, `${state.runState} · ${state.stopping ? 'stopping' : waits}`);
+  fill(badge, runStateText(state));
   badge.dataset.blockedOn = state.blockedOn ?? 'working';
 }
