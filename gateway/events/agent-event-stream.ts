@@ -45,8 +45,10 @@ export async function* agentEvents(o: AgentEventsOptions): AsyncGenerator<Emitte
       yield* poll.emitted;
       // The state first: a client learns why (lastError) before the run ends.
       yield* feed.delta(status);
-      // Only an open run can end: a stopped agent's status is asked about once, not at every look.
-      const open = feed.cursor.run && !feed.cursor.run.errored;
+      // Only an open run can end: a stopped agent's status is asked about once, not at every look. And only
+      // once the entries the state counts are read: a state read just after the history may already be
+      // blocked after steps the stream has yet to show (it would end the run early, then again after them).
+      const open = feed.cursor.run && !feed.cursor.run.errored && !poll.behind;
       const error = open ? (errorOf(status) ?? ((await feed.ended(status)) ? { message: 'The agent stopped.', code: 'STOPPED' } : null)) : null;
       if (error) yield* feed.blocked(error);
       wait = nextPollIn(poll);
