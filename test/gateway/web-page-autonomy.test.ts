@@ -219,7 +219,9 @@ describeInBrowser('web page: sub-agents, budgets, interrupts, questions (headles
         await button.waitFor({ state: 'hidden' });
         await page.locator('#run-state', { hasText: 'WaitingInput · idle' }).waitFor();
         expect((await t.agents.history(agentId)).at(-1)).toMatchObject({ kind: 'turn_end', reason: 'interrupted', by: 'web' });
-        await page.locator('.tool[data-tool-call-id] .result', { hasText: 'Interrupted by web' }).waitFor();
+        const cut = page.locator('.tool', { hasText: 'slow_report' });
+        await cut.locator('.result', { hasText: 'Interrupted by web' }).waitFor();
+        await cut.locator('.status', { hasText: 'skipped' }).waitFor(); // its recorded status, from history
 
         // The next turn: the model asks a question (markup in it stays text); it is shown as the agent's.
         await send(page, 'ask');

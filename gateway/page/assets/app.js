@@ -136,6 +136,7 @@ async function loadHistory(agentId) {
     }
     renderTimeline($('timeline'), view.entries);
     tree.update(view.state, view.entries);
+    for (const e of view.entries) if (e.kind === 'tool_results') for (const r of e.results ?? []) conversation.setResultStatus(r.toolCallId, r.status);
   } catch (err) {
     if (agentId === view.agentId) fill($('timeline'), `Timeline unavailable: ${err.message}`);
   }

@@ -171,6 +171,18 @@ export class Conversation {
   }
 
   /**
+   * The recorded status of a call's result (history's tool_results; the stream's TOOL_CALL_RESULT has only
+   * the text): a failed or skipped call — denied, interrupted, cut short — is not shown as done.
+   */
+  setResultStatus(toolCallId, status) {
+    const t = this.tools.get(toolCallId);
+    if (!t || !t.item.classList.contains('done') || status === 'Success') return;
+    const word = { Failed: 'failed', Skipped: 'skipped' }[status] ?? String(status).toLowerCase();
+    t.item.classList.add(word);
+    fill(t.status, word);
+  }
+
+  /**
    * A turn's error with its Retry button. A budget stop is said as such — which budget, and the
    * agent's message, which tells what to do (a higher `budgets.<name>` through configure, or Retry).
    */
