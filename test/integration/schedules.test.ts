@@ -38,6 +38,8 @@ test('a schedule starts its agent and feeds it, across a worker SIGKILL, once pe
   expect((await inputs(agentId))[0]).toMatchObject({ sender: 'schedule', sections: [{ content: 'Check the inbox' }] });
 
   await worker.kill('SIGKILL');
+  // A scheduled time is named to the second: two triggers within one second are one time (one input).
+  await new Promise((r) => setTimeout(r, 1_100));
   await t.agents.schedules.trigger(scheduleId); // comes while no worker runs
   await new Promise((r) => setTimeout(r, 1_000));
   worker = await startChildWorker(workerEnv);
