@@ -71,12 +71,15 @@ export class AgentSchedules {
 
   /** The livecontext schedules in the namespace (of one agent when `agentId` is given). */
   async list(agentId?: string): Promise<AgentScheduleSummary[]> {
-    const out: AgentScheduleSummary[] = [];
+    const ids: string[] = [];
     for await (const s of this.client.schedule.list()) {
       const summary = fromSummary(s);
-      if (summary && (!agentId || summary.agentId === agentId)) out.push(summary);
+      if (summary && (!agentId || summary.agentId === agentId)) ids.push(summary.scheduleId);
     }
-    return out.sort((a, b) => a.scheduleId.localeCompare(b.scheduleId));
+    // The list comes from visibility, a moment behind: each schedule's own description is current
+    // (a schedule just paused says so). One deleted meanwhile is left out.
+    const described = await Promise.all(ids.map((id) => this.describe(id).catch(() => undefined)));
+    return described.filter((s): s is AgentScheduleSummary => s !== undefined).sort((a, b) => a.scheduleId.localeCompare(b.scheduleId));
   }
 
   async describe(scheduleId: string): Promise<AgentScheduleSummary> {

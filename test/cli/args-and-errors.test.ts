@@ -63,7 +63,7 @@ test('send: -h inside the text is sent, `--` ends options, `-` reads stdin; wron
     expect(await cli(['send', id, '--help'], { env })).toMatchObject({ code: 0, stdout: expect.stringMatching(/^livecontext send <agent-id>/) });
 
     const badOption = await cli(['send', id, '--bogus', 'hi'], { env });
-    expect(badOption).toMatchObject({ code: 2, stderr: `livecontext: Unknown option '--bogus'. Usage: livecontext send <agent-id> [--image FILE]… [--idempotency-key KEY] <text… | -> [--wait] [--json]\n` });
+    expect(badOption).toMatchObject({ code: 2, stderr: `livecontext: Unknown option '--bogus'. Usage: livecontext send <agent-id> [--image FILE]… [--idempotency-key KEY] [--schema FILE] <text… | -> [--wait] [--json]\n` });
     const missingValue = await cli(['start', uniqueId('x'), '--model'], { env });
     expect(missingValue.code).toBe(2);
     oneLine(missingValue);
