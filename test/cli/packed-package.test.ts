@@ -47,7 +47,7 @@ const loadReport = (entry: string) => `
   console.log(JSON.stringify({ names: Object.keys(lc), packages: [...packages], own }));`;
 type LoadReport = { names: string[]; packages: string[]; own: string[] };
 
-test('the packed tarball, installed without dev dependencies, runs --help and a worker', async () => {
+test('the packed tarball, installed without dev dependencies, runs --help, a worker and the gateway with its page', async () => {
   const installed = path.join(app, 'node_modules', 'livecontext');
   expect(readdirSync(path.join(app, 'node_modules'))).not.toContain('typescript');
   expect(readdirSync(path.join(app, 'node_modules'))).not.toContain('tsx');
@@ -68,6 +68,22 @@ test('the packed tarball, installed without dev dependencies, runs --help and a 
   const agentId = uniqueId('packed-agent');
   await t.agents.start(agentId, { model: 'demo:offline' });
   await expect(t.agents.ask(agentId, 'from the packed worker')).resolves.toMatchObject({ status: 'answered' });
+
+  // The gateway as the Docker image's `serve` runs it: the page's files ship in the package.
+  const gateway = spawn(bin, ['serve', '--port', '0'], { cwd: app, env: { ...process.env, TEMPORAL_ADDRESS: testAddress(), LIVECONTEXT_TASK_QUEUE: taskQueue }, stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    let said = '';
+    gateway.stdout!.on('data', (d) => (said += d));
+    gateway.stderr!.on('data', (d) => (said += d));
+    const url = await eventually(() => /Gateway on (http:\/\/127\.0\.0\.1:\d+)/.exec(said)?.[1] ?? (gateway.exitCode !== null ? `exited: ${said}` : undefined), 60_000, 'the installed gateway to start');
+    expect(url).toMatch(/^http:/);
+    const page = await fetch(`${url}/`);
+    expect(await page.text()).toMatch(/<title>livecontext<\/title>/);
+    expect((await fetch(`${url}/assets/app.js`)).status).toBe(200);
+    await expect((await fetch(`${url}/agents/${agentId}`)).json()).resolves.toMatchObject({ config: { model: 'demo:offline' } });
+  } finally {
+    gateway.kill('SIGTERM');
+  }
 }, 300_000);
 
 test("'livecontext' is the client: AgentClient, errors and message names, without worker or model SDK code", () => {
