@@ -14,6 +14,7 @@ import { WORKFLOWS_PATH } from '../worker/create-worker';
 import { SEARCH_ATTRIBUTES } from '../workflows/messages';
 import { cliStart } from './cli-start';
 import { continueAsNew } from './continue-as-new';
+import { eventsPerTurn } from './events-per-turn';
 import { historyPerTurn } from './history-per-turn';
 import { latency } from './latency';
 import { longConversation } from './long-conversation';
@@ -23,6 +24,7 @@ import { throughput } from './throughput';
 
 const BENCHMARKS: Array<[string, (bench: Bench) => Promise<BenchResult>]> = [
   ['historyBytesPerTurn', historyPerTurn],
+  ['eventsPerTurn', eventsPerTurn],
   ['longConversation', longConversation],
   ['throughput', throughput],
   ['latency', latency],
