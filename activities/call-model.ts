@@ -37,6 +37,7 @@ import { catalogChange } from './tool-catalog';
 import type { ToolRegistry } from './tools/registry';
 import { typedAnswer } from './typed-answer';
 import type { CallModelInput } from './types';
+import { type ModelSpan, startModelSpan } from './telemetry/model-span';
 
 export interface ModelLiveness {
   /** Longest wait for the first delta after the request is sent. */
@@ -100,7 +101,7 @@ export function createCallModel(deps: CallModelDeps) {
     const observe = deps.observeStream && observerFor(deps.observeStream, { agentId: input.agentId, runId: input.runId, model: input.model, attempt: ctx.info.attempt });
 
     /** One stream from the model, to its complete message; every failure becomes the Temporal failure to throw. */
-    const streamMessage = async (messages: readonly ContextMessage[]): Promise<AssembledMessage> => {
+    const streamOnce = async (messages: readonly ContextMessage[], span: ModelSpan): Promise<AssembledMessage> => {
       // One abort for cancellation, the first-token timeout and stalls.
       const abort = new AbortController();
       const onCancel = () => abort.abort();
@@ -130,7 +131,10 @@ export function createCallModel(deps: CallModelDeps) {
         })) {
           observe?.(delta);
           if (watchdogFailure) break;
-          if (delta.kind !== 'start') lastDeltaAt = Date.now();
+          if (delta.kind !== 'start') {
+            lastDeltaAt = Date.now();
+            span.firstToken();
+          }
           assembler.consume(delta);
           // The snapshot parses tool arguments; building it at most every 100 ms keeps long streams linear.
           if (Date.now() - partialAt >= 100) {
@@ -160,6 +164,19 @@ export function createCallModel(deps: CallModelDeps) {
         throw ApplicationFailure.create({ type: 'ModelError.EmptyOutput', message: 'The model returned neither text nor tool calls.' });
       }
       return message;
+    };
+    /** streamOnce in a GenAI span of its own (a no-op without tracing). */
+    const streamMessage = async (messages: readonly ContextMessage[]): Promise<AssembledMessage> => {
+      const { providerId, modelId } = model.modelInfo();
+      const span = startModelSpan({ providerId, modelId, agentId: input.agentId, attempt: ctx.info.attempt }, messages, context.system);
+      try {
+        const message = await streamOnce(messages, span);
+        span.end(message);
+        return message;
+      } catch (err) {
+        span.fail(err);
+        throw err;
+      }
     };
 
     const info = model.modelInfo();

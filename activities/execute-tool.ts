@@ -16,6 +16,7 @@ import { redactJson, redactSecrets, secretsIn } from './tools/redact-secrets';
 import type { ToolRegistry } from './tools/registry';
 import { safeFolderName } from './tools/workspace-folder';
 import type { ExecuteToolInput } from './types';
+import { inToolSpan } from './telemetry/tool-span';
 
 export { safeFolderName };
 
@@ -31,6 +32,9 @@ export interface ExecuteToolDeps {
 
 export function createExecuteTool(deps: ExecuteToolDeps) {
   return async function executeTool(input: ExecuteToolInput): Promise<ToolCallResult | ApprovalRequired> {
+    return inToolSpan(input.call, input.agentId, () => runTool(input));
+  };
+  async function runTool(input: ExecuteToolInput): Promise<ToolCallResult | ApprovalRequired> {
     const { call } = input;
     const started = Date.now();
     const done = (status: ToolCallResult['status'], result: string, toolMetadata?: ToolCallResult['metadata']) => {
@@ -105,7 +109,7 @@ export function createExecuteTool(deps: ExecuteToolDeps) {
       clearInterval(beat);
       ctx.cancellationSignal.removeEventListener('abort', onCancel);
     }
-  };
+  }
 }
 
 /**

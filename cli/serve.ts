@@ -1,5 +1,6 @@
 /** `livecontext serve`: the HTTP gateway in the foreground, until Ctrl-C. */
 import { connectAgents } from '../client/connect';
+import { activeTracing } from '../common/telemetry';
 import { UserError } from '../common/user-error';
 import { DEFAULT_PORT, serveGateway } from '../gateway/serve-gateway';
 import { tokensFromEnv } from '../gateway/tokens';
@@ -18,5 +19,6 @@ export async function serveCmd(v: Values): Promise<void> {
     process.once('SIGTERM', () => resolve());
   });
   await gateway.close();
+  await activeTracing()?.shutdown(); // connectAgents started it when OTEL_* is set: flush the last spans
   await connection.close();
 }

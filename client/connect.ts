@@ -2,6 +2,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { livecontextDataConverter } from '../common/codec/data-converter';
 import { connectSettings } from '../common/connection';
+import { startTracing } from '../common/telemetry';
 import { AgentClient } from './agent-client';
 import { UserError } from '../common/user-error';
 
@@ -18,7 +19,14 @@ export async function connectAgents(options: { address?: string; namespace?: str
         'Start one with `livecontext dev` (or `npm start`), or set TEMPORAL_ADDRESS to your cluster.',
     );
   }
-  const client = new Client({ connection, namespace: settings.namespace, dataConverter: livecontextDataConverter() });
+  // With OTEL_* set, every client call opens a span whose context the workflow and its activities continue.
+  const tracing = startTracing();
+  const client = new Client({
+    connection,
+    namespace: settings.namespace,
+    dataConverter: livecontextDataConverter(),
+    ...(tracing ? { interceptors: { workflow: tracing.clientInterceptors() } } : {}),
+  });
   return { agents: new AgentClient(client, settings.taskQueue), client, connection, settings };
 }
 

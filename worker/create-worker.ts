@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, Worker, type WorkerOptions, bundleWorkflowCode } from '@temporalio/worker';
 import { livecontextDataConverter } from '../common/codec/data-converter';
+import { type Tracing, startTracing } from '../common/telemetry';
+import { TRACING_WORKFLOW_MODULE, withTracing } from '../activities/telemetry/worker-tracing';
 import { OffloadCodec } from '../common/codec/offload-codec';
 import { guardedForWorkers } from '../common/codec/undecodable-guard';
 import {
@@ -66,6 +68,12 @@ export interface LivecontextWorkerOptions {
   workerOptions?: Partial<WorkerOptions>;
   /** Start-up steps as they begin ("bundling agent workflow code…"), for a person watching. */
   progress?: (step: string) => void;
+  /**
+   * OpenTelemetry tracing (common/telemetry.ts). Default: started from the OTEL_* environment, off when
+   * none is set; false: off. With tracing and a prebuilt `workflowBundle`, bundle it with
+   * `workflowInterceptorModules: [TRACING_WORKFLOW_MODULE]` so workflow spans exist.
+   */
+  tracing?: Tracing | false;
 }
 
 export const WORKFLOWS_PATH = require.resolve('../workflows');
@@ -87,20 +95,26 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
   const dataConverter = options.dataConverter ?? livecontextDataConverter();
   const offloading =
     options.offloading ?? (dataConverter.externalStorage !== undefined || (dataConverter.payloadCodecs ?? []).some((c) => c instanceof OffloadCodec));
+  const tracing = options.tracing === false ? undefined : (options.tracing ?? startTracing());
+  const tracingModules = tracing ? [TRACING_WORKFLOW_MODULE] : [];
   let worker: Worker;
   try {
+    const workerOptions: Partial<WorkerOptions> = {
+      ...options.workerOptions,
+      ...(tracing && options.workerOptions?.workflowsPath ? { interceptors: { ...options.workerOptions.interceptors, workflowModules: [...tracingModules, ...(options.workerOptions.interceptors?.workflowModules ?? [])] } } : {}),
+    };
     worker = await Worker.create({
       connection: options.connection,
       namespace: options.namespace ?? 'default',
       taskQueue: options.taskQueue ?? TASK_QUEUE,
-      ...(options.workerOptions?.workflowsPath ? {} : { workflowBundle: options.workflowBundle ?? (await bundleQuietly(options.progress)) }),
+      ...(options.workerOptions?.workflowsPath ? {} : { workflowBundle: options.workflowBundle ?? (await bundleQuietly(options.progress, tracingModules)) }),
       activities: createActivities({ models, tools, workspaceRoot, liveness: options.liveness, prices: options.prices ?? loadPriceTable(), offloading, observeModelStream: options.observeModelStream }),
       // No payload a sender can produce may stall an agent: see UndecodableGuardCodec.
       dataConverter: guardedForWorkers(dataConverter),
       // Heartbeats carry the partial output clients display; send them often enough to look live.
       maxHeartbeatThrottleInterval: '250 ms',
       defaultHeartbeatThrottleInterval: '250 ms',
-      ...options.workerOptions,
+      ...(tracing ? withTracing(workerOptions, tracing) : workerOptions),
     });
   } catch (err) {
     await mcp?.close(); // no worker will run: end the MCP servers it started
@@ -111,8 +125,8 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
 }
 
 /** The agent workflow's bundle, built without webpack's module listing on the console. */
-async function bundleQuietly(progress?: (step: string) => void): Promise<{ code: string }> {
+async function bundleQuietly(progress?: (step: string) => void, interceptorModules: string[] = []): Promise<{ code: string }> {
   progress?.('bundling agent workflow code…');
   const silent = { info() {}, warn() {}, debug() {}, trace() {}, log() {}, error: (message: string) => console.error(message) };
-  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: silent as never });
+  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: interceptorModules, logger: silent as never });
 }

@@ -8,6 +8,7 @@ import { type ConnectSettings, connectSettings } from '../common/connection';
 import { createLivecontextWorker } from './create-worker';
 import type { McpServersOption } from './mcp-servers';
 import { installLogging } from '../common/logging';
+import { startTracing } from '../common/telemetry';
 
 export interface RunningWorker {
   worker: Worker;
@@ -33,7 +34,9 @@ export async function startWorker(options: {
   const settings = connectSettings({ address: options.address, namespace: options.namespace, taskQueue: options.taskQueue });
   options.progress?.(`connecting to Temporal at ${settings.address}…`);
   const connection = await NativeConnection.connect(settings.connectionOptions);
+  const tracing = startTracing(); // from OTEL_*; undefined (off) when none is set
   const worker = await createLivecontextWorker({
+    tracing: tracing ?? false,
     ...(options.progress ? { progress: options.progress } : {}),
     connection,
     namespace: settings.namespace,
@@ -43,7 +46,11 @@ export async function startWorker(options: {
     ...(options.workspaceRoot ? { workspaceRoot: options.workspaceRoot } : {}),
     ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
   });
-  const done = worker.run().finally(() => connection.close());
+  // The last spans (the worker's shutdown ends open activity spans) are flushed before the process goes.
+  const done = worker.run().finally(async () => {
+    await tracing?.shutdown().catch(() => undefined);
+    await connection.close();
+  });
   return {
     worker,
     settings,
