@@ -134,6 +134,10 @@ test('one trace: client span → workflow → model call (GenAI attributes) → 
     expect(run?.name).toMatch(/^RunActivity:(callModel|executeTool)$/);
     const schedule = byId.get(parentOf(run!)!);
     expect(schedule?.name).toMatch(/^StartActivity:(callModel|executeTool)$/);
+    // Scheduled in the turn's context: under the input's update handler, under the client's update call.
+    const handler = byId.get(parentOf(schedule!)!);
+    expect(handler?.name).toBe('HandleUpdate:sendInput');
+    expect(byId.get(parentOf(handler!)!)?.name).toBe('StartWorkflowUpdate:sendInput');
   }
   // No prompt or answer text unless asked for.
   expect(JSON.stringify(spans.map((s) => s.attributes))).not.toContain('secret plan');
