@@ -19,6 +19,6 @@ export async function serveCmd(v: Values): Promise<void> {
     process.once('SIGTERM', () => resolve());
   });
   await gateway.close();
-  await activeTracing()?.shutdown(); // connectAgents started it when OTEL_* is set: flush the last spans
+  await activeTracing()?.shutdown().catch(() => undefined); // started by connectAgents when OTEL_* is set: flush the last spans
   await connection.close();
 }

@@ -117,16 +117,22 @@ function exporterFromEnv(env: NodeJS.ProcessEnv) {
   }
   if (kind !== 'otlp') throw new Error(`OTEL_TRACES_EXPORTER=${kind} is not supported by livecontext: use otlp, console or none.`);
   const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf').trim().toLowerCase();
+  // The exporters read headers and timeouts from process.env themselves; the endpoint is passed from
+  // `env` so a caller's environment decides where spans go (the spec's default when none is named).
+  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
   if (protocol === 'grpc') {
     const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-grpc') as typeof import('@opentelemetry/exporter-trace-otlp-grpc');
-    return new OTLPTraceExporter();
+    const url = traces || base;
+    return new OTLPTraceExporter(url ? { url } : {});
   }
+  const url = traces || (base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined);
   if (protocol === 'http/json') {
     const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
-    return new OTLPTraceExporter();
+    return new OTLPTraceExporter(url ? { url } : {});
   }
   if (protocol !== 'http/protobuf') throw new Error(`OTLP protocol "${protocol}" is not supported: use http/protobuf, http/json or grpc.`);
   const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-proto') as typeof import('@opentelemetry/exporter-trace-otlp-proto');
-  return new OTLPTraceExporter();
+  return new OTLPTraceExporter(url ? { url } : {});
   /* eslint-enable @typescript-eslint/no-require-imports */
 }
