@@ -12,7 +12,7 @@ import { ProxyTracerProvider, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { makeWorkflowExporter } from '@temporalio/interceptors-opentelemetry';
 import { NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/worker';
-import { ScriptedModelProvider } from '../../activities';
+import { type Script, type ScriptStep, ScriptedModelProvider } from '../../activities';
 import { TRACING_WORKFLOW_MODULE } from '../../activities/telemetry/worker-tracing';
 import { connectAgents } from '../../client/connect';
 import { livecontextDataConverter } from '../../common/codec/data-converter';
@@ -47,7 +47,7 @@ const spansNamed = (spans: readonly ReadableSpan[], prefix: string) => spans.fil
 const parentOf = (s: ReadableSpan) => s.parentSpanId;
 
 /** Runs a turn with two tool calls (loopScript) under the test's own span; returns that span's trace id. */
-async function tracedTurn(options: { maxCachedWorkflows?: number; prompt: string }) {
+async function tracedTurn(options: { maxCachedWorkflows?: number; prompt: string; script?: Script }) {
   const taskQueue = uniqueId('tracing');
   const agentId = uniqueId('traced');
   const connection = await NativeConnection.connect({ address: testAddress() });
@@ -58,7 +58,7 @@ async function tracedTurn(options: { maxCachedWorkflows?: number; prompt: string
       workflowBundle: bundle,
       workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-trace-')),
       tools: [recordTool],
-      models: [new ScriptedModelProvider({ loop: loopScript })],
+      models: [new ScriptedModelProvider({ loop: options.script ?? loopScript })],
       ...(options.maxCachedWorkflows !== undefined ? { workerOptions: { maxCachedWorkflows: options.maxCachedWorkflows } } : {}),
     });
     const client = new (agents!.agents.constructor as typeof import('../../client/agent-client').AgentClient)(agents!.client, taskQueue);
@@ -142,6 +142,30 @@ test('one trace: client span → workflow → model call (GenAI attributes) → 
   // No prompt or answer text unless asked for.
   expect(JSON.stringify(spans.map((s) => s.attributes))).not.toContain('secret plan');
   expect(chats.some((s) => 'gen_ai.input.messages' in s.attributes)).toBe(false);
+});
+
+test('a retried model call: two attempts under one schedule span, the failed one an error chat span', async () => {
+  memory.reset();
+  let failed = false;
+  const flaky: Script = (req) => {
+    const step = (loopScript as (r: typeof req) => ScriptStep)(req);
+    if (req.step !== 1 || failed) return step;
+    return { ...step, before: () => ((failed = true), Promise.reject(new Error('connection reset by the test'))) };
+  };
+  const { traceId } = await tracedTurn({ prompt: 'please record', script: flaky });
+  const spans = memory.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
+  const byId = new Map(spans.map((s) => [s.spanContext().spanId, s]));
+  const chats = spansNamed(spans, 'chat ');
+  expect(chats).toHaveLength(3);
+  const failedChat = chats.find((s) => s.status.code === 2 /* ERROR */);
+  expect(failedChat?.attributes).toMatchObject({ 'error.type': 'ModelError.Connection', 'livecontext.attempt': 1 });
+  const retried = chats.find((s) => s.attributes['livecontext.attempt'] === 2);
+  expect(retried?.attributes).toMatchObject({ 'gen_ai.usage.output_tokens': 2 });
+  // Both attempts run under the same schedule span: one model call, two tries.
+  const scheduleOf = (s: ReadableSpan) => parentOf(byId.get(parentOf(s)!)!);
+  expect(scheduleOf(failedChat!)).toBe(scheduleOf(retried!));
+  expect(spansNamed(spans, 'StartActivity:callModel')).toHaveLength(2);
+  expect(spansNamed(spans, 'RunActivity:callModel')).toHaveLength(3);
 });
 
 test('LIVECONTEXT_TRACE_CONTENT=1 puts prompt and answer text on the chat span', async () => {
