@@ -99,6 +99,16 @@ test('without OTEL_* variables nothing is set up: no SDK, no provider, no client
   } finally {
     await plain.connection.close();
   }
+  // A worker gets no workflow span sink and no activity interceptors.
+  const connection = await NativeConnection.connect({ address: testAddress() });
+  try {
+    const worker = await createLivecontextWorker({ connection, taskQueue: uniqueId('untraced'), workflowBundle: bundle, models: [new ScriptedModelProvider({ loop: loopScript })] });
+    expect(Object.keys(worker.options.sinks ?? {})).not.toContain('exporter');
+    expect(worker.options.interceptors.activity ?? []).toHaveLength(0);
+    await worker.runUntil(Promise.resolve()); // a worker that never ran would hold the connection open
+  } finally {
+    await connection.close();
+  }
   expect(Object.keys(require.cache).some((m) => m.includes(`${path.sep}sdk-trace-node${path.sep}`))).toBe(false);
 });
 
