@@ -7,6 +7,8 @@ export { startWorker, type RunningWorker } from './run-worker';
 export { connectSettings, type ConnectSettings } from '../common/connection';
 export { installLogging } from '../common/logging';
 export { livecontextDataConverter, payloadCodecs, codecOptionsFromEnv, type CodecOptions } from '../common/codec/data-converter';
+export { startTracing, type Tracing } from '../common/telemetry';
+export { TRACING_WORKFLOW_MODULE } from '../activities/telemetry/worker-tracing';
 export { OffloadCodec, DEFAULT_OFFLOAD_THRESHOLD } from '../common/codec/offload-codec';
 export { EncryptionCodec, parseKeys, type EncryptionKeys } from '../common/codec/encryption-codec';
 export { FileBlobStore, type BlobStore } from '../common/codec/blob-store';
