@@ -20,6 +20,8 @@ export interface GatewayOptions {
   bodyLimitBytes?: number;
   /** Where errors the client does not see in full are written. */
   log?: (message: string) => void;
+  /** The event streams being served (set by serveGateway, which waits for them when it closes). */
+  openStreams?: Set<Promise<void>>;
 }
 
 export type Scope = TokenScope | 'open';

@@ -9,6 +9,8 @@ import { buildGateway } from './gateway';
 import type { GatewayOptions } from './gateway-app';
 
 export const DEFAULT_PORT = 8787;
+/** How long closing waits for ended streams' Temporal calls in flight. */
+const STREAM_DRAIN_MS = 10_000;
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 export interface ServeOptions extends GatewayOptions {
@@ -30,7 +32,8 @@ export async function serveGateway(options: ServeOptions): Promise<RunningGatewa
       `Refusing to listen on ${host} without a token: set LIVECONTEXT_GATEWAY_TOKEN (and optionally LIVECONTEXT_GATEWAY_READ_TOKEN), or listen on 127.0.0.1.`,
     );
   }
-  const app = buildGateway(options);
+  const openStreams = new Set<Promise<void>>();
+  const app = buildGateway({ ...options, openStreams });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: options.port ?? DEFAULT_PORT, hostname: host }, () => resolve(s));
     s.once('error', (err: NodeJS.ErrnoException) =>
@@ -42,11 +45,15 @@ export async function serveGateway(options: ServeOptions): Promise<RunningGatewa
   return {
     url: `http://${shown}:${port}`,
     port,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         // Streams stay open for as long as their clients listen: end them rather than wait.
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
         server.close(() => resolve());
-      }),
+      });
+      // Ended streams may still await a Temporal call: let it finish (briefly) before the caller closes
+      // its connection under it.
+      await Promise.race([Promise.allSettled([...openStreams]), new Promise((r) => setTimeout(r, STREAM_DRAIN_MS).unref())]);
+    },
   };
 }

@@ -17,13 +17,25 @@ export function sseFrame(encoder: EventEncoder, item: Emitted): string {
   return `id: ${formatCursor(item.cursor)}\n${encoder.encodeSSE(item.event)}`;
 }
 
-/** Streams the events `make(signal)` yields; `signal` aborts when the client disconnects. */
-export function sseResponse(c: Context, make: (signal: AbortSignal) => AsyncIterable<Emitted>, log: (message: string) => void, keepAliveMs = KEEP_ALIVE_MS): Response {
+/**
+ * Streams the events `make(signal)` yields; `signal` aborts when the client disconnects. While it runs
+ * the stream is in `open` (so closing the gateway can wait for the Temporal calls it has in flight).
+ */
+export function sseResponse(
+  c: Context,
+  make: (signal: AbortSignal) => AsyncIterable<Emitted>,
+  log: (message: string) => void,
+  keepAliveMs = KEEP_ALIVE_MS,
+  open?: Set<Promise<void>>,
+): Response {
   c.header('Content-Type', 'text/event-stream');
   c.header('Cache-Control', 'no-cache, no-transform');
   c.header('Connection', 'keep-alive');
   c.header('X-Accel-Buffering', 'no'); // nginx: pass each frame on at once
   return stream(c, async (s) => {
+    let finished = () => {};
+    const done = new Promise<void>((resolve) => (finished = resolve));
+    open?.add(done);
     const abort = new AbortController();
     const stop = () => abort.abort();
     s.onAbort(stop);
@@ -48,6 +60,8 @@ export function sseResponse(c: Context, make: (signal: AbortSignal) => AsyncIter
       clearInterval(keepAlive);
       abort.abort();
       c.req.raw.signal.removeEventListener('abort', stop);
+      open?.delete(done);
+      finished();
     }
   });
 }

@@ -58,6 +58,8 @@ export function mountAgUiRoutes(app: Hono<GatewayEnv>, options: GatewayOptions):
       c,
       (signal) => agUiRun({ agents, agentId, threadId: body.threadId, runId: body.runId, inputSeq, cursor, resumed: resumeAt !== undefined, signal }),
       log,
+      undefined,
+      options.openStreams,
     );
   };
   app.post(
