@@ -10,6 +10,7 @@ import path from 'node:path';
 import { SCHEDULED_INPUT_WORKFLOW_TYPE } from '../../workflows/messages';
 import { type ChildWorker, startChildWorker } from '../support/child-worker';
 import { cli } from '../support/cli';
+import { maybeRecordHistory } from '../support/record-history';
 import { connectTest, eventually, type TestContext, uniqueId } from '../support/temporal';
 
 let t: TestContext;
@@ -51,6 +52,7 @@ test('a schedule starts its agent and feeds it, across a worker SIGKILL, once pe
   for await (const wf of t.client.workflow.list({ query: `WorkflowType = '${SCHEDULED_INPUT_WORKFLOW_TYPE}' AND WorkflowId STARTS_WITH '${scheduleId}'` })) runs.push(wf.workflowId);
   expect(runs.length).toBe(2);
   const [again] = runs;
+  await maybeRecordHistory(t.client.workflow.getHandle(again), 'scheduled-input_v1.json');
   const description = await t.agents.schedules.describe(scheduleId);
   const redelivered = await t.client.workflow.start(SCHEDULED_INPUT_WORKFLOW_TYPE, { workflowId: again, taskQueue, args: [{ agentId, text: 'Check the inbox' }] });
   await redelivered.result();
