@@ -6,7 +6,7 @@ import { type AgentClient, outcomeText } from '../client/agent-client';
 import type { Values } from './argv';
 import { runChat } from './chat';
 import { UserError, connectAgents, defaultModel } from '../client/connect';
-import { formatEntry } from './format';
+import { formatEntry, formatTable } from './format';
 import { readImageFiles } from './image-files';
 import { readSchemaFile } from './schema-file';
 import { describeState, listedRunStateWord, runStateWord } from './state-view';
@@ -180,9 +180,7 @@ export async function listCmd(v: Values) {
   print(!!v.json, list, () => {
     if (!list.length) return v.all ? '(no agents)' : '(no running agents; --all lists ended ones too)';
     // One row per run: with --all, the runs an agent continued from are marked as such.
-    const rows = [['AGENT', 'STATE', 'MODEL', 'STARTED'], ...list.map((a) => [a.agentId, listedRunStateWord(a.runState, a.status), a.model ?? '-', a.startTime.slice(0, 19).replace('T', ' ')])];
-    const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-    return rows.map((r) => r.map((cell, i) => (i < r.length - 1 ? cell.padEnd(widths[i]) : cell)).join('  ')).join('\n');
+    return formatTable([['AGENT', 'STATE', 'MODEL', 'STARTED'], ...list.map((a) => [a.agentId, listedRunStateWord(a.runState, a.status), a.model ?? '-', a.startTime.slice(0, 19).replace('T', ' ')])]);
   });
 }
 

@@ -6,6 +6,12 @@ const clip = (text: string, max = 160) => {
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 };
 
+/** Rows as aligned columns (two spaces apart; the last column unpadded). */
+export function formatTable(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((cell, i) => (i < r.length - 1 ? cell.padEnd(widths[i]) : cell)).join('  ')).join('\n');
+}
+
 /** One or more lines per entry, for `/history` and for the progress of a turn. */
 export function formatEntry(entry: HistoryEntry): string[] {
   switch (entry.kind) {

@@ -3,6 +3,7 @@ import type { AgentScheduleSummary } from '../client/agent-schedules';
 import { connectAgents } from '../client/connect';
 import { UserError } from '../common/user-error';
 import type { Values } from './argv';
+import { formatTable } from './format';
 import { checkModel } from './model-check';
 
 const USAGE = 'livecontext schedule add <agent-id> (--cron EXPR | --every 1h) --text TEXT [--start-model provider:model] | list [agent-id] [--json] | pause|resume|trigger|delete <schedule-id>';
@@ -60,9 +61,7 @@ export async function scheduleCmd(p: string[], v: Values): Promise<void> {
 
 function table(list: AgentScheduleSummary[]): string {
   if (!list.length) return '(no schedules)';
-  const rows = [['SCHEDULE', 'AGENT', 'WHEN', 'STATE', 'NEXT', 'TEXT'], ...list.map((s) => [s.scheduleId, s.agentId, s.when, s.paused ? 'paused' : 'active', s.nextTimes[0]?.slice(0, 19).replace('T', ' ') ?? '-', clip(s.text, 40)])];
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((cell, i) => (i < r.length - 1 ? cell.padEnd(widths[i]) : cell)).join('  ')).join('\n');
+  return formatTable([['SCHEDULE', 'AGENT', 'WHEN', 'STATE', 'NEXT', 'TEXT'], ...list.map((s) => [s.scheduleId, s.agentId, s.when, s.paused ? 'paused' : 'active', s.nextTimes[0]?.slice(0, 19).replace('T', ' ') ?? '-', clip(s.text, 40)])]);
 }
 
 const clip = (text: string, max = 60) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);

@@ -84,7 +84,7 @@ export class AgentSchedules {
 
   async describe(scheduleId: string): Promise<AgentScheduleSummary> {
     const d = await this.handle(scheduleId).describe();
-    const summary = fromSummary({ ...d, info: { ...d.info, nextActionTimes: d.info.nextActionTimes, recentActions: d.info.recentActions } } as unknown as ScheduleSummary);
+    const summary = fromSummary(d as unknown as ScheduleSummary); // a description has every field a summary reads
     if (!summary) throw new InputRejectedError('NOT_A_LIVECONTEXT_SCHEDULE', `Schedule "${scheduleId}" does not feed an agent.`);
     return summary;
   }
