@@ -11,7 +11,7 @@ import { unwrap } from '../agent';
 import { AgentClient, type AgentClientOptions } from '../client/agent-client';
 import { createLivecontextWorker } from '../worker/create-worker';
 import * as baselineActivities from './baseline/activities';
-import { type BaselineOutcome, type BaselineState, type baselineAgent, configure, sendInput, waitForAnswer } from './baseline/workflows';
+import { type BaselineOutcome, type BaselineState, type baselineAgent, ask, configure, sendInput, waitForAnswer } from './baseline/workflows';
 
 export interface Bench {
   env: TestWorkflowEnvironment;
@@ -135,9 +135,10 @@ export class BaselineClient {
     }
   }
 
+  /** One update per turn, as AgentClient.ask. */
   async ask(id: string, text: string): Promise<BaselineOutcome> {
-    const { inputSeq } = await this.send(id, text);
-    return this.waitForAnswer(id, inputSeq);
+    const outcome = await this.handle(id).executeUpdate(ask, { args: [{ text }] });
+    return outcome.status === 'continued' ? this.waitForAnswer(id, outcome.inputSeq) : outcome;
   }
 
   configure(id: string, historyBudgetBytes: number): Promise<void> {

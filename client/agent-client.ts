@@ -2,7 +2,7 @@
  * AgentClient: the typed way for programs to start agents, feed them and read them.
  */
 import { randomUUID } from 'node:crypto';
-import { Client, WorkflowIdReusePolicy, type WorkflowHandle, type WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
+import { Client, WorkflowIdReusePolicy, type WorkflowHandle, type WorkflowHandleWithFirstExecutionRunId, type WorkflowUpdateHandle, WorkflowUpdateStage } from '@temporalio/client';
 import { type Duration, TypedSearchAttributes } from '@temporalio/common';
 import type { z } from 'zod';
 import type { createActivities } from '../activities';
@@ -47,6 +47,10 @@ import {
   type NotebookWriteResult,
   updateNotebookUpdate,
   waitForAnswerUpdate,
+  askUpdate,
+  type AskReceipt,
+  type AskRequest,
+  type TurnReceipt,
 } from '../workflows/messages';
 import { decodePayloadAt } from './decode-payload';
 import { refuseOversizedInline } from './input-size';
@@ -240,12 +244,40 @@ export class AgentClient {
       const request = { inputSeq, ...(this.options.answersInline ? { withAnswer: true } : {}) };
       const receipt = await this.update((updateId) => this.handle(agentId).executeUpdate(waitForAnswerUpdate, { args: [request], updateId }), repeatIdempotent);
       if (receipt.status === 'continued') continue; // the agent moved to a new run; the same wait goes on there
-      if (receipt.status === 'answered' && 'answerSeq' in receipt) {
-        const { answerSeq, runId, ...rest } = receipt;
-        return { ...rest, answer: await this.answerEntry(agentId, answerSeq, runId) };
-      }
-      return receipt;
+      return this.outcomeOf(agentId, receipt);
     }
+  }
+
+  /** The outcome a receipt stands for: an answer by reference is read from the run that answered. */
+  private async outcomeOf(agentId: string, receipt: TurnReceipt): Promise<TurnOutcome> {
+    if (receipt.status === 'answered' && 'answerSeq' in receipt) {
+      const { answerSeq, runId, ...rest } = receipt;
+      return { ...rest, answer: await this.answerEntry(agentId, answerSeq, runId) };
+    }
+    return receipt;
+  }
+
+  /**
+   * One `ask` update for the whole turn: accepted with the input (exactly once, like `send`), completed
+   * with the turn's receipt — half the updates and one workflow task fewer than send + waitForAnswer.
+   * The wait after acceptance is only a poll, repeated freely. A worker older than the `ask` update
+   * refuses it unaccepted; then the two updates do the same.
+   */
+  private async askInOneUpdate(agentId: string, input: AgentInput): Promise<TurnOutcome> {
+    const request: AskRequest = { input, ...(this.options.answersInline ? { withAnswer: true } : {}) };
+    let accepted: WorkflowUpdateHandle<AskReceipt>;
+    try {
+      accepted = await this.change(agentId, (updateId) =>
+        this.handle(agentId).startUpdate(askUpdate, { args: [request], updateId, waitForStage: WorkflowUpdateStage.ACCEPTED }),
+      );
+    } catch (err) {
+      if (!/No registered handler for update: ask\b/.test(errorText(err))) throw err;
+      const { inputSeq } = await this.send(agentId, input);
+      return this.waitForAnswer(agentId, inputSeq);
+    }
+    const { duplicate: _duplicate, ...receipt } = await retryWhile(() => accepted.result(), (err) => repeatIdempotent(err)?.backoff);
+    if (receipt.status === 'continued') return this.waitForAnswer(agentId, receipt.inputSeq); // the turn goes on in the next run
+    return this.outcomeOf(agentId, receipt);
   }
 
   /** The answer named by a receipt: from the current run, or from the run that answered if it was reset since. */
@@ -258,7 +290,7 @@ export class AgentClient {
     throw new Error(`Answer entry #${seq} of agent ${agentId} is no longer available.`);
   }
 
-  /** send + waitForAnswer. */
+  /** send + waitForAnswer, in one update (see askInOneUpdate). */
   async ask(agentId: string, input: AgentInput | string): Promise<TurnOutcome>;
   /**
    * A typed answer: the turn's final answer is JSON matching `schema` (the provider's structured output,
@@ -267,9 +299,9 @@ export class AgentClient {
    */
   async ask<S extends z.ZodType>(agentId: string, input: AgentInput | string, options: TypedAskOptions<S>): Promise<TypedOutcome<z.output<S>>>;
   async ask(agentId: string, input: AgentInput | string, options?: TypedAskOptions<z.ZodType>): Promise<TurnOutcome> {
-    const sent = options ? { ...asInput(input), responseSchema: responseSchemaFor(options.schema, options.name) } : input;
-    const { inputSeq } = await this.send(agentId, sent);
-    const outcome = await this.waitForAnswer(agentId, inputSeq);
+    const sent = options ? { ...asInput(input), responseSchema: responseSchemaFor(options.schema, options.name) } : asInput(input);
+    await refuseOversizedInline(this.client.options.loadedDataConverter, sent);
+    const outcome = await this.askInOneUpdate(agentId, sent);
     return options ? typedOutcome(outcome, options.schema) : outcome;
   }
 

@@ -66,6 +66,8 @@ import {
   stopSignal,
   updateNotebookUpdate,
   waitForAnswerUpdate,
+  askUpdate,
+  type AskReceipt,
 } from './messages';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -86,6 +88,8 @@ const STATE_SIZE_GUARD_PATCH = 'state-size-guard';
 const RETRY_ONLY_AT_STAKE_PATCH = 'retry-only-at-stake';
 /** Since this patch a run that has taken UPDATE_BUDGET updates continues as new. */
 const UPDATE_BUDGET_PATCH = 'continue-before-update-limit';
+/** Since this patch a turn that is one model call writes no search attribute (see searchAttributePublisher). */
+const LAZY_WORKING_PATCH = 'lazy-working-state';
 /** Temporal refuses updates past about 2,000 per run (history.maxTotalUpdates): move on well before. */
 const UPDATE_BUDGET = 1500;
 
@@ -135,24 +139,34 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     }
   });
 
-  setHandler(sendInputUpdate, counted((raw) => agent.enqueueInput(raw)), {
-    validator: refusing((raw) => {
-      if (stopReason !== undefined) throw new InputRejectedError('AGENT_STOPPING', 'The agent is stopping.');
-      agent.checkInput(raw); // so a refused input never reaches the handler
+  const checkInput = (raw: unknown) => {
+    if (stopReason !== undefined) throw new InputRejectedError('AGENT_STOPPING', 'The agent is stopping.');
+    agent.checkInput(raw); // so a refused input never reaches the handler
+  };
+  setHandler(sendInputUpdate, counted((raw) => agent.enqueueInput(raw)), { validator: refusing(checkInput) });
+
+  /** Waits for the turn of `inputSeq` to be over (or this run to end) and says how it ended. */
+  const receipt = async (inputSeq: number, withAnswer?: boolean): Promise<TurnReceipt> => {
+    let outcome: TurnOutcome | undefined;
+    await condition(() => (outcome = agent.turnOutcome(inputSeq)) !== undefined || ending());
+    if (!outcome) return { inputSeq, status: resetRequested ? 'reset' : continuing ? 'continued' : 'stopped' };
+    if (outcome.status !== 'answered' || withAnswer || !patched(ANSWER_BY_REFERENCE_PATCH)) return outcome;
+    // The answer entry is in history already (the model call's result): name it, do not copy it.
+    const { answer, ...rest } = outcome;
+    return { ...rest, answerSeq: answer.seq, runId: workflowInfo().runId };
+  };
+  setHandler(
+    askUpdate,
+    counted(async ({ input, withAnswer }): Promise<AskReceipt> => {
+      const { inputSeq, duplicate } = agent.enqueueInput(input);
+      return { ...(await receipt(inputSeq, withAnswer === true)), ...(duplicate ? { duplicate } : {}) };
     }),
-  });
+    { validator: refusing((request) => checkInput((request as { input?: unknown } | undefined)?.input)) },
+  );
 
   setHandler(
     waitForAnswerUpdate,
-    counted(async ({ inputSeq, withAnswer }): Promise<TurnReceipt> => {
-      let outcome: TurnOutcome | undefined;
-      await condition(() => (outcome = agent.turnOutcome(inputSeq)) !== undefined || ending());
-      if (!outcome) return { inputSeq, status: resetRequested ? 'reset' : continuing ? 'continued' : 'stopped' };
-      if (outcome.status !== 'answered' || withAnswer || !patched(ANSWER_BY_REFERENCE_PATCH)) return outcome;
-      // The answer entry is in history already (the model call's result): name it, do not copy it.
-      const { answer, ...rest } = outcome;
-      return { ...rest, answerSeq: answer.seq, runId: workflowInfo().runId };
-    }),
+    counted(({ inputSeq, withAnswer }) => receipt(inputSeq, withAnswer)),
     {
       validator: refusing((request) => {
         const inputSeq = (request as { inputSeq?: unknown } | undefined)?.inputSeq;
@@ -349,7 +363,10 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
         continuing = true;
         break;
       }
-      if (outcome === 'ProgressMade') continue;
+      if (outcome === 'ProgressMade') {
+        visibility.progressed();
+        continue;
+      }
       if (await reportToParent()) break; // a sub-agent's work ends with its task's outcome
       visibility.publish(outcome);
       if (outcome === 'BlockedOnInput') {
@@ -362,7 +379,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
         retryRequested = false;
         agent.clearError();
       }
-      visibility.publish('Working');
+      visibility.woke(outcome);
     }
     if (!continuing || stopReason !== undefined || resetRequested) break;
     if (await carrier.canCarry()) {
@@ -507,12 +524,28 @@ function decoded<T>(result: T, what: string): T {
 /**
  * Keeps the agent's search attributes (run state, model, provider) current at its rest points — only
  * when it was started with them, so agents on namespaces without them (and old histories) never upsert.
+ * Each write is a history event, and most turns are one model call: since LAZY_WORKING_PATCH an agent
+ * woken by input is listed `Working` only once its turn goes past a step (tools, another model call), so
+ * a plain turn writes nothing and stays listed `WaitingInput`. The `state` query is always exact.
  */
 function searchAttributePublisher(agent: Agent) {
   const enabled = workflowInfo().typedSearchAttributes.get(MODEL_ATTRIBUTE) !== undefined;
   let runState = 'Working';
   let last = '';
+  let lazy = false; // woken by input, not yet listed Working
   return {
+    /** After a rest on `outcome` ends. */
+    woke(outcome: string) {
+      lazy = outcome === 'BlockedOnInput' && patched(LAZY_WORKING_PATCH);
+      if (!lazy) this.publish('Working');
+    },
+    /** After a step that made progress: listed Working once the turn is past its first model call. */
+    progressed() {
+      if (lazy && agent.runState !== AgentRunState.WaitingInput && agent.runState !== AgentRunState.PendingInput) {
+        lazy = false;
+        this.publish('Working');
+      }
+    },
     publish(state?: string) {
       if (!enabled) return;
       if (state) runState = restLabel(state);

@@ -94,6 +94,19 @@ export interface WaitForAnswerRequest {
 }
 /** Completes when the agent has finished its turn for that input (answered, ignored, error or stopped). */
 export const waitForAnswerUpdate = defineUpdate<TurnReceipt, [WaitForAnswerRequest]>('waitForAnswer');
+export interface AskRequest {
+  input: AgentInput;
+  /** As in WaitForAnswerRequest: the whole answer in the result instead of its reference. */
+  withAnswer?: boolean;
+}
+/** What `ask` completes with: the turn's receipt, and `duplicate` when the input's idempotency key was seen before. */
+export type AskReceipt = TurnReceipt & { duplicate?: true };
+/**
+ * `sendInput` and `waitForAnswer` in one update: accepted with the input (refused like `sendInput`),
+ * completed when the turn for it is over. One update per turn instead of two: fewer history events
+ * and workflow tasks. `continued` means the turn goes on in the next run: wait there with `waitForAnswer`.
+ */
+export const askUpdate = defineUpdate<AskReceipt, [AskRequest]>('ask');
 /** Change model, tools or system instruction; returns the new status. Clears a blocking error. */
 export const configureUpdate = defineUpdate<AgentStatus, [ConfigChange]>('configure');
 /** Fire-and-forget variant of `configure`; an invalid change is logged and dropped. */

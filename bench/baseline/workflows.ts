@@ -1,6 +1,6 @@
 /**
  * The baseline: a bare workflow with the agent's shape and none of its content. It waits for input by
- * update (`sendInput` → seq, `waitForAnswer(seq)`), runs per turn `fakeModel` as many times as the agent
+ * update (`ask`, or `sendInput` → seq then `waitForAnswer(seq)`, as the agent), runs per turn `fakeModel` as many times as the agent
  * calls its model and `fakeTool` as many times as the agent runs tools, records trivial entries, and
  * continues as new past a history budget carrying those entries — so every figure of the agent has a
  * twin measured on the same server with what Temporal itself costs.
@@ -33,6 +33,7 @@ export type BaselineOutcome = { inputSeq: number; status: 'answered'; answer: st
 
 export const sendInput = defineUpdate<{ inputSeq: number }, [{ text: string }]>('sendInput');
 export const waitForAnswer = defineUpdate<BaselineOutcome, [{ inputSeq: number }]>('waitForAnswer');
+export const ask = defineUpdate<BaselineOutcome, [{ text: string }]>('ask');
 export const configure = defineUpdate<void, [{ historyBudgetBytes: number }]>('configure');
 
 export async function baselineAgent(start: BaselineState): Promise<void> {
@@ -51,12 +52,18 @@ export async function baselineAgent(start: BaselineState): Promise<void> {
     s.inbox.push({ inputSeq, text });
     return { inputSeq };
   });
+  const outcome = async (inputSeq: number): Promise<BaselineOutcome> => {
+    await condition(() => s.answeredUpTo >= inputSeq || continuing);
+    return s.answeredUpTo >= inputSeq ? { inputSeq, status: 'answered', answer: 'ok' } : { inputSeq, status: 'continued' };
+  };
+  setHandler(ask, ({ text }) => {
+    const inputSeq = s.nextInputSeq++;
+    s.inbox.push({ inputSeq, text });
+    return outcome(inputSeq);
+  });
   setHandler(
     waitForAnswer,
-    async ({ inputSeq }): Promise<BaselineOutcome> => {
-      await condition(() => s.answeredUpTo >= inputSeq || continuing);
-      return s.answeredUpTo >= inputSeq ? { inputSeq, status: 'answered', answer: 'ok' } : { inputSeq, status: 'continued' };
-    },
+    ({ inputSeq }) => outcome(inputSeq),
     {
       validator: ({ inputSeq }) => {
         if (!(inputSeq >= 1 && inputSeq < s.nextInputSeq)) throw new Error(`No input #${inputSeq}.`);

@@ -1,0 +1,58 @@
+/**
+ * What a turn costs in Temporal history with the default client: one `ask` update per turn (accepted
+ * with the input, completed with the answer's reference), and no search-attribute write for a turn that
+ * is one model call. A tool turn is still listed `Working` while its tools run. An input whose
+ * idempotency key was seen is answered with the first turn's outcome. The recorded history replays.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { temporal } from '@temporalio/proto';
+import { RUN_STATE_ATTRIBUTE } from '../../workflows/messages';
+import { maybeRecordHistory } from '../support/record-history';
+import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
+
+jest.setTimeout(120_000);
+
+let t: TestContext;
+const taskQueue = uniqueId('turn-events');
+beforeAll(async () => (t = await connectTest(taskQueue)));
+afterAll(async () => t?.close());
+
+type Event = temporal.api.history.v1.IHistoryEvent;
+const kinds = (events: Event[]) => events.map((e) => temporal.api.enums.v1.EventType[e.eventType ?? 0].replace('EVENT_TYPE_', ''));
+
+test('a plain turn: one update, at most 12 events, no search-attribute write; a tool turn is listed Working while its tool runs', async () => {
+  const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-ws-'));
+  await withWorker({ taskQueue, workspaceRoot }, async () => {
+    const agentId = uniqueId('turns');
+    const handle = await t.agents.start(agentId, { model: 'demo:offline', tools: ['sleep'] });
+    await expect(t.agents.ask(agentId, 'hello')).resolves.toMatchObject({ status: 'answered', inputSeq: 1 });
+
+    const before = (await handle.fetchHistory()).events ?? [];
+    await expect(t.agents.ask(agentId, 'hello again')).resolves.toMatchObject({ status: 'answered', inputSeq: 2 });
+    const turn = ((await handle.fetchHistory()).events ?? []).slice(before.length);
+    expect(kinds(turn).filter((k) => k.startsWith('WORKFLOW_EXECUTION_UPDATE'))).toEqual(['WORKFLOW_EXECUTION_UPDATE_ACCEPTED', 'WORKFLOW_EXECUTION_UPDATE_COMPLETED']);
+    expect(turn.some((e) => e.upsertWorkflowSearchAttributesEventAttributes)).toBe(false);
+    expect(turn.length).toBeLessThanOrEqual(12);
+    expect((await handle.describe()).searchAttributes[RUN_STATE_ATTRIBUTE.name]).toEqual(['WaitingInput']);
+
+    // A turn that goes past its first model call (here: the demo model's "wait 3" sleeps 3 s in a tool).
+    const waiting = t.agents.ask(agentId, 'wait 3');
+    await eventually(async () => (await handle.describe()).typedSearchAttributes.get(RUN_STATE_ATTRIBUTE) === 'Working', 30_000, 'listed Working');
+    await expect(waiting).resolves.toMatchObject({ status: 'answered', inputSeq: 3 });
+    await eventually(async () => (await handle.describe()).typedSearchAttributes.get(RUN_STATE_ATTRIBUTE) === 'WaitingInput', 30_000, 'listed WaitingInput again');
+
+    // The same delivery again: the first turn's outcome, no new input.
+    const delivery = { text: 'order 7', idempotencyKey: 'evt_7' };
+    const first = await t.agents.ask(agentId, delivery);
+    const again = await t.agents.ask(agentId, delivery);
+    expect(again).toEqual(first);
+    expect((await t.agents.state(agentId)).inboxLength).toBe(0);
+    expect((await t.agents.history(agentId)).filter((e) => e.kind === 'model_input')).toHaveLength(4);
+
+    await t.agents.stop(agentId);
+    await handle.result();
+    await maybeRecordHistory(handle, 'ask-update_v1.json');
+  });
+});
