@@ -2,7 +2,7 @@
  * AgentClient: the typed way for programs to start agents, feed them and read them.
  */
 import { randomUUID } from 'node:crypto';
-import { Client, WorkflowIdReusePolicy, type WorkflowHandle, type WorkflowHandleWithFirstExecutionRunId, type WorkflowUpdateHandle, WorkflowUpdateStage } from '@temporalio/client';
+import { Client, WorkflowIdReusePolicy, type WorkflowHandle, type WorkflowHandleWithFirstExecutionRunId, WorkflowUpdateStage } from '@temporalio/client';
 import { type Duration, TypedSearchAttributes } from '@temporalio/common';
 import type { z } from 'zod';
 import type { createActivities } from '../activities';
@@ -265,17 +265,19 @@ export class AgentClient {
    */
   private async askInOneUpdate(agentId: string, input: AgentInput): Promise<TurnOutcome> {
     const request: AskRequest = { input, ...(this.options.answersInline ? { withAnswer: true } : {}) };
-    let accepted: WorkflowUpdateHandle<AskReceipt>;
+    let answered: AskReceipt;
     try {
-      accepted = await this.change(agentId, (updateId) =>
+      // Returns once accepted, or once refused (then result() throws the refusal).
+      const accepted = await this.change(agentId, (updateId) =>
         this.handle(agentId).startUpdate(askUpdate, { args: [request], updateId, waitForStage: WorkflowUpdateStage.ACCEPTED }),
       );
+      answered = await retryWhile(() => accepted.result(), (err) => repeatIdempotent(err)?.backoff);
     } catch (err) {
       if (!/No registered handler for update: ask\b/.test(errorText(err))) throw err;
       const { inputSeq } = await this.send(agentId, input);
       return this.waitForAnswer(agentId, inputSeq);
     }
-    const { duplicate: _duplicate, ...receipt } = await retryWhile(() => accepted.result(), (err) => repeatIdempotent(err)?.backoff);
+    const { duplicate: _duplicate, ...receipt } = answered;
     if (receipt.status === 'continued') return this.waitForAnswer(agentId, receipt.inputSeq); // the turn goes on in the next run
     return this.outcomeOf(agentId, receipt);
   }
