@@ -32,6 +32,7 @@ import type { EntryCache } from './entry-cache';
 import { inputBudgetFor, tokenizerFor } from './models/context-window';
 import type { ModelRouter } from './models/model-router';
 import { type PriceTable, costOf } from './models/prices';
+import { recordModelCall } from './telemetry/activity-metrics';
 import { ModelError, mapProviderError, toApplicationFailure } from './models/provider-errors';
 import { catalogChange } from './tool-catalog';
 import type { ToolRegistry } from './tools/registry';
@@ -172,9 +173,11 @@ export function createCallModel(deps: CallModelDeps) {
       try {
         const message = await streamOnce(messages, span);
         span.end(message);
+        recordModelCall(input.model, providerId, { ok: true, usage: message.usage, costUsd: message.usage && costOf(deps.prices, input.model, message.usage) });
         return message;
       } catch (err) {
         span.fail(err);
+        if (!ctx.cancellationSignal.aborted) recordModelCall(input.model, providerId, { ok: false, error: err });
         throw err;
       }
     };

@@ -17,6 +17,7 @@ import type { ToolRegistry } from './tools/registry';
 import { safeFolderName } from './tools/workspace-folder';
 import type { ExecuteToolInput } from './types';
 import { inToolSpan } from './telemetry/tool-span';
+import { type ToolFailureKind, recordToolRun } from './telemetry/activity-metrics';
 
 export { safeFolderName };
 
@@ -32,11 +33,19 @@ export interface ExecuteToolDeps {
 
 export function createExecuteTool(deps: ExecuteToolDeps) {
   return async function executeTool(input: ExecuteToolInput): Promise<ToolCallResult | ApprovalRequired> {
-    return inToolSpan(input.call, input.agentId, () => runTool(input));
+    const failure: { kind?: ToolFailureKind } = {};
+    const result = await inToolSpan(input.call, input.agentId, () => runTool(input, failure));
+    recordToolRun(input.call.toolName, result, failure.kind);
+    return result;
   };
-  async function runTool(input: ExecuteToolInput): Promise<ToolCallResult | ApprovalRequired> {
+  /** `failure.kind` says why, when the result is a failure (for the tool-failure metric). */
+  async function runTool(input: ExecuteToolInput, failure: { kind?: ToolFailureKind }): Promise<ToolCallResult | ApprovalRequired> {
     const { call } = input;
     const started = Date.now();
+    const failed = (kind: ToolFailureKind, result: string, toolMetadata?: ToolCallResult['metadata']) => {
+      failure.kind = kind;
+      return done('Failed', result, toolMetadata);
+    };
     const done = (status: ToolCallResult['status'], result: string, toolMetadata?: ToolCallResult['metadata']) => {
       const secrets = secretsIn();
       const text = capOutput(redactSecrets(result, secrets));
@@ -50,17 +59,17 @@ export function createExecuteTool(deps: ExecuteToolDeps) {
     const tool = deps.tools.get(call.toolName);
     const allowed = toolAllowed(input.allowedTools, call.toolName);
     const available = () => deps.tools.allowedNames(input.allowedTools);
-    if (!allowed) return done('Failed', `Unknown tool "${call.toolName}". Available tools: ${available().join(', ') || '(none)'}.`);
+    if (!allowed) return failed('unknown_tool', `Unknown tool "${call.toolName}". Available tools: ${available().join(', ') || '(none)'}.`);
     if (!tool) {
       const { info } = ctx;
       const attempt: AttemptInfo = { attempt: info.attempt, maximumAttempts: info.retryPolicy?.maximumAttempts, firstScheduledMs: info.scheduledTimestampMs };
       // A name the model made up: no worker is expected to have it.
-      if (input.offered === false) return done('Failed', `Unknown tool "${call.toolName}". Available tools: ${available().join(', ') || '(none)'}.`);
+      if (input.offered === false) return failed('unknown_tool', `Unknown tool "${call.toolName}". Available tools: ${available().join(', ') || '(none)'}.`);
       if (shouldPassOn(attempt)) throw passOn(call.toolName, attempt);
-      return done('Failed', missingToolMessage(call.toolName, available(), attempt));
+      return failed('missing_tool', missingToolMessage(call.toolName, available(), attempt));
     }
     const args = parseToolArguments(tool.parameters, call);
-    if (!args.ok) return done('Failed', args.message);
+    if (!args.ok) return failed('bad_arguments', args.message);
     const repaired = args.repairs.length ? { arguments_repaired: args.repairs.join('; ').slice(0, 500) } : undefined;
 
     if (!input.approved && tool.needsApproval) {
@@ -96,14 +105,14 @@ export function createExecuteTool(deps: ExecuteToolDeps) {
       ]);
       if (output === 'timeout') {
         abort.abort(); // tell the tool to stop; its late result is ignored
-        return done('Failed', `${call.toolName} timed out after ${Math.round(timeoutMs / 1000)} s. Try a smaller task or different arguments.`, repaired);
+        return failed('timeout', `${call.toolName} timed out after ${Math.round(timeoutMs / 1000)} s. Try a smaller task or different arguments.`, repaired);
       }
       const text = typeof output === 'string' ? output : (output as Exclude<ToolOutput, string>).text;
       const metadata = typeof output === 'string' ? undefined : output.metadata;
       return done('Success', text, { ...repaired, ...metadata });
     } catch (err) {
       if (ctx.cancellationSignal.aborted) throw err; // cancellation is Temporal's business, not a tool result
-      return done('Failed', `${call.toolName} failed: ${(err as Error)?.message ?? String(err)}`, repaired);
+      return failed('error', `${call.toolName} failed: ${(err as Error)?.message ?? String(err)}`, repaired);
     } finally {
       clearTimeout(timer);
       clearInterval(beat);

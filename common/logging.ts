@@ -7,6 +7,7 @@
 import { createWriteStream, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DefaultLogger, type LogEntry, type LogLevel, type Logger, Runtime } from '@temporalio/worker';
+import { runtimeTelemetryOptions } from './metrics';
 
 export const DEBUG_CATEGORIES = ['History', 'StateMachine', 'Provider', 'Tools', 'Widgets'] as const;
 
@@ -58,7 +59,8 @@ export function installLogging(options: { file?: string; level?: LogLevel } = {}
     if (!categorised && order.indexOf(entry.level) < order.indexOf(minimum)) return;
     sink(entry);
   });
-  Runtime.install({ logger });
+  // The same runtime exports metrics when the environment asks for them (common/metrics.ts).
+  Runtime.install({ logger, telemetryOptions: runtimeTelemetryOptions() });
 }
 
 function fileWriter(file: string) {

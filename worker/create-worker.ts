@@ -4,6 +4,7 @@ import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, Worker, type WorkerOptions, bundleWorkflowCode } from '@temporalio/worker';
 import { livecontextDataConverter } from '../common/codec/data-converter';
 import { type Tracing, startTracing } from '../common/telemetry';
+import { installRuntimeMetrics } from '../common/metrics';
 import { TRACING_WORKFLOW_MODULE, withTracing } from '../activities/telemetry/worker-tracing';
 import { OffloadCodec } from '../common/codec/offload-codec';
 import { guardedForWorkers } from '../common/codec/undecodable-guard';
@@ -96,6 +97,7 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
   const offloading =
     options.offloading ?? (dataConverter.externalStorage !== undefined || (dataConverter.payloadCodecs ?? []).some((c) => c instanceof OffloadCodec));
   const tracing = options.tracing === false ? undefined : (options.tracing ?? startTracing());
+  installRuntimeMetrics(); // says so when metrics are asked for but the connection's runtime was made without them
   const tracingModules = tracing ? [TRACING_WORKFLOW_MODULE] : [];
   let worker: Worker;
   try {

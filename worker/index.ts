@@ -8,6 +8,7 @@ export { connectSettings, type ConnectSettings } from '../common/connection';
 export { installLogging } from '../common/logging';
 export { livecontextDataConverter, payloadCodecs, codecOptionsFromEnv, type CodecOptions } from '../common/codec/data-converter';
 export { startTracing, type Tracing } from '../common/telemetry';
+export { installRuntimeMetrics, metricsFromEnv } from '../common/metrics';
 export { TRACING_WORKFLOW_MODULE } from '../activities/telemetry/worker-tracing';
 export { OffloadCodec, DEFAULT_OFFLOAD_THRESHOLD } from '../common/codec/offload-codec';
 export { EncryptionCodec, parseKeys, type EncryptionKeys } from '../common/codec/encryption-codec';

@@ -42,6 +42,7 @@ import {
 } from '../agent';
 import { DEFAULT_MODEL_ACTIVITY_OPTIONS, DEFAULT_TOOL_ACTIVITY_OPTIONS } from './activity-options';
 import { pageEntries } from './agent-views';
+import { agentMetrics } from './agent-metrics';
 import {
   type AgentWorkflowInput,
   type NotebookWrite,
@@ -119,6 +120,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     if (agent.lastError && patched(RETRY_CLEARS_ERROR_PATCH)) agent.clearError();
   };
   const visibility = searchAttributePublisher(agent);
+  const metrics = agentMetrics(agent); // replay-safe counters: turns, blocks, continue-as-new
   const carrier = stateCarrier(agent);
   const status = () => agent.status({ stopping: stopReason !== undefined, warning: carrier.refusal });
   let updates = 0; // updates this run has taken (see UPDATE_BUDGET)
@@ -365,10 +367,12 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
       }
       if (outcome === 'ProgressMade') {
         visibility.progressed();
+        metrics.progressed();
         continue;
       }
       if (await reportToParent()) break; // a sub-agent's work ends with its task's outcome
       visibility.publish(outcome);
+      metrics.rested(outcome);
       if (outcome === 'BlockedOnInput') {
         await condition(() => agent.inbox.length > 0 || ending() || overUpdateBudget());
       } else if (outcome === 'BlockedOnApproval') {
@@ -388,6 +392,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
       // Lossless: the new run starts from the whole agent — history, pending results, approvals, inbox,
       // configuration, widgets. Large state is offloaded by the payload codec, never truncated.
       log.info('continuing as new', { category: 'History', historySize: workflowInfo().historySize, entries: agent.state.entries.length });
+      metrics.continuedAsNew('history');
       await continueAsNew<typeof agentWorkflow>({ snapshot: agent.toSnapshot() });
     }
     continuing = false; // the state cannot be carried: this run goes on (see stateCarrier)
@@ -397,6 +402,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   await condition(allHandlersFinished);
   if (resetRequested && stopReason === undefined) {
     // Start over: a new run with a fresh history, the same configuration and the queued input.
+    metrics.continuedAsNew('reset');
     await continueAsNew<typeof agentWorkflow>({ snapshot: agent.resetSnapshot() });
   }
   return { stopped: true, reason: stopReason ?? 'stop requested', lastSeq: agent.state.lastSeq };

@@ -1,0 +1,93 @@
+/**
+ * livecontext's metrics recorded in activities, through the activity's Temporal metric meter: they
+ * leave by the worker's metrics exporter (common/metrics.ts) with Temporal's own, tagged with
+ * namespace, task queue and activity type. A no-op when metrics are off. Labels are bounded: model ids,
+ * tool names, outcome kinds — never an agent id or a message.
+ *
+ * - `livecontext_model_calls{model, provider, outcome}`: each attempt at a model stream; outcome `ok`
+ *   or the error's type (`ModelError.RateLimited`, `ModelError.Connection`…).
+ * - `livecontext_model_tokens{model, kind}`: input, output and cached input tokens the provider reported.
+ * - `livecontext_model_cost_microusd{model}`: the cost from the worker's price table, in millionths of
+ *   a dollar (Temporal's counters count integers); nothing for a model without a price.
+ * - `livecontext_tool_calls{tool, status}` and `livecontext_tool_failures{tool, kind}`: every tool run,
+ *   and the failed ones by why (error, timeout, bad_arguments, unknown_tool, missing_tool).
+ */
+import { Context } from '@temporalio/activity';
+import type { MetricMeter } from '@temporalio/common';
+import type { ApprovalRequired, ToolCallResult } from '../../agent';
+
+/** Why a tool run failed, as a label. */
+export type ToolFailureKind = 'error' | 'timeout' | 'bad_arguments' | 'unknown_tool' | 'missing_tool';
+
+interface Instruments {
+  modelCalls: ReturnType<MetricMeter['createCounter']>;
+  tokens: ReturnType<MetricMeter['createCounter']>;
+  cost: ReturnType<MetricMeter['createCounter']>;
+  toolCalls: ReturnType<MetricMeter['createCounter']>;
+  toolFailures: ReturnType<MetricMeter['createCounter']>;
+}
+
+/** One set per meter: creating an instrument goes down to Core, so it is done once per worker. */
+const byMeter = new WeakMap<MetricMeter, Instruments>();
+
+function instruments(): Instruments {
+  const meter = Context.current().metricMeter;
+  let found = byMeter.get(meter);
+  if (!found) {
+    found = {
+      modelCalls: meter.createCounter('livecontext_model_calls', '1', 'Model stream attempts, by model and outcome (ok or the error type).'),
+      tokens: meter.createCounter('livecontext_model_tokens', '1', 'Tokens the providers reported, by model and kind (input, output, cached_input).'),
+      cost: meter.createCounter('livecontext_model_cost_microusd', '1', 'Cost of model calls by model from the price table, in millionths of a US dollar.'),
+      toolCalls: meter.createCounter('livecontext_tool_calls', '1', 'Tool runs by tool and status (Success, Failed, ApprovalRequired).'),
+      toolFailures: meter.createCounter('livecontext_tool_failures', '1', 'Failed tool runs by tool and kind (error, timeout, bad_arguments, unknown_tool, missing_tool).'),
+    };
+    byMeter.set(meter, found);
+  }
+  return found;
+}
+
+/** Metrics must never fail the call they describe. */
+function safely(record: () => void): void {
+  try {
+    record();
+  } catch (err) {
+    Context.current().log.warn('Could not record a metric', { error: String(err) });
+  }
+}
+
+/** One model stream attempt: its outcome, and on success its tokens and cost. */
+export function recordModelCall(
+  model: string,
+  provider: string,
+  outcome: { ok: true; usage?: { inputTokens: number; outputTokens: number; cachedInputTokens?: number }; costUsd?: number } | { ok: false; error: unknown },
+): void {
+  safely(() => {
+    const m = instruments();
+    if (!outcome.ok) {
+      const type = (outcome.error as { type?: unknown })?.type;
+      m.modelCalls.add(1, { model, provider, outcome: typeof type === 'string' ? type : ((outcome.error as Error)?.name ?? 'Error') });
+      return;
+    }
+    m.modelCalls.add(1, { model, provider, outcome: 'ok' });
+    const usage = outcome.usage;
+    if (usage) {
+      const cached = usage.cachedInputTokens ?? 0;
+      if (usage.inputTokens > 0) m.tokens.add(Math.round(usage.inputTokens), { model, kind: 'input' });
+      if (usage.outputTokens > 0) m.tokens.add(Math.round(usage.outputTokens), { model, kind: 'output' });
+      if (cached > 0) m.tokens.add(Math.round(cached), { model, kind: 'cached_input' });
+    }
+    if (outcome.costUsd !== undefined && outcome.costUsd > 0) m.cost.add(Math.round(outcome.costUsd * 1e6), { model });
+  });
+}
+
+/** One tool run and, if it failed, why. */
+export function recordToolRun(tool: string, result: ToolCallResult | ApprovalRequired, failure: ToolFailureKind | undefined): void {
+  safely(() => {
+    const m = instruments();
+    // A name a model made up is not a label: models could invent any number of them.
+    if (failure === 'unknown_tool') tool = '(unknown)';
+    const status = 'approvalRequired' in result ? 'ApprovalRequired' : result.status;
+    m.toolCalls.add(1, { tool, status });
+    if (status === 'Failed') m.toolFailures.add(1, { tool, kind: failure ?? 'error' });
+  });
+}
