@@ -8,6 +8,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { AgentClient } from '../client/agent-client';
 import { HttpError, errorBody, toHttpError } from './http-errors';
+import { traceRequests } from './trace-middleware';
 import { type GatewayToken, type TokenScope, scopeOf } from './tokens';
 
 export interface GatewayOptions {
@@ -40,6 +41,7 @@ const PUBLIC_PATH = /^\/(|index\.html|assets\/.*|openapi\.json|healthz)$/;
 
 export function createGatewayApp(options: GatewayOptions): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
+  app.use('*', traceRequests()); // first: a span per request, continuing the caller's traceparent
   const log = options.log ?? ((m) => console.error(m));
 
   app.onError((err, c) => {
