@@ -6,7 +6,7 @@
  * - A turn's work joins the trace of the input that asked for it. An agent's run lives for many turns,
  *   so its activities would otherwise all hang under the run's span, in the trace of the agent's start.
  *   Activities and child workflows are scheduled in the context of the latest input accepted (its
- *   `HandleUpdate:sendInput` / `HandleSignal:input` span): client → update → workflow → model call →
+ *   `HandleUpdate:ask` / `HandleUpdate:sendInput` / `HandleSignal:input` span): client → update → workflow → model call →
  *   tool → model call in one trace per turn. Inputs queued behind a running turn take over from when
  *   they arrive (the interceptors do not see which input a step serves).
  * - Update validators and query handlers get no span: they run only in the activation that receives
@@ -34,7 +34,7 @@ import type {
   WorkflowInterceptors,
   WorkflowOutboundCallsInterceptor,
 } from '@temporalio/workflow';
-import { inputSignal, sendInputUpdate } from './messages';
+import { askUpdate, inputSignal, sendInputUpdate } from './messages';
 
 /** The context of the latest input this workflow accepted; one per workflow (made by `interceptors()`). */
 interface TurnContext {
@@ -53,7 +53,7 @@ class AgentInboundInterceptor extends OpenTelemetryInboundInterceptor {
   }
   override handleUpdate(input: UpdateInput, next: Next<WorkflowInboundCallsInterceptor, 'handleUpdate'>): Promise<unknown> {
     return super.handleUpdate(input, (i) => {
-      if (i.name === sendInputUpdate.name) this.turn.current = otelContext.active();
+      if (i.name === sendInputUpdate.name || i.name === askUpdate.name) this.turn.current = otelContext.active();
       return next(i);
     });
   }

@@ -2,8 +2,9 @@
  * Tracing configured only by OTEL_* variables, exported by the official OTLP/HTTP exporter to a
  * receiver in the test (it reads OTLP JSON, as a collector would), with the worker in a child process
  * that is SIGKILLed between two turns: each turn is one trace (client → update → workflow → model call →
- * tools → model call); the next worker replays the history and no span arrives twice; the workflow's
- * span, begun on the first worker, ends on the second with the same id.
+ * tools → model call, whose first attempt fails and Temporal retries); the next worker replays the
+ * history and no span arrives twice; the workflow's span, begun on the first worker, ends on the second
+ * with the same id.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
@@ -29,6 +30,8 @@ interface ReceivedSpan {
   parentSpanId?: string;
   name: string;
   attributes: Record<string, unknown>;
+  /** OTLP status code: 0 unset, 1 ok, 2 error. */
+  status: number;
 }
 const received: ReceivedSpan[] = [];
 let receiver: Server;
@@ -46,10 +49,10 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (d) => (body += d));
     req.on('end', () => {
-      const request = JSON.parse(body) as { resourceSpans: Array<{ resource: { attributes: never }; scopeSpans: Array<{ spans: Array<{ traceId: string; spanId: string; parentSpanId?: string; name: string; attributes: never }> }> }> };
+      const request = JSON.parse(body) as { resourceSpans: Array<{ resource: { attributes: never }; scopeSpans: Array<{ spans: Array<{ traceId: string; spanId: string; parentSpanId?: string; name: string; attributes: never; status?: { code?: number } }> }> }> };
       for (const rs of request.resourceSpans) {
         const service = String(attrs(rs.resource.attributes)['service.name']);
-        for (const ss of rs.scopeSpans) for (const s of ss.spans) received.push({ service, traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId || undefined, name: s.name, attributes: attrs(s.attributes) });
+        for (const ss of rs.scopeSpans) for (const s of ss.spans) received.push({ service, traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId || undefined, name: s.name, attributes: attrs(s.attributes), status: s.status?.code ?? 0 });
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
@@ -67,7 +70,7 @@ afterAll(async () => {
   await new Promise((resolve) => receiver?.close(resolve));
 });
 
-test('each turn one trace (client → update → workflow → model → tools → model), across a SIGKILLed worker and a replaying one; no span twice', async () => {
+test('each turn one trace (client → update → workflow → model → tools → retried model), across a SIGKILLed worker and a replaying one; no span twice', async () => {
   const otel = { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '100' };
   const taskQueue = uniqueId('otlp');
   const agentId = uniqueId('otlp-agent');
@@ -90,13 +93,13 @@ test('each turn one trace (client → update → workflow → model → tools �
 
     workers.push(await startChildWorker(workerEnv));
     const first = await turn('turn 1', async () => {
-      await agents.start(agentId, { model: 'scripted:loop' });
+      await agents.start(agentId, { model: 'scripted:flaky' });
       expect(await agents.ask(agentId, 'please record')).toMatchObject({ status: 'answered' });
     });
     // The first worker's spans are out (exported every 100 ms) before it dies like a crashed machine: what
     // a worker ended but had not exported when killed is lost (a replay never exports it), never doubled.
     const out = (name: string) => received.filter((s) => s.traceId === first && s.name === name).length;
-    await eventually(() => out('chat loop') === 2 && out('StartActivity:callModel') === 2, 30_000, 'the first turn\'s spans');
+    await eventually(() => out('chat flaky') === 3 && out('StartActivity:callModel') === 2 && out('RunActivity:callModel') === 3, 30_000, 'the first turn\'s spans');
     await workers[0]!.kill('SIGKILL');
 
     workers.push(await startChildWorker(workerEnv)); // no cache: replays the whole history first
@@ -112,26 +115,39 @@ test('each turn one trace (client → update → workflow → model → tools �
     expect(new Set(ids).size).toBe(ids.length); // nothing exported twice, by either worker
     const named = (traceId: string, name: string) => received.filter((s) => s.traceId === traceId && s.name === name);
     // Turn 1: client → update → workflow → model call → tools → model call, in one trace.
-    expect(named(first, 'StartWorkflowUpdate:sendInput')).toHaveLength(1);
-    expect(named(first, 'HandleUpdate:sendInput')).toHaveLength(1);
+    expect(named(first, 'StartWorkflowUpdate:ask')).toHaveLength(1);
+    expect(named(first, 'HandleUpdate:ask')).toHaveLength(1);
     expect(named(first, 'StartActivity:callModel')).toHaveLength(2);
     expect(named(first, 'execute_tool record')).toHaveLength(2);
-    const chats = named(first, 'chat loop');
-    expect(chats).toHaveLength(2);
-    expect(chats.every((s) => s.service === 'lc-worker' && s.attributes['gen_ai.operation.name'] === 'chat')).toBe(true);
-    expect(chats.some((s) => s.attributes['gen_ai.usage.output_tokens'] === 2)).toBe(true);
-    // Turn 1's model calls hang under the input's update handler, not under the run's span.
+    // Two model calls, the second tried twice: three attempts, three chat spans.
+    expect(named(first, 'RunActivity:callModel')).toHaveLength(3);
+    const chats = named(first, 'chat flaky');
+    expect(chats).toHaveLength(3);
+    expect(chats.every((s) => s.service === 'lc-worker' && s.attributes['gen_ai.operation.name'] === 'chat' && s.attributes['gen_ai.request.model'] === 'flaky')).toBe(true);
     const byId = new Map(received.map((s) => [s.spanId, s]));
-    for (const start of named(first, 'StartActivity:callModel')) expect(byId.get(start.parentSpanId!)?.name).toBe('HandleUpdate:sendInput');
+    const failed = chats.filter((s) => s.status === 2 /* ERROR */);
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.attributes).toMatchObject({ 'error.type': 'ModelError.Connection', 'livecontext.attempt': 1 });
+    const retried = chats.find((s) => s.attributes['livecontext.attempt'] === 2)!;
+    expect(retried.attributes).toMatchObject({ 'gen_ai.usage.input_tokens': 10, 'gen_ai.usage.output_tokens': 2, 'gen_ai.response.finish_reasons': ['stop'] });
+    // The failed and the retried attempt are two runs of one scheduled call.
+    const scheduleOf = (s: ReceivedSpan) => byId.get(byId.get(s.parentSpanId!)!.parentSpanId!)!;
+    expect(scheduleOf(failed[0]!).name).toBe('StartActivity:callModel');
+    expect(scheduleOf(failed[0]!).spanId).toBe(scheduleOf(retried).spanId);
+    // The tools ran between the first model call and the retried one, in the same trace.
+    const firstChat = chats.find((s) => scheduleOf(s).spanId !== scheduleOf(retried).spanId)!;
+    expect(firstChat.attributes['livecontext.attempt']).toBe(1);
+    // Turn 1's model calls hang under the input's update handler, not under the run's span.
+    for (const start of named(first, 'StartActivity:callModel')) expect(byId.get(start.parentSpanId!)?.name).toBe('HandleUpdate:ask');
     // The workflow's span began on the killed worker and ended on the second, once, in the start's trace.
     const runs = received.filter((s) => s.name === 'RunWorkflow:agentWorkflow');
     expect(runs).toHaveLength(1);
     expect(runs[0]!.traceId).toBe(first);
     // Turn 2, served by the replaying worker, is a trace of its own: update → model call.
-    expect(named(second, 'StartWorkflowUpdate:sendInput')).toHaveLength(1);
-    expect(named(second, 'HandleUpdate:sendInput')).toHaveLength(1);
+    expect(named(second, 'StartWorkflowUpdate:ask')).toHaveLength(1);
+    expect(named(second, 'HandleUpdate:ask')).toHaveLength(1);
     expect(named(second, 'StartActivity:callModel')).toHaveLength(1);
-    expect(named(second, 'chat loop')).toHaveLength(1);
+    expect(named(second, 'chat flaky')).toHaveLength(1);
     // Every parent that a span names was exported: replay gave the spans the same ids.
     const orphans = received.filter((s) => s.parentSpanId && !ids.includes(s.parentSpanId)).map((s) => s.name);
     expect(orphans).toEqual([]);

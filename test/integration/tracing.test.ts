@@ -123,7 +123,7 @@ test('one trace: client span → workflow → model call (GenAI attributes) → 
   const names = spans.map((s) => s.name);
   const spanIds = spans.map((s) => s.spanContext().spanId);
   expect(new Set(spanIds).size).toBe(spanIds.length);
-  expect(names).toEqual(expect.arrayContaining(['test turn', 'StartWorkflow:agentWorkflow', 'RunWorkflow:agentWorkflow', 'StartWorkflowUpdate:sendInput', 'HandleUpdate:sendInput']));
+  expect(names).toEqual(expect.arrayContaining(['test turn', 'StartWorkflow:agentWorkflow', 'RunWorkflow:agentWorkflow', 'StartWorkflowUpdate:ask', 'HandleUpdate:ask']));
 
   const chats = spansNamed(spans, 'chat ');
   expect(chats).toHaveLength(2);
@@ -146,8 +146,8 @@ test('one trace: client span → workflow → model call (GenAI attributes) → 
     expect(schedule?.name).toMatch(/^StartActivity:(callModel|executeTool)$/);
     // Scheduled in the turn's context: under the input's update handler, under the client's update call.
     const handler = byId.get(parentOf(schedule!)!);
-    expect(handler?.name).toBe('HandleUpdate:sendInput');
-    expect(byId.get(parentOf(handler!)!)?.name).toBe('StartWorkflowUpdate:sendInput');
+    expect(handler?.name).toBe('HandleUpdate:ask');
+    expect(byId.get(parentOf(handler!)!)?.name).toBe('StartWorkflowUpdate:ask');
   }
   // No prompt or answer text unless asked for.
   expect(JSON.stringify(spans.map((s) => s.attributes))).not.toContain('secret plan');
@@ -207,7 +207,7 @@ test('replay exports no span twice: a worker without a workflow cache, then a re
   expect(count('RunWorkflow:agentWorkflow')).toBe(1);
   expect(count('StartActivity:callModel')).toBe(2);
   expect(count('StartActivity:executeTool')).toBe(2);
-  expect(count('HandleUpdate:sendInput')).toBe(1);
+  expect(count('HandleUpdate:ask')).toBe(1);
 
   const history = await agents!.client.workflow.getHandle(agentId).fetchHistory();
   await Worker.runReplayHistory(
