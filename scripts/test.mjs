@@ -1,5 +1,6 @@
 // `npm test`: installs what is missing, compiles dist/ if stale, finds or builds the Temporal CLI, then type-checks, lints and
-// runs every test (unit, integration on a real dev server, replay).
+// runs every test (unit, integration on a real dev server, replay), then the cluster checks (npm run test:cluster) when
+// this machine can run them (PostgreSQL installed, the Temporal server found or built), saying why not otherwise.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -24,6 +25,19 @@ for (const [name, cmd, args] of steps) {
   const r = spawnSync(cmd, args, { cwd: root, env, stdio: 'inherit' });
   if (r.status !== 0) {
     console.error(`npm test: ${name} failed.`);
+    process.exit(r.status ?? 1);
+  }
+}
+
+const why = process.argv.length > 2 ? 'jest arguments were given' : process.env.LIVECONTEXT_SKIP_CLUSTER === '1' ? 'LIVECONTEXT_SKIP_CLUSTER=1' : null;
+const found = why ? { missing: why } : require('./cluster/prerequisites.cjs').clusterPrerequisites();
+if ('missing' in found) {
+  console.error(`\n== cluster: SKIPPED, ${found.missing}; \`npm run test:cluster\` runs it.`);
+} else {
+  console.error('\n== cluster');
+  const r = spawnSync(process.execPath, [path.join(root, 'scripts/test-cluster.mjs')], { cwd: root, env, stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error('npm test: cluster failed.');
     process.exit(r.status ?? 1);
   }
 }

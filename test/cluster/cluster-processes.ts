@@ -1,0 +1,97 @@
+/**
+ * The processes of the cluster tests around the Temporal services: livecontext workers (the test worker,
+ * test/fixtures/test-worker.ts, each its own process) and gateways (`livecontext serve` from bin/, each its
+ * own process), and the handle on the Temporal services and PostgreSQL that scripts/cluster/ started.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type ChildWorker, startChildWorker } from '../support/child-worker';
+import { eventually, testAddress } from '../support/temporal';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const cluster = require('../../scripts/cluster/cluster.cjs');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const postgres = require('../../scripts/cluster/postgres.cjs');
+
+const ROOT = path.resolve(__dirname, '../..');
+
+/** A Temporal service of the cluster, each its own process. */
+export type ServiceName = 'frontend' | 'history' | 'matching' | 'worker';
+
+/** SIGKILLs one Temporal service, waits `downMs`, starts it again (as the cluster started it). */
+export async function crashService(name: ServiceName, downMs = 1000): Promise<void> {
+  const state = cluster.readState();
+  await cluster.killService(state, name, 'SIGKILL');
+  await new Promise((r) => setTimeout(r, downMs));
+  cluster.startService(state, name);
+}
+
+/** Stops PostgreSQL as a crash does (connections cut), waits `downMs`, starts it again on its data. */
+export async function crashPostgres(downMs = 3000): Promise<void> {
+  const state = cluster.readState();
+  postgres.stopPostgres(state.pg, 'immediate');
+  await new Promise((r) => setTimeout(r, downMs));
+  postgres.startPostgres(state.pg);
+}
+
+/** The pids of the running Temporal services (they change when a service is restarted). */
+export function servicePids(): Record<ServiceName, number> {
+  return cluster.readState().services;
+}
+
+export interface GatewayProcess {
+  url: string;
+  proc: ChildProcess;
+  /** fetch with JSON in and out. */
+  request(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read any JSON
+  stop(): Promise<void>;
+}
+
+/** `livecontext serve` on a free loopback port, over the cluster, for agents on `taskQueue`. */
+export async function startGatewayProcess(taskQueue: string): Promise<GatewayProcess> {
+  const proc = spawn(process.execPath, [path.join(ROOT, 'bin/livecontext.js'), 'serve', '--host', '127.0.0.1', '--port', '0'], {
+    cwd: ROOT,
+    env: { ...process.env, TEMPORAL_ADDRESS: testAddress(), TEMPORAL_NAMESPACE: 'default', LIVECONTEXT_TASK_QUEUE: taskQueue, LIVECONTEXT_GATEWAY_TOKEN: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  const url = await eventually(() => out.match(/Gateway on (http:\/\/[^\s]+)/)?.[1] ?? (proc.exitCode !== null && 'exited'), 60_000, 'the gateway to start');
+  if (url === 'exited') throw new Error(`The gateway exited early:\n${out}`);
+  return {
+    url,
+    proc,
+    async request(method, p, body) {
+      const res = await fetch(url + p, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        // not JSON: the text itself
+      }
+      return { status: res.status, body: parsed };
+    },
+    async stop() {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** `count` worker processes on `taskQueue`, sharing one workspace root (as workers on shared storage do). */
+export async function startWorkerProcesses(count: number, taskQueue: string, extraEnv: Record<string, string> = {}) {
+  const env = {
+    taskQueue,
+    workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-cluster-ws-')),
+    controlDir: mkdtempSync(path.join(tmpdir(), 'lc-cluster-ctl-')),
+    extraEnv,
+  };
+  const workers: ChildWorker[] = [];
+  for (let i = 0; i < count; i++) workers.push(await startChildWorker(env));
+  return { env, workers, start: () => startChildWorker(env) };
+}
