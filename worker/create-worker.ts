@@ -5,6 +5,7 @@ import { NativeConnection, Worker, type WorkerOptions, bundleWorkflowCode } from
 import { livecontextDataConverter } from '../common/codec/data-converter';
 import { type Tracing, startTracing } from '../common/telemetry';
 import { installRuntimeMetrics } from '../common/metrics';
+import { watchAgentStates } from './agent-state-gauge';
 import { TRACING_WORKFLOW_MODULE, withTracing } from '../activities/telemetry/worker-tracing';
 import { OffloadCodec } from '../common/codec/offload-codec';
 import { guardedForWorkers } from '../common/codec/undecodable-guard';
@@ -123,6 +124,7 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
     throw err;
   }
   if (mcp) closeWithWorker(worker, mcp);
+  watchAgentStates(worker); // livecontext_agents{state}, counted by visibility, when metrics are on
   return worker;
 }
 

@@ -2,7 +2,7 @@
  * Metrics on the real dev server, scraped from the Prometheus endpoint of real worker processes
  * (LIVECONTEXT_METRICS_PROMETHEUS): Temporal's worker metrics and livecontext's own — turns, model calls
  * (a retried one included), tokens and cost by model, tool failures by kind, an agent blocked on
- * approval — with exact numbers. The worker is then SIGKILLed; the next one replays the agent's whole
+ * approval (and the gauge of agents by state, from visibility) — with exact numbers. The worker is then SIGKILLed; the next one replays the agent's whole
  * history for a third turn and a reset, and counts only what it did itself: replay adds nothing.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -63,7 +63,7 @@ test('a tool turn with failing tools and a retried model call, a turn blocked on
     taskQueue,
     workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-metrics-ws-')),
     controlDir,
-    extraEnv: { LIVECONTEXT_METRICS_PROMETHEUS: `127.0.0.1:${port}`, LIVECONTEXT_PRICES: prices, TEST_WORKER_MORE_TOOLS: '1', ...(noCache ? { TEST_WORKER_NO_CACHE: '1' } : {}) },
+    extraEnv: { LIVECONTEXT_METRICS_PROMETHEUS: `127.0.0.1:${port}`, LIVECONTEXT_PRICES: prices, TEST_WORKER_MORE_TOOLS: '1', LIVECONTEXT_METRICS_AGENT_STATES_SECONDS: '1', ...(noCache ? { TEST_WORKER_NO_CACHE: '1' } : {}) },
   });
   process.env.TEMPORAL_ADDRESS = testAddress();
   const { client, connection } = await connectAgents();
@@ -80,6 +80,9 @@ test('a tool turn with failing tools and a retried model call, a turn blocked on
       const s = await agents.state(agentId);
       return s.blockedOn === 'approval' ? s : undefined;
     }, 30_000, 'the approval request');
+    // The agents gauge (counted by visibility every second here) shows it blocked on approval.
+    const agentsIn = (samples: Sample[], state: string) => total(samples, 'livecontext_agents', { state, taskQueue });
+    await eventually(async () => agentsIn(await scrape(firstPort), 'WaitingApproval') === 1, 30_000, 'the gauge to show one agent waiting for approval');
     await agents.decide(agentId, { toolCallId: waiting.awaitingApproval[0]!.toolCallId, approved: true });
     await eventually(async () => (await agents.state(agentId)).runState === 'WaitingInput' && (await agents.state(agentId)).lastSeq > waiting.lastSeq + 1, 30_000, 'turn 2 to end');
 
@@ -109,6 +112,12 @@ test('a tool turn with failing tools and a retried model call, a turn blocked on
     expect(total(first, 'livecontext_agent_blocked_total', { reason: 'approval' })).toBe(1);
     expect(total(first, 'livecontext_agent_blocked_total')).toBe(1);
     expect(total(first, 'livecontext_continue_as_new_total')).toBe(0);
+    // Approved and answered: the gauge moves the agent back to waiting for input.
+    const resting = await eventually(async () => {
+      const s = await scrape(firstPort);
+      return agentsIn(s, 'WaitingApproval') === 0 && agentsIn(s, 'WaitingInput') === 1 ? s : undefined;
+    }, 30_000, 'the gauge to show the agent waiting for input');
+    expect(agentsIn(resting, 'BlockedOnError') + agentsIn(resting, 'Working')).toBe(0);
 
     // A crash; the next worker keeps no workflow cache, so each of its workflow tasks replays the whole
     // history (turns 1 and 2, then what it did of turn 3 so far) before it runs.
