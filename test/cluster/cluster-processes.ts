@@ -4,7 +4,7 @@
  * own process), and the handle on the Temporal services and PostgreSQL that scripts/cluster/ started.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type ChildWorker, startChildWorker } from '../support/child-worker';
@@ -20,20 +20,35 @@ const ROOT = path.resolve(__dirname, '../..');
 /** A Temporal service of the cluster, each its own process. */
 export type ServiceName = 'frontend' | 'history' | 'matching' | 'worker';
 
-/** SIGKILLs one Temporal service, waits `downMs`, starts it again (as the cluster started it). */
-export async function crashService(name: ServiceName, downMs = 1000): Promise<void> {
-  const state = cluster.readState();
-  await cluster.killService(state, name, 'SIGKILL');
-  await new Promise((r) => setTimeout(r, downMs));
-  cluster.startService(state, name);
+/** SIGKILLs one Temporal service and waits until it is gone. */
+export async function killService(name: ServiceName): Promise<void> {
+  await cluster.killService(cluster.readState(), name, 'SIGKILL');
 }
 
-/** Stops PostgreSQL as a crash does (connections cut), waits `downMs`, starts it again on its data. */
-export async function crashPostgres(downMs = 3000): Promise<void> {
+/** Starts a service again, as the cluster started it (same config, ports and log file). */
+export function restartService(name: ServiceName): void {
+  cluster.startService(cluster.readState(), name);
+}
+
+/** SIGKILLs one Temporal service, waits `downMs`, starts it again. */
+export async function crashService(name: ServiceName, downMs = 1000): Promise<void> {
+  await killService(name);
+  await new Promise((r) => setTimeout(r, downMs));
+  restartService(name);
+}
+
+/**
+ * Stops PostgreSQL as a crash does (connections cut), waits `downMs`, starts it again on its data.
+ * Returns the postmaster's pid before and after, which differ when it really restarted.
+ */
+export async function crashPostgres(downMs = 3000): Promise<{ before: number; after: number }> {
   const state = cluster.readState();
+  const pid = () => Number(readFileSync(path.join(state.pg.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const before = pid();
   postgres.stopPostgres(state.pg, 'immediate');
   await new Promise((r) => setTimeout(r, downMs));
   postgres.startPostgres(state.pg);
+  return { before, after: pid() };
 }
 
 /** The pids of the running Temporal services (they change when a service is restarted). */
