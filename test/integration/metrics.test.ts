@@ -3,7 +3,8 @@
  * (LIVECONTEXT_METRICS_PROMETHEUS): Temporal's worker metrics and livecontext's own — turns, model calls
  * (a retried one included), tokens and cost by model, tool failures by kind, an agent blocked on
  * approval (and the gauge of agents by state, from visibility) — with exact numbers. The worker is then SIGKILLed; the next one replays the agent's whole
- * history for a third turn and a reset, and counts only what it did itself: replay adds nothing.
+ * history for a third turn and a reset, and counts only what it did itself: replay adds nothing. An
+ * agent stopped by its budget shows as blocked on an error (counter and gauge).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -53,7 +54,7 @@ async function scrape(port: number): Promise<Sample[]> {
 const total = (samples: Sample[], name: string, where: Record<string, string> = {}) =>
   samples.filter((s) => s.name === name && Object.entries(where).every(([k, v]) => s.labels[k] === v)).reduce((sum, s) => sum + s.value, 0);
 
-test('a tool turn with failing tools and a retried model call, a turn blocked on approval, then a SIGKILL and a replay that counts nothing twice', async () => {
+test('a tool turn with failing tools and a retried model call, a turn blocked on approval, a SIGKILL and a replay that counts nothing twice, an agent blocked on its budget', async () => {
   const taskQueue = uniqueId('metrics');
   const agentId = uniqueId('metered');
   const controlDir = mkdtempSync(path.join(tmpdir(), 'lc-metrics-ctl-'));
@@ -139,6 +140,20 @@ test('a tool turn with failing tools and a retried model call, a turn blocked on
     // And it did replay, on every task: no cache hit, several workflow tasks.
     expect(total(second, 'temporal_sticky_cache_hit_total', { task_queue: taskQueue })).toBe(0);
     expect(total(second, 'temporal_workflow_task_replay_latency_count', { task_queue: taskQueue })).toBeGreaterThanOrEqual(3);
+
+    // An agent stopped by its budget after one model call: blocked on an error, by the error's code.
+    const limited = uniqueId('limited');
+    await agents.start(limited, { model: 'scripted:loop', budgets: { turnModelCalls: 1 } });
+    const { inputSeq } = await agents.send(limited, 'go');
+    expect(await agents.waitForAnswer(limited, inputSeq)).toMatchObject({ status: 'error', error: { code: 'Budget.TurnModelCalls' } });
+    const third = await eventually(async () => {
+      const s = await scrape(secondPort);
+      return agentsIn(s, 'BlockedOnError') === 1 ? s : undefined;
+    }, 30_000, 'the gauge to show one agent blocked on an error');
+    expect(total(third, 'livecontext_agent_blocked_total', { reason: 'error', error: 'Budget.TurnModelCalls' })).toBe(1);
+    expect(total(third, 'livecontext_agent_blocked_total')).toBe(1);
+    expect(total(third, 'livecontext_turns_total', { model: 'scripted:loop' })).toBe(0); // not finished
+    await agents.stop(limited);
   } finally {
     await connection.close();
   }
