@@ -2,9 +2,10 @@
  * Metrics on the real dev server, scraped from the Prometheus endpoint of real worker processes
  * (LIVECONTEXT_METRICS_PROMETHEUS): Temporal's worker metrics and livecontext's own — turns, model calls
  * (a retried one included), tokens and cost by model, tool failures by kind, an agent blocked on
- * approval (and the gauge of agents by state, from visibility) — with exact numbers. The worker is then SIGKILLed; the next one replays the agent's whole
- * history for a third turn and a reset, and counts only what it did itself: replay adds nothing. An
- * agent stopped by its budget shows as blocked on an error (counter and gauge).
+ * approval (and the gauge of agents by state, from visibility) — with exact numbers. The worker is
+ * then SIGKILLed; the next one replays the agent's whole history for a third turn and a reset, and
+ * counts only what it did itself: replay adds nothing. An agent stopped by its budget shows as
+ * blocked on an error (counter and gauge).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
