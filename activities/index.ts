@@ -24,6 +24,8 @@ export interface ActivityDeps {
   offloading?: boolean;
   /** Sees every model stream delta, provider events included (see call-model.ts). */
   observeModelStream?: ModelStreamObserver;
+  /** The worker's cache of agent entries, when the worker feeds it too (see workflows/entry-feed.ts). */
+  entryCache?: EntryCache;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -32,7 +34,7 @@ export function createActivities(deps: ActivityDeps) {
     callModel: createCallModel({
       models: deps.models,
       tools: deps.tools,
-      entries: new EntryCache(),
+      entries: deps.entryCache ?? new EntryCache(),
       liveness: deps.liveness,
       prices: deps.prices,
       offloading,

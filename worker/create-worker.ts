@@ -24,7 +24,9 @@ import {
   type ModelProvider,
   type Tool,
 } from '../activities';
+import { EntryCache } from '../activities/entry-cache';
 import { runCommandTool } from '../activities/tools/run-command';
+import { ENTRY_FEED_SINK, type EntryFeed } from '../workflows/entry-feed';
 import { TASK_QUEUE } from '../workflows/messages';
 import { type McpServersOption, closeWithWorker, startMcpServers } from './mcp-servers';
 
@@ -100,10 +102,17 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
   const tracing = options.tracing === false ? undefined : (options.tracing ?? startTracing());
   installRuntimeMetrics(); // says so when metrics are asked for but the connection's runtime was made without them
   const tracingModules = tracing ? [TRACING_WORKFLOW_MODULE] : [];
+  // One entry cache for the callModel activities and the agents' workflows on this worker, which hand it
+  // each model call's new entries in-process (no `entries` query per model call; see workflows/entry-feed.ts).
+  const entryCache = new EntryCache();
   let worker: Worker;
   try {
     const workerOptions: Partial<WorkerOptions> = {
       ...options.workerOptions,
+      sinks: {
+        ...options.workerOptions?.sinks,
+        [ENTRY_FEED_SINK]: { appended: { fn: (info, feed: EntryFeed) => entryCache.feed(info.workflowId, feed) } },
+      },
       ...(tracing && options.workerOptions?.workflowsPath ? { interceptors: { ...options.workerOptions.interceptors, workflowModules: [...tracingModules, ...(options.workerOptions.interceptors?.workflowModules ?? [])] } } : {}),
     };
     worker = await Worker.create({
@@ -111,7 +120,16 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
       namespace: options.namespace ?? 'default',
       taskQueue: options.taskQueue ?? TASK_QUEUE,
       ...(options.workerOptions?.workflowsPath ? {} : { workflowBundle: options.workflowBundle ?? (await bundleQuietly(options.progress, tracingModules)) }),
-      activities: createActivities({ models, tools, workspaceRoot, liveness: options.liveness, prices: options.prices ?? loadPriceTable(), offloading, observeModelStream: options.observeModelStream }),
+      activities: createActivities({
+        models,
+        tools,
+        workspaceRoot,
+        liveness: options.liveness,
+        prices: options.prices ?? loadPriceTable(),
+        offloading,
+        observeModelStream: options.observeModelStream,
+        entryCache,
+      }),
       // No payload a sender can produce may stall an agent: see UndecodableGuardCodec.
       dataConverter: guardedForWorkers(dataConverter),
       // Heartbeats carry the partial output clients display; send them often enough to look live.

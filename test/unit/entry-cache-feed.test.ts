@@ -1,0 +1,58 @@
+/**
+ * The worker's entry cache fed in-process by the agents' workflows (workflows/entry-feed.ts): a feed
+ * that continues what is cached for the run — or for the run it continued from — is taken, so the model
+ * call needs no `entries` query; one that does not link up is dropped, never merged. The client here
+ * points at no server: any query would fail the test.
+ */
+import { Client, Connection } from '@temporalio/client';
+import type { HistoryEntry } from '../../agent';
+import { EntryCache } from '../../activities/entry-cache';
+
+const nowhere = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }) });
+
+function entries(from: number, to: number, text = 'x'): HistoryEntry[] {
+  return Array.from({ length: to - from + 1 }, (_, i) => ({ kind: 'system_instruction' as const, seq: from + i, timestamp: '2026-01-01T00:00:00.000Z', instruction: `${text}${from + i}` }));
+}
+const seqs = (list: HistoryEntry[]) => list.map((e) => e.seq);
+
+test('a run fed from its start, then feed by feed: every model call is answered from the cache', async () => {
+  const cache = new EntryCache();
+  cache.feed('a', { runId: 'r1', afterSeq: 0, entries: entries(1, 1) });
+  expect(seqs(await cache.entriesUpTo(nowhere, 'a', 'r1', 1))).toEqual([1]);
+  cache.feed('a', { runId: 'r1', afterSeq: 1, entries: entries(2, 3) });
+  cache.feed('a', { runId: 'r1', afterSeq: 3, entries: entries(4, 5) });
+  expect(seqs(await cache.entriesUpTo(nowhere, 'a', 'r1', 5))).toEqual([1, 2, 3, 4, 5]);
+  expect(seqs(await cache.entriesUpTo(nowhere, 'a', 'r1', 3))).toEqual([1, 2, 3]); // a bound below the newest
+  expect(cache.fedEntries).toBe(5);
+  expect(cache.fetchedEntries).toBe(0);
+});
+
+test('continue-as-new: the new run\'s first feed links to the run it continued from', async () => {
+  const cache = new EntryCache();
+  cache.feed('a', { runId: 'r1', afterSeq: 0, entries: entries(1, 4) });
+  cache.feed('a', { runId: 'r2', continuedFromRunId: 'r1', afterSeq: 4, entries: entries(5, 5) });
+  expect(seqs(await cache.entriesUpTo(nowhere, 'a', 'r2', 5))).toEqual([1, 2, 3, 4, 5]);
+});
+
+test('feeds that do not link up are dropped, never merged', async () => {
+  const cache = new EntryCache();
+  cache.feed('a', { runId: 'r1', afterSeq: 0, entries: entries(1, 2) });
+  // A gap (a feed missed while the run replayed): dropped, the cache still ends at 2.
+  cache.feed('a', { runId: 'r1', afterSeq: 4, entries: entries(5, 5) });
+  // Another run that did not continue from r1 (a Temporal reset, an import): dropped.
+  cache.feed('a', { runId: 'r9', afterSeq: 2, entries: entries(3, 3, 'other') });
+  // An agent never cached, fed mid-run: nothing to continue.
+  cache.feed('b', { runId: 'r1', afterSeq: 7, entries: entries(8, 8) });
+  expect(cache.fedEntries).toBe(2);
+  expect(seqs(await cache.entriesUpTo(nowhere, 'a', 'r1', 2))).toEqual([1, 2]);
+  // What the cache lacks is queried: with no server behind the client, that call fails.
+  await expect(nowhere.connection.withDeadline(Date.now() + 500, () => cache.entriesUpTo(nowhere, 'a', 'r1', 5))).rejects.toThrow();
+});
+
+test('a reset run (continued from the old one, but carrying no entries) replaces the cached history', async () => {
+  const cache = new EntryCache();
+  cache.feed('a', { runId: 'r1', afterSeq: 0, entries: entries(1, 6) });
+  cache.feed('a', { runId: 'r2', continuedFromRunId: 'r1', afterSeq: 0, entries: entries(1, 1, 'fresh') });
+  const got = await cache.entriesUpTo(nowhere, 'a', 'r2', 1);
+  expect(got).toEqual(entries(1, 1, 'fresh'));
+});

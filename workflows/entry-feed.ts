@@ -1,0 +1,56 @@
+/**
+ * The entries a model call needs, handed to the worker's entry cache in-process (a Temporal sink)
+ * before the call is scheduled. A callModel activity on the same worker then finds them cached and
+ * sends no `entries` query: a query is a workflow task of its own on the worker that hosts the agent
+ * (and a round trip through the server) for every model call, which under load cost more worker time
+ * than the turn's own workflow tasks. Nothing here reaches history or changes a command, so replays are
+ * unaffected; a call on another worker, or after a restart, falls back to the query as before.
+ */
+import { proxySinks, workflowInfo, type Sinks } from '@temporalio/workflow';
+import type { HistoryEntry } from '../agent';
+
+/** The sink's name on the worker (createLivecontextWorker registers it). */
+export const ENTRY_FEED_SINK = 'livecontextEntries';
+
+/** Entries a run appended after `afterSeq` (0: all of the run's entries). */
+export interface EntryFeed {
+  runId: string;
+  /** The run this one continued from (continue-as-new carries every entry unchanged; a reset carries none). */
+  continuedFromRunId?: string;
+  /** Seq of the entry before `entries[0]`: the cache takes them only when it ends exactly there. */
+  afterSeq: number;
+  entries: HistoryEntry[];
+}
+
+export interface EntryFeedSinks extends Sinks {
+  [ENTRY_FEED_SINK]: { appended(feed: EntryFeed): void };
+}
+
+/**
+ * A feeder for one run. `beforeModelCall` sends the entries appended since the last feed. While the run
+ * replays history nothing is sent (the worker's cache may be anywhere): the first live feed then starts
+ * after the replayed entries, the cache cannot link it, and that one call queries.
+ */
+export function entryFeed(entries: () => readonly HistoryEntry[]) {
+  const { runId, continuedFromExecutionRunId } = workflowInfo();
+  const sink = proxySinks<EntryFeedSinks>()[ENTRY_FEED_SINK];
+  const lastSeq = () => {
+    const all = entries();
+    return all.length ? all[all.length - 1].seq : 0;
+  };
+  let fedUpTo = lastSeq(); // a continued run starts with the entries it carried, which the worker may have
+  return {
+    beforeModelCall(): void {
+      const all = entries();
+      const upTo = all.length ? all[all.length - 1].seq : 0;
+      if (upTo === fedUpTo) return;
+      if (!workflowInfo().unsafe.isReplaying) {
+        // Entries are in seq order: the fresh ones are a tail, found from the end.
+        let i = all.length;
+        while (i > 0 && all[i - 1].seq > fedUpTo) i--;
+        sink.appended({ runId, ...(continuedFromExecutionRunId ? { continuedFromRunId: continuedFromExecutionRunId } : {}), afterSeq: fedUpTo, entries: all.slice(i) });
+      }
+      fedUpTo = upTo;
+    },
+  };
+}
