@@ -42,6 +42,7 @@ import {
 } from '../agent';
 import { DEFAULT_MODEL_ACTIVITY_OPTIONS, DEFAULT_TOOL_ACTIVITY_OPTIONS } from './activity-options';
 import { pageEntries } from './agent-views';
+import { entryFeed } from './entry-feed';
 import { agentMetrics } from './agent-metrics';
 import {
   type AgentWorkflowInput,
@@ -301,7 +302,9 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
 
   const overUpdateBudget = () => updates >= UPDATE_BUDGET && patched(UPDATE_BUDGET_PATCH);
   const history = historyMonitor(agent, overUpdateBudget);
+  const steps = stepScopes();
   const deps = stepDeps(agent, {
+    childStarted: () => steps.childStarted(),
     subAgentWaitEnds: () => ending() || !!interruptRequest,
     // A running sleep gives way when this run must end: stop, reset, or a history grown too long while
     // the agent slept (inputs keep arriving). Its timer is in the agent's state and resumes in the next run.
@@ -347,13 +350,14 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
       }
       let outcome: Awaited<ReturnType<Agent['doStep']>>;
       try {
-        // A scope per step, so an interrupt cancels exactly what this step has in flight.
-        stepScope = new CancellationScope();
+        // A scope for the step, so an interrupt cancels exactly what this step has in flight.
+        stepScope = steps.scope();
         outcome = await stepScope.run(() => agent.doStep(deps));
       } catch (err) {
         if (!interruptRequest || !(isCancellation(err) || (err instanceof InfrastructureError && err.code === STEP_CANCELLED))) throw err;
         outcome = 'ProgressMade';
       } finally {
+        steps.done(stepScope!);
         stepScope = undefined;
       }
       if (interruptRequest) {
@@ -370,7 +374,8 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
         metrics.progressed();
         continue;
       }
-      if (await reportToParent()) break; // a sub-agent's work ends with its task's outcome
+      // A sub-agent's work ends with its task's outcome (checked first: an await per rest costs promises the SDK traces).
+      if (agent.config.delegatedBy && (await reportToParent())) break;
       visibility.publish(outcome);
       metrics.rested(outcome);
       if (outcome === 'BlockedOnInput') {
@@ -568,8 +573,43 @@ function searchAttributePublisher(agent: Agent) {
   };
 }
 
-function stepDeps(agent: Agent, timers: { interrupt: () => boolean; onInterrupted: () => void; subAgentWaitEnds: () => boolean }): StepDeps {
+/**
+ * The cancellation scopes steps run in. A new scope per step cost as much worker time as the rest of a
+ * plain turn's step (each makes promises the SDK traces, and links itself to the root scope for the
+ * run's life), so a scope serves step after step while cancelling it could only reach the step in
+ * flight: whatever an earlier step started has ended with it (activities, timers), and a cancel finds
+ * nothing of theirs to cancel, so it issues the same commands a fresh scope would. A scope is replaced
+ * once cancelled, after a step that started a child agent (which outlives the step: a later interrupt
+ * must not cancel it), and every SCOPE_STEPS steps (each activity leaves a small handler on it).
+ */
+const SCOPE_STEPS = 100;
+function stepScopes() {
+  let current: CancellationScope | undefined;
+  let used = 0;
+  let childStarted = false;
+  return {
+    scope(): CancellationScope {
+      childStarted = false;
+      return (current ??= new CancellationScope());
+    },
+    childStarted(): void {
+      childStarted = true;
+    },
+    done(scope: CancellationScope): void {
+      if (scope.consideredCancelled || childStarted || ++used >= SCOPE_STEPS) {
+        current = undefined;
+        used = 0;
+      }
+    },
+  };
+}
+
+function stepDeps(
+  agent: Agent,
+  timers: { interrupt: () => boolean; onInterrupted: () => void; subAgentWaitEnds: () => boolean; childStarted: () => void },
+): StepDeps {
   const { workflowId, runId } = workflowInfo();
+  const feed = entryFeed(() => agent.state.entries);
   return {
     delegate: {
       async start(request) {
@@ -579,6 +619,7 @@ function stepDeps(agent: Agent, timers: { interrupt: () => boolean; onInterrupte
         const input: AgentWorkflowInput = { config, initialInput: { text: request.task, sender: workflowId }, ...(request.systemInstruction ? { systemInstruction: request.systemInstruction } : {}) };
         // Abandoned, not ended, when this run closes: continue-as-new must not take the children with it.
         // Stopping or resetting the parent stops them explicitly (stopSubAgents).
+        timers.childStarted();
         await startChild(agentWorkflow, {
           workflowId: childId,
           args: [input],
@@ -595,6 +636,7 @@ function stepDeps(agent: Agent, timers: { interrupt: () => boolean; onInterrupte
       },
     },
     async callModel(request) {
+      feed.beforeModelCall(); // this worker's callModel then needs no entries query (no command, no history)
       let result;
       try {
         // The summary makes the activity readable in the Web UI ("model openai:gpt-4.1-mini").
