@@ -39,6 +39,7 @@ import type { ToolRegistry } from './tools/registry';
 import { typedAnswer } from './typed-answer';
 import type { CallModelInput } from './types';
 import { type ModelSpan, startModelSpan } from './telemetry/model-span';
+import type { StreamChannel, StreamLocation } from './stream-channel/stream-server';
 
 export interface ModelLiveness {
   /** Longest wait for the first delta after the request is sent. */
@@ -58,6 +59,12 @@ export interface CallModelDeps {
   /** False when the worker does not offload large payloads: an answer over the inline limit is refused. */
   offloading?: boolean;
   observeStream?: ModelStreamObserver;
+  /**
+   * The worker's stream endpoint. With it, partial output goes to readers over it and heartbeats only
+   * keep the call alive (a few per call whatever its length); without it, every heartbeat carries the
+   * partial output (about four a second while streaming, each a billable Temporal action).
+   */
+  streamChannel?: StreamChannel;
 }
 
 /**
@@ -79,8 +86,12 @@ export interface PartialOutput {
   callId?: string;
   thinking: string;
   toolCalls: Array<{ name: string; arguments: string }>;
+  /** Where this call's partial output streams (the worker's stream endpoint); absent on the heartbeat path. */
+  channel?: StreamLocation;
 }
 const PARTIAL_MAX_CHARS = 16 * 1024;
+/** On the stream endpoint, a liveness heartbeat every this fraction of the heartbeat timeout. */
+const LIVENESS_FRACTION = 0.6;
 
 export function createCallModel(deps: CallModelDeps) {
   const liveness = deps.liveness ?? DEFAULT_MODEL_LIVENESS;
@@ -118,11 +129,24 @@ export function createCallModel(deps: CallModelDeps) {
           watchdogFailure = ApplicationFailure.create({ type: ModelError.Stalled, message: `${input.model} stalled for ${liveness.stallTimeoutMs} ms mid-stream.` });
         }
         if (watchdogFailure) abort.abort();
+        else if (channel) beat(false);
         else ctx.heartbeat(); // keep the activity alive while waiting for a slow first token
       }, Math.min(1000, liveness.stallTimeoutMs / 4, liveness.firstTokenTimeoutMs / 4));
 
       const assembler = new MessageAssembler();
       let partialAt = Date.now(); // a call that ends within 100 ms sends no heartbeat at all
+      // The stream endpoint's path: the first heartbeat says where the deltas are, later ones only keep
+      // the call alive (with the partial output then, for readers that cannot reach the endpoint).
+      const channel = deps.streamChannel?.open(ctx.info.attempt);
+      const livenessMs = Math.max(1000, LIVENESS_FRACTION * (ctx.info.heartbeatTimeoutMs ?? 10_000));
+      let beatAt = 0;
+      const snapshot = () => ({ ...partialOutput(assembler.snapshot(), ctx.info, input.model, wire !== undefined), channel: channel!.location });
+      const beat = (force: boolean) => {
+        if (!force && Date.now() - beatAt < livenessMs) return;
+        beatAt = Date.now();
+        ctx.heartbeat(snapshot());
+      };
+      if (channel) beat(true);
       try {
         for await (const delta of model.stream(messages, toolSpecs, context.system, {
           signal: abort.signal,
@@ -137,10 +161,12 @@ export function createCallModel(deps: CallModelDeps) {
             span.firstToken();
           }
           assembler.consume(delta);
-          // The snapshot parses tool arguments; building it at most every 100 ms keeps long streams linear.
-          if (Date.now() - partialAt >= 100) {
+          // The snapshot parses tool arguments; building it at most every 100 ms (50 on the stream
+          // endpoint, which costs no action) keeps long streams linear.
+          if (Date.now() - partialAt >= (channel ? 50 : 100)) {
             partialAt = Date.now();
-            ctx.heartbeat(partialOutput(assembler.snapshot(), ctx.info, input.model, wire !== undefined));
+            if (channel) channel.publish(snapshot());
+            else ctx.heartbeat(partialOutput(assembler.snapshot(), ctx.info, input.model, wire !== undefined));
           }
           if (assembler.status === 'done' || assembler.status === 'error') break;
         }
@@ -152,6 +178,11 @@ export function createCallModel(deps: CallModelDeps) {
       } finally {
         clearInterval(watchdog);
         ctx.cancellationSignal.removeEventListener('abort', onCancel);
+        // Readers get the whole streamed text before the end; the answer itself comes from history.
+        if (channel) {
+          channel.publish(snapshot());
+          channel.end();
+        }
       }
       if (watchdogFailure) throw watchdogFailure;
 

@@ -10,6 +10,7 @@ import { deliverScheduledInput } from './deliver-scheduled-input';
 import type { ModelRouter, ProviderReadiness } from './models/model-router';
 import type { ToolRegistry } from './tools/registry';
 import type { PayloadLimits } from './types';
+import type { StreamChannel } from './stream-channel/stream-server';
 
 export interface ActivityDeps {
   models: ModelRouter;
@@ -26,6 +27,8 @@ export interface ActivityDeps {
   observeModelStream?: ModelStreamObserver;
   /** The worker's cache of agent entries, when the worker feeds it too (see workflows/entry-feed.ts). */
   entryCache?: EntryCache;
+  /** The worker's stream endpoint for partial output (see stream-channel/); without it, heartbeats carry it. */
+  streamChannel?: StreamChannel;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -39,6 +42,7 @@ export function createActivities(deps: ActivityDeps) {
       prices: deps.prices,
       offloading,
       observeStream: deps.observeModelStream,
+      streamChannel: deps.streamChannel,
     }),
     executeTool: createExecuteTool({ tools: deps.tools, workspaceRoot: deps.workspaceRoot }),
     /** A local activity the workflow asks before carrying a state too large to pass inline. */
@@ -61,6 +65,7 @@ export { anthropicProvider, AnthropicMessagesModel, type AnthropicProviderOption
 export { ModelError, mapProviderError } from './models/provider-errors';
 export { type PriceTable, loadPriceTable } from './models/prices';
 export { type ModelLiveness, type ModelStreamObserver, type PartialOutput, DEFAULT_MODEL_LIVENESS } from './call-model';
+export { StreamChannel, type StreamLocation } from './stream-channel/stream-server';
 export { ScriptedModelProvider, type Script, type ScriptStep, type ScriptedRequest } from './models/scripted-model';
 export { offlineDemoProvider, OFFLINE_DEMO_MODEL } from './models/offline-demo-model';
 export { ToolRegistry } from './tools/registry';

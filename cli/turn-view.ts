@@ -10,6 +10,7 @@ import type { PartialOutput } from '../activities/call-model';
 import type { AgentStatus } from '../workflows/messages';
 import type { AgentClient } from '../client/agent-client';
 import type { ChatScreen } from './chat-screen';
+import { sharedStreamReader } from '../common/stream-channel/channel-reader';
 import { formatOtherInput, formatToolActivity, formatToolProgress } from './format';
 
 const POLL_MS = 200;
@@ -104,7 +105,8 @@ export class AgentFollower {
     // In this order: a partial output read before the state belongs to a call after every entry the
     // state counts, so if the state counts no entry beyond those shown, the text follows them.
     const fresh = await agents.history(agentId, this.shownSeq);
-    const partial = this.working ? await agents.partialOutput(agentId).catch(() => null) : null;
+    // The heartbeat names the call; its text comes from the worker's stream endpoint when it can be read.
+    const partial = this.working ? sharedStreamReader.latest(await agents.partialOutput(agentId).catch(() => null)) : null;
     const state = await agents.state(agentId);
     this.working = state.blockedOn === null;
     if (state.lastSeq < this.shownSeq) {

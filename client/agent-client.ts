@@ -61,6 +61,7 @@ import { type TypedAskOptions, type TypedOutcome, responseSchemaFor, typedOutcom
 import { AgentSchedules } from './agent-schedules';
 import { askWorkerInfo } from './worker-info';
 import { NoWorkerError, POLLED_WITHIN_MS, type WorkerStatus, describeWorkers, expectWorker } from './worker-status';
+import { sharedStreamReader } from '../common/stream-channel/channel-reader';
 
 export interface AgentSummary {
   agentId: string;
@@ -501,11 +502,14 @@ export class AgentClient {
     return all.filter((p) => p.details !== undefined && p.details !== null);
   }
 
-  /** Polls partialOutput every `intervalMs` and yields each change, until `signal` aborts. */
+  /**
+   * Polls partialOutput every `intervalMs` and yields each change, until `signal` aborts; the text comes
+   * from the worker's stream endpoint when it can be read (common/stream-channel), else the heartbeat.
+   */
   async *streamPartial(agentId: string, options: { intervalMs?: number; signal?: AbortSignal } = {}): AsyncGenerator<PartialOutput> {
     let last = '';
     while (!options.signal?.aborted) {
-      const partial = await this.partialOutput(agentId).catch(() => null);
+      const partial = sharedStreamReader.latest(await this.partialOutput(agentId).catch(() => null));
       const key = partial ? JSON.stringify(partial) : '';
       if (partial && key !== last) yield partial;
       last = key;

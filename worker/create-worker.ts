@@ -25,6 +25,7 @@ import {
   type Tool,
 } from '../activities';
 import { EntryCache } from '../activities/entry-cache';
+import { StreamChannel } from '../activities/stream-channel/stream-server';
 import { runCommandTool } from '../activities/tools/run-command';
 import { ENTRY_FEED_SINK, type EntryFeed } from '../workflows/entry-feed';
 import { TASK_QUEUE } from '../workflows/messages';
@@ -56,6 +57,12 @@ export interface LivecontextWorkerOptions {
   prices?: PriceTable;
   /** Sees every delta of every model call, with the provider's raw events (`providerRaw`); never history. */
   observeModelStream?: ModelStreamObserver;
+  /**
+   * Where model calls stream their partial output (activities/stream-channel). Default: an endpoint
+   * configured by LIVECONTEXT_STREAM_* (127.0.0.1 on a free port; LIVECONTEXT_STREAM_CHANNEL=0 turns it
+   * off); false: partial output travels in heartbeats, each a Temporal action.
+   */
+  streamChannel?: StreamChannel | false;
   /** Parent folder of the agents' workspaces (default `.livecontext/workspaces`). */
   workspaceRoot?: string;
   /** A prebuilt workflow bundle (from bundleWorkflowCode), to skip bundling at start-up. */
@@ -105,6 +112,7 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
   // One entry cache for the callModel activities and the agents' workflows on this worker, which hand it
   // each model call's new entries in-process (no `entries` query per model call; see workflows/entry-feed.ts).
   const entryCache = new EntryCache();
+  const streamChannel = options.streamChannel === false ? undefined : (options.streamChannel ?? (await StreamChannel.fromEnvironment((m) => console.warn(m))));
   let worker: Worker;
   try {
     const workerOptions: Partial<WorkerOptions> = {
@@ -129,6 +137,7 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
         offloading,
         observeModelStream: options.observeModelStream,
         entryCache,
+        streamChannel,
       }),
       // No payload a sender can produce may stall an agent: see UndecodableGuardCodec.
       dataConverter: guardedForWorkers(dataConverter),
@@ -139,9 +148,15 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
     });
   } catch (err) {
     await mcp?.close(); // no worker will run: end the MCP servers it started
+    if (!options.streamChannel) await streamChannel?.close();
     throw err;
   }
   if (mcp) closeWithWorker(worker, mcp);
+  if (streamChannel && !options.streamChannel) {
+    // The endpoint this function started ends with the worker (one passed in belongs to its caller).
+    const run = worker.run.bind(worker);
+    worker.run = () => run().finally(() => streamChannel.close());
+  }
   watchAgentStates(worker); // livecontext_agents{state}, counted by visibility, when metrics are on
   return worker;
 }

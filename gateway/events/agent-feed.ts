@@ -1,6 +1,7 @@
 /**
  * Follows an agent for an event stream, the way the console chat does (cli/turn-view.ts): every POLL_MS
- * it reads the history after its cursor, the running model call's partial output and the agent's state,
+ * it reads the history after its cursor, the running model call's partial output (from the worker's
+ * stream endpoint when it can be read, else the call's heartbeat) and the agent's state,
  * and turns them into AG-UI events (derive-events.ts) and state changes (STATE_DELTA). It keeps only
  * what makes polling cheaper; a stream resumed from its cursor, on any gateway, needs nothing of it.
  */
@@ -13,6 +14,7 @@ import { type AgentStateView, agentStateView } from './agent-state-view';
 import { type Cursor, cursorAt } from './cursor';
 import { type Emitted, type StreamMode, blockedEvents, deriveEvents, openBatch } from './derive-events';
 import { jsonPatch } from './json-patch';
+import { sharedStreamReader } from '../../common/stream-channel/channel-reader';
 
 export const POLL_MS = 200;
 /** Entries landed while looking: look again soon, not at once. */
@@ -76,7 +78,8 @@ export class AgentFeed {
     const fetched = await agents.history(agentId, overlap ? start.seq - 1 : start.seq);
     // In this order: a partial output read before the state belongs to a call after every entry the state
     // counts, so if the state counts no entry beyond those read, the text follows them.
-    const partial: PartialOutput | null = this.working ? await agents.partialOutput(agentId).catch(() => null) : null;
+    // The heartbeat names the call; its text comes from the worker's stream endpoint when it can be read.
+    const partial: PartialOutput | null = this.working ? sharedStreamReader.latest(await agents.partialOutput(agentId).catch(() => null)) : null;
     const status = await agents.state(agentId);
     this.working = status.blockedOn === null;
     const seen = overlap ? fetched[0] : undefined;
