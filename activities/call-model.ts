@@ -136,7 +136,8 @@ export function createCallModel(deps: CallModelDeps) {
       const assembler = new MessageAssembler();
       let partialAt = Date.now(); // a call that ends within 100 ms sends no heartbeat at all
       // The stream endpoint's path: the first heartbeat says where the deltas are, later ones only keep
-      // the call alive (with the partial output then, for readers that cannot reach the endpoint).
+      // the call alive (with the partial output then, for readers that cannot reach the endpoint), every
+      // LIVENESS_FRACTION of the heartbeat timeout: a few per call, however long the answer.
       const channel = deps.streamChannel?.open(ctx.info.attempt);
       const livenessMs = Math.max(1000, LIVENESS_FRACTION * (ctx.info.heartbeatTimeoutMs ?? 10_000));
       let beatAt = 0;
@@ -146,7 +147,6 @@ export function createCallModel(deps: CallModelDeps) {
         beatAt = Date.now();
         ctx.heartbeat(snapshot());
       };
-      if (channel) beat(true);
       try {
         for await (const delta of model.stream(messages, toolSpecs, context.system, {
           signal: abort.signal,
@@ -165,7 +165,12 @@ export function createCallModel(deps: CallModelDeps) {
           // endpoint, which costs no action) keeps long streams linear.
           if (Date.now() - partialAt >= (channel ? 50 : 100)) {
             partialAt = Date.now();
-            if (channel) channel.publish(snapshot());
+            if (channel) {
+              // The first heartbeat names the stream, once the call has streamed for 100 ms: a short
+              // answer costs no heartbeat at all, as on the heartbeat path.
+              if (!beatAt) beat(true);
+              channel.publish(snapshot());
+            }
             else ctx.heartbeat(partialOutput(assembler.snapshot(), ctx.info, input.model, wire !== undefined));
           }
           if (assembler.status === 'done' || assembler.status === 'error') break;

@@ -18,7 +18,7 @@ const TO = 20;
  * received, an activity or local activity run, a timer, a search-attribute upsert, a child workflow
  * started, an external signal sent. Queries are actions too but leave no event: not counted here.
  */
-function isAction(e: Event): boolean {
+export function isAction(e: Event): boolean {
   switch (e.eventType) {
     case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED:
     case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED:

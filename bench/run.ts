@@ -19,6 +19,7 @@ import { historyPerTurn } from './history-per-turn';
 import { latency } from './latency';
 import { longConversation } from './long-conversation';
 import { recovery } from './recovery';
+import { streamingCost } from './streaming-cost';
 import { type Bench, type BenchResult, type Row, progress } from './support';
 import { throughput } from './throughput';
 
@@ -30,6 +31,7 @@ const BENCHMARKS: Array<[string, (bench: Bench) => Promise<BenchResult>]> = [
   ['latency', latency],
   ['continueAsNew', continueAsNew],
   ['recovery', recovery],
+  ['streamingCost', streamingCost],
   ['cliStart', cliStart],
 ];
 
