@@ -29,7 +29,6 @@ import { isAction } from './events-per-turn';
 import { pacedModels } from './paced-model';
 import { type Bench, type BenchResult, type Row, progress, round, uniqueId } from './support';
 
-type PathName = 'heartbeat' | 'channel';
 type Reader = 'text' | 'events';
 interface TurnCost {
   heartbeats: number;

@@ -42,6 +42,8 @@ export class AgentFollower {
   /** The agent worked when last looked at: only then can a model call be streaming. */
   private working = true;
   private failing = false;
+  /** The workflow's run and history length when last queried to the end, and the state then (see poll). */
+  private queried: { mark: string; state: AgentStatus } | undefined;
   private stopped = false;
   private nudged = false;
   private wake = () => {};
@@ -101,7 +103,21 @@ export class AgentFollower {
 
   /** One look at the agent; true when it changed meanwhile and should be looked at again at once. */
   private async poll(): Promise<boolean> {
-    const { agents, agentId, screen } = this.o;
+    const { agents, agentId } = this.o;
+    // While the workflow's history stands still, neither entries nor state can change (both change only in
+    // workflow tasks, which add events): look at the running call's output alone, with no query (each is
+    // a billable Temporal action; a describe is not).
+    const mark = await agents
+      .handle(agentId)
+      .describe()
+      .then((d) => `${d.runId}/${d.historyLength}`)
+      .catch(() => undefined);
+    if (mark !== undefined && this.queried?.mark === mark) {
+      const partial = this.working ? sharedStreamReader.latest(await agents.partialOutput(agentId).catch(() => null)) : null;
+      await this.showLive(this.queried.state, partial);
+      return false;
+    }
+    this.queried = undefined;
     // In this order: a partial output read before the state belongs to a call after every entry the
     // state counts, so if the state counts no entry beyond those shown, the text follows them.
     const fresh = await agents.history(agentId, this.shownSeq);
@@ -119,6 +135,15 @@ export class AgentFollower {
       this.shownSeq = entry.seq;
     }
     if (state.lastSeq !== this.shownSeq) return true;
+    // The mark was read before the queries: the same mark next time means nothing changed since.
+    if (mark !== undefined) this.queried = { mark, state };
+    await this.showLive(state, partial);
+    return false;
+  }
+
+  /** What shows between entries: the streaming text, tool progress, errors, approvals, the prompt. */
+  private async showLive(state: AgentStatus, partial: PartialOutput | null): Promise<void> {
+    const { screen } = this.o;
     this.showPartial(partial);
     if (this.working && state.runState === 'WaitingToolResults') await this.showToolProgress();
     else this.shownProgress.clear();
@@ -134,7 +159,6 @@ export class AgentFollower {
       screen.line('(the agent is stopping; /quit leaves the chat)');
     }
     if ((state.blockedOn !== null || state.stopping) && !this.o.busy()) screen.showPrompt();
-    return false;
   }
 
   private async show(entry: HistoryEntry): Promise<void> {

@@ -43,6 +43,13 @@ export class AgentFeed {
   private view: AgentStateView | undefined;
   /** The agent worked at the last look: only then can a model call be streaming. */
   private working = true;
+  /**
+   * The workflow's run and history length when the last look queried it, its state then, and whether
+   * that look was caught up: while the history does not grow, neither entries nor state can change (both
+   * change only in workflow tasks, which add events), so a look needs no query — each query is a billable
+   * Temporal action, a describe is not.
+   */
+  private queried: { mark: string; status: AgentStatus; caughtUp: boolean } | undefined;
 
   constructor(
     private readonly agents: AgentClient,
@@ -72,6 +79,12 @@ export class AgentFeed {
   /** One look: the events after the cursor (the cursor moves past them). */
   async poll(): Promise<Poll> {
     const { agents, agentId } = this;
+    const mark = await agents
+      .handle(agentId)
+      .describe()
+      .then((d) => `${d.runId}/${d.historyLength}`)
+      .catch(() => undefined);
+    if (mark !== undefined && this.queried?.mark === mark) return this.pollPartial(this.queried);
     const start = this.cursor;
     // One entry before the cursor too, when known: if it is not the one seen there, history restarted.
     const overlap = this.known && this.known.seq === start.seq && start.seq >= 1;
@@ -87,6 +100,7 @@ export class AgentFeed {
     if (status.lastSeq < start.seq || regrown) {
       this.known = undefined;
       this.batch = undefined;
+      this.queried = undefined;
       return { emitted: [], status, reset: true, behind: true };
     }
     const entries = fetched.filter((e) => e.seq > start.seq);
@@ -95,6 +109,9 @@ export class AgentFeed {
     const result = deriveEvents({ mode: this.mode, cursor: start, entries, batch: this.batch, partial: caughtUp ? partial : null });
     this.cursor = result.cursor;
     this.remember(entries);
+    // The mark was read before the queries, so what they saw is at least that history: if the next look
+    // finds the same mark, nothing changed since. A look that ends a run or is behind always queries again.
+    this.queried = mark !== undefined && !result.answeredSeq && !result.otherTurn && !result.turnEnd && caughtUp ? { mark, status, caughtUp } : undefined;
     return {
       emitted: result.emitted,
       status,
@@ -104,6 +121,14 @@ export class AgentFeed {
       ...(result.turnEnd ? { turnEnd: result.turnEnd } : {}),
       ...(result.otherTurn ? { otherTurn: true } : {}),
     };
+  }
+
+  /** A look while the history stands still: only the running call's partial output can have moved. */
+  private async pollPartial(last: { status: AgentStatus; caughtUp: boolean }): Promise<Poll> {
+    const partial = this.working && last.caughtUp ? sharedStreamReader.latest(await this.agents.partialOutput(this.agentId).catch(() => null)) : null;
+    const result = deriveEvents({ mode: this.mode, cursor: this.cursor, entries: [], batch: this.batch, partial });
+    this.cursor = result.cursor;
+    return { emitted: result.emitted, status: last.status, reset: false, behind: false };
   }
 
   /** Events that end the open run because the agent is blocked (see blockedEvents); the cursor moves past them. */
