@@ -168,7 +168,7 @@ export function createCallModel(deps: CallModelDeps) {
             if (channel) {
               // The first heartbeat names the stream, once the call has streamed for 100 ms: a short
               // answer costs no heartbeat at all, as on the heartbeat path.
-              if (!beatAt) beat(true);
+              if (!beatAt && Date.now() - startedAt >= 100) beat(true);
               channel.publish(snapshot());
             }
             else ctx.heartbeat(partialOutput(assembler.snapshot(), ctx.info, input.model, wire !== undefined));

@@ -1,0 +1,72 @@
+/**
+ * The stream endpoint and its reader without Temporal: a reader with the shared secret follows a call
+ * through the address the worker advertises (as on another machine), one with another secret is refused
+ * and keeps the heartbeat's output, and a call that ended is gone.
+ */
+import { createServer } from 'node:net';
+import { StreamChannel } from '../../activities/stream-channel/stream-server';
+import { StreamChannelReader } from '../../common/stream-channel/channel-reader';
+
+const secretBefore = process.env.LIVECONTEXT_STREAM_SECRET;
+beforeAll(() => {
+  process.env.LIVECONTEXT_STREAM_SECRET = 'unit-test-stream-secret';
+});
+afterAll(() => {
+  if (secretBefore === undefined) delete process.env.LIVECONTEXT_STREAM_SECRET;
+  else process.env.LIVECONTEXT_STREAM_SECRET = secretBefore;
+});
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+async function until<T>(check: () => T | undefined | false, what: string): Promise<T> {
+  for (let i = 0; i < 200; i++) {
+    const v = check();
+    if (v) return v;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+test('a reader follows a call at the advertised address; another secret is refused; an ended call is gone', async () => {
+  const port = await freePort();
+  const channel = await StreamChannel.start({ listen: `0.0.0.0:${port}`, advertise: `http://localhost:${port}/` });
+  const reader = new StreamChannelReader(Buffer.from('unit-test-stream-secret'));
+  const stranger = new StreamChannelReader(Buffer.from('some other secret'));
+  try {
+    const call = channel.open(2);
+    expect(call.location.url).toMatch(new RegExp(`^http://localhost:${port}/v1/calls/[0-9a-f-]{36}$`));
+    const heartbeat = { attempt: 2, text: 'he', textChars: 2, channel: call.location };
+    expect(reader.latest(heartbeat)).toBe(heartbeat); // nothing published yet: the heartbeat's output
+    call.publish({ attempt: 2, text: 'hello wor', textChars: 9 });
+    await until(() => reader.latest(heartbeat)?.text === 'hello wor', 'the published text');
+    call.publish({ attempt: 2, text: 'hello world', textChars: 11 });
+    await until(() => reader.latest(heartbeat)?.text === 'hello world', 'the next text');
+
+    expect(stranger.latest(heartbeat)).toBe(heartbeat);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(stranger.latest(heartbeat)).toBe(heartbeat); // refused (403): stays on the heartbeat
+    expect(stranger.following(heartbeat)).toBe(false);
+
+    // A heartbeat of another attempt than the stream's is not followed there.
+    expect(reader.latest({ ...heartbeat, attempt: 3, text: '' })).toMatchObject({ attempt: 3, text: '' });
+
+    call.end();
+    expect(channel.openCalls).toBe(0);
+    expect(reader.latest(heartbeat)?.text).toBe('hello world'); // the last text stays until the heartbeat goes
+    const late = new StreamChannelReader(Buffer.from('unit-test-stream-secret'));
+    late.latest(heartbeat);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(late.following(heartbeat)).toBe(false); // 404: an ended call's text comes from history
+    late.close();
+  } finally {
+    reader.close();
+    stranger.close();
+    await channel.close();
+  }
+});
