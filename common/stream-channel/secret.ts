@@ -8,7 +8,7 @@
  * mode 0600) that a worker creates and readers of the same user on the same machine find.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -33,13 +33,18 @@ export function ensureStreamSecret(): Buffer | undefined {
   const found = readStreamSecret();
   if (found) return found;
   const file = secretFile();
+  const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
   try {
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    // 'wx': two workers starting at once must not overwrite each other's secret.
-    writeFileSync(file, randomBytes(32).toString('hex') + '\n', { flag: 'wx', mode: 0o600 });
-    chmodSync(file, 0o600);
+    writeFileSync(draft, randomBytes(32).toString('hex') + '\n', { mode: 0o600 });
+    chmodSync(draft, 0o600);
+    // A link appears whole or not at all, and fails if another worker's secret is there first: readers
+    // never see a half-written file and two workers starting at once end up with one secret.
+    linkSync(draft, file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return undefined;
+  } finally {
+    rmSync(draft, { force: true });
   }
   return readStreamSecret();
 }
