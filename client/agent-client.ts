@@ -268,11 +268,18 @@ export class AgentClient {
     const request: AskRequest = { input, ...(this.options.answersInline ? { withAnswer: true } : {}) };
     let answered: AskReceipt;
     try {
-      // Returns once accepted, or once refused (then result() throws the refusal).
-      const accepted = await this.change(agentId, (updateId) =>
-        this.handle(agentId).startUpdate(askUpdate, { args: [request], updateId, waitForStage: WorkflowUpdateStage.ACCEPTED }),
+      answered = await retryWhile(
+        async () => {
+          // Returns once accepted, or once refused (then result() throws the refusal).
+          const accepted = await this.change(agentId, (updateId) =>
+            this.handle(agentId).startUpdate(askUpdate, { args: [request], updateId, waitForStage: WorkflowUpdateStage.ACCEPTED }),
+          );
+          // A refusal that proves the update was never accepted (UnprocessedUpdate) is not repeated here:
+          // the handle would give the same rejection again. It ends this attempt; the next one asks anew.
+          return retryWhile(() => accepted.result(), (err) => (refusedUnaccepted(err)?.freshId ? undefined : repeatIdempotent(err)?.backoff));
+        },
+        (err) => (refusedUnaccepted(err)?.freshId ? refusedUnaccepted(err)?.backoff : undefined),
       );
-      answered = await retryWhile(() => accepted.result(), (err) => repeatIdempotent(err)?.backoff);
     } catch (err) {
       if (!/No registered handler for update: ask\b/.test(errorText(err))) throw err;
       const { inputSeq } = await this.send(agentId, input);
