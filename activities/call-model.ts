@@ -1,8 +1,10 @@
 /**
  * The callModel activity: fetch the entries this worker lacks, render the context with the same pure
  * function the workflow's history defines, stream from the routed model through a MessageAssembler, and
- * return one assembled message. While it streams, the partial message is the activity's heartbeat
- * detail (what clients read to show output as it forms; it never becomes a history entry). A stream
+ * return one assembled message. While it streams, the partial message goes to the worker's stream
+ * endpoint (stream-channel/), which clients read to show output as it forms, and heartbeats only say
+ * where and keep the call alive; without an endpoint every heartbeat carries it. It never becomes a
+ * history entry. A stream
  * that ends without `done`, a first token that never comes, or a stall is an error (retried), never a
  * message. A worker's stream observer sees every delta, provider events included; the result keeps
  * none of them. A turn whose input asks for a typed answer gets it checked here (see typed-answer.ts).

@@ -1,7 +1,8 @@
 /**
  * Follows an agent while the chat is attached, whatever made it work: typed input, /retry, /model,
  * an approval, another client. Every POLL_MS it reads the history after the last entry shown, the
- * partial output of the running model call (the activity's heartbeat) and the agent's state, and shows
+ * partial output of the running model call (from the worker's stream endpoint, or the call's heartbeat)
+ * and the agent's state (queried only when the workflow's history grew), and shows
  * in order: model text as it streams, tool calls and results, approval requests, errors, answers. It
  * draws the prompt once the agent rests (waits for input, an approval or a fix).
  */
@@ -10,7 +11,6 @@ import type { PartialOutput } from '../activities/call-model';
 import type { AgentStatus } from '../workflows/messages';
 import type { AgentClient } from '../client/agent-client';
 import type { ChatScreen } from './chat-screen';
-import { sharedStreamReader } from '../common/stream-channel/channel-reader';
 import { formatOtherInput, formatToolActivity, formatToolProgress } from './format';
 
 const POLL_MS = 200;
@@ -113,7 +113,7 @@ export class AgentFollower {
       .then((d) => `${d.runId}/${d.historyLength}`)
       .catch(() => undefined);
     if (mark !== undefined && this.queried?.mark === mark) {
-      const partial = this.working ? sharedStreamReader.latest(await agents.partialOutput(agentId).catch(() => null)) : null;
+      const partial = this.working ? await agents.partialOutput(agentId).catch(() => null) : null;
       await this.showLive(this.queried.state, partial);
       return false;
     }
@@ -121,8 +121,7 @@ export class AgentFollower {
     // In this order: a partial output read before the state belongs to a call after every entry the
     // state counts, so if the state counts no entry beyond those shown, the text follows them.
     const fresh = await agents.history(agentId, this.shownSeq);
-    // The heartbeat names the call; its text comes from the worker's stream endpoint when it can be read.
-    const partial = this.working ? sharedStreamReader.latest(await agents.partialOutput(agentId).catch(() => null)) : null;
+    const partial = this.working ? await agents.partialOutput(agentId).catch(() => null) : null;
     const state = await agents.state(agentId);
     this.working = state.blockedOn === null;
     if (state.lastSeq < this.shownSeq) {

@@ -480,8 +480,10 @@ export class AgentClient {
 
   /**
    * The partial output of the model call running now (text, thinking, tool calls being formed), or
-   * null when none runs. It comes from the activity's heartbeat details, never from workflow history;
-   * a retried call starts again from empty.
+   * null when none runs. The call's heartbeat details (never workflow history) say which call runs and
+   * where it streams; the text is the worker's stream endpoint's when this process follows it
+   * (common/stream-channel: following starts at the first look, so ask repeatedly), else the heartbeat's.
+   * A retried call starts again from empty.
    */
   async partialOutput(agentId: string): Promise<PartialOutput | null> {
     const desc = await this.handle(agentId).describe();
@@ -490,7 +492,7 @@ export class AgentClient {
     if (!pending || !payloads?.length) return null;
     const partial = await decodePayloadAt<PartialOutput>(this.client.workflow.options.loadedDataConverter, 0, payloads);
     if (partial.attempt !== pending.attempt) return { ...partial, attempt: pending.attempt ?? partial.attempt, text: '', textChars: 0, thinking: '', toolCalls: [] };
-    return partial;
+    return sharedStreamReader.latest(partial);
   }
 
   /**
@@ -509,14 +511,11 @@ export class AgentClient {
     return all.filter((p) => p.details !== undefined && p.details !== null);
   }
 
-  /**
-   * Polls partialOutput every `intervalMs` and yields each change, until `signal` aborts; the text comes
-   * from the worker's stream endpoint when it can be read (common/stream-channel), else the heartbeat.
-   */
+  /** Polls partialOutput every `intervalMs` and yields each change, until `signal` aborts. */
   async *streamPartial(agentId: string, options: { intervalMs?: number; signal?: AbortSignal } = {}): AsyncGenerator<PartialOutput> {
     let last = '';
     while (!options.signal?.aborted) {
-      const partial = sharedStreamReader.latest(await this.partialOutput(agentId).catch(() => null));
+      const partial = await this.partialOutput(agentId).catch(() => null);
       const key = partial ? JSON.stringify(partial) : '';
       if (partial && key !== last) yield partial;
       last = key;

@@ -14,7 +14,6 @@ import { type AgentStateView, agentStateView } from './agent-state-view';
 import { type Cursor, cursorAt } from './cursor';
 import { type Emitted, type StreamMode, blockedEvents, deriveEvents, openBatch } from './derive-events';
 import { jsonPatch } from './json-patch';
-import { sharedStreamReader } from '../../common/stream-channel/channel-reader';
 
 export const POLL_MS = 200;
 /** Entries landed while looking: look again soon, not at once. */
@@ -91,8 +90,7 @@ export class AgentFeed {
     const fetched = await agents.history(agentId, overlap ? start.seq - 1 : start.seq);
     // In this order: a partial output read before the state belongs to a call after every entry the state
     // counts, so if the state counts no entry beyond those read, the text follows them.
-    // The heartbeat names the call; its text comes from the worker's stream endpoint when it can be read.
-    const partial: PartialOutput | null = this.working ? sharedStreamReader.latest(await agents.partialOutput(agentId).catch(() => null)) : null;
+    const partial: PartialOutput | null = this.working ? await agents.partialOutput(agentId).catch(() => null) : null;
     const status = await agents.state(agentId);
     this.working = status.blockedOn === null;
     const seen = overlap ? fetched[0] : undefined;
@@ -125,7 +123,7 @@ export class AgentFeed {
 
   /** A look while the history stands still: only the running call's partial output can have moved. */
   private async pollPartial(last: { status: AgentStatus; caughtUp: boolean }): Promise<Poll> {
-    const partial = this.working && last.caughtUp ? sharedStreamReader.latest(await this.agents.partialOutput(this.agentId).catch(() => null)) : null;
+    const partial = this.working && last.caughtUp ? await this.agents.partialOutput(this.agentId).catch(() => null) : null;
     const result = deriveEvents({ mode: this.mode, cursor: this.cursor, entries: [], batch: this.batch, partial });
     this.cursor = result.cursor;
     return { emitted: result.emitted, status: last.status, reset: false, behind: false };
