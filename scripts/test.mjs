@@ -12,7 +12,8 @@ require('./ensure-deps.cjs').ensureDeps(root);
 require('./ensure-build.cjs').ensureBuild(root); // the CLI runs compiled code
 const cli = require('./temporal-cli.cjs').ensureTemporalCli();
 const chromium = require('./ensure-chromium.cjs').ensureChromium(); // the web page's browser test
-const env = { ...process.env, ...(cli ? { TEMPORAL_CLI_PATH: cli } : {}), ...(chromium ? { LIVECONTEXT_CHROMIUM_PATH: chromium } : {}) };
+const s3Server = require('./ensure-s3-server.cjs').ensureS3Server(); // MinIO for the S3 blob store test (built once, ~3 min)
+const env = { ...process.env, ...(cli ? { TEMPORAL_CLI_PATH: cli } : {}), ...(chromium ? { LIVECONTEXT_CHROMIUM_PATH: chromium } : {}), ...(s3Server ? { LIVECONTEXT_S3_SERVER_PATH: s3Server } : {}) };
 
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 const steps = [
