@@ -13,6 +13,8 @@ export { TRACING_WORKFLOW_MODULE } from '../activities/telemetry/worker-tracing'
 export { OffloadCodec, DEFAULT_OFFLOAD_THRESHOLD } from '../common/codec/offload-codec';
 export { EncryptionCodec, parseKeys, type EncryptionKeys } from '../common/codec/encryption-codec';
 export { FileBlobStore, type BlobStore } from '../common/codec/blob-store';
+export { S3BlobStore, type S3BlobStoreOptions } from '../common/codec/s3-blob-store';
+export { blobStoreFromEnv } from '../common/codec/blob-store-from-env';
 export { startCodecServer } from '../common/codec/codec-server';
 
 export { createActivities, type ActivityDeps } from '../activities';

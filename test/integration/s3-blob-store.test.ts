@@ -9,16 +9,27 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { Client } from '@temporalio/client';
+import type { Payload } from '@temporalio/common';
 import { AgentClient } from '../../client/agent-client';
 import { blobStoreFromEnv } from '../../common/codec/blob-store-from-env';
-import { livecontextDataConverter } from '../../common/codec/data-converter';
+import { livecontextDataConverter, payloadCodecs } from '../../common/codec/data-converter';
+import { BLOB_REF_ENCODING } from '../../common/codec/offload-codec';
 import { parseKeys } from '../../common/codec/encryption-codec';
 import { S3BlobStore } from '../../common/codec/s3-blob-store';
 import { startChildWorker, type ChildWorker } from '../support/child-worker';
 import { s3ServerPath, startS3Server, type S3TestServer } from '../support/s3-server';
 import { connectTest, type TestContext, uniqueId } from '../support/temporal';
+
+/** Every payload in `value` (history events) that is a reference to an offloaded blob. */
+function blobRefs(value: unknown, found: Payload[] = []): Payload[] {
+  if (!value || typeof value !== 'object' || ArrayBuffer.isView(value)) return found;
+  const p = value as Payload;
+  if (p.metadata?.encoding && Buffer.from(p.metadata.encoding).toString() === BLOB_REF_ENCODING) found.push(p);
+  else for (const child of Object.values(value)) blobRefs(child, found);
+  return found;
+}
 
 const exe = s3ServerPath();
 if (!exe) console.warn('S3 blob store test SKIPPED: no MinIO server (scripts/ensure-s3-server.cjs found none and could not build one; npm test builds it when Go is present).');
@@ -43,17 +54,22 @@ describeS3('S3 blob store on a real MinIO', () => {
   const agentsOn = (store: S3BlobStore) =>
     new AgentClient(new Client({ connection: t.connection, dataConverter: livecontextDataConverter({ encryption: parseKeys(codecKeys), offload: { store } }) }), taskQueue);
 
+  /** The worker in its own process, configured only by environment: the bucket, AWS_* credentials, the keys. */
+  const startWorker = () =>
+    startChildWorker({
+      taskQueue,
+      workspaceRoot: tmp,
+      controlDir: tmp,
+      // No workflow cache: every task replays, so the worker reads the blobs history refers to.
+      extraEnv: { ...s3.env(), LIVECONTEXT_CODEC_KEYS: codecKeys, LIVECONTEXT_BLOB_DIR: blobDir, TEST_WORKER_NO_CACHE: '1' },
+    });
+
   beforeAll(async () => {
     s3 = await startS3Server(exe!);
     t = await connectTest(taskQueue);
     tmp = await mkdtemp(path.join(os.tmpdir(), 'lc-s3-'));
     blobDir = path.join(tmp, 'blobs'); // the worker's folder store, which must stay unused
-    worker = await startChildWorker({
-      taskQueue,
-      workspaceRoot: tmp,
-      controlDir: tmp,
-      extraEnv: { ...s3.env(), LIVECONTEXT_CODEC_KEYS: codecKeys, LIVECONTEXT_BLOB_DIR: blobDir },
-    });
+    worker = await startWorker();
   });
   afterAll(async () => {
     await worker?.kill('SIGTERM');
@@ -94,6 +110,26 @@ describeS3('S3 blob store on a real MinIO', () => {
     const history = await agents2.history(agentId);
     expect(history.map((e) => e.kind)).toEqual(['model_input', 'model_output']);
     expect(JSON.stringify(history)).toContain(marker);
+
+    // Objects gone from the bucket: the references in history fail to decode, clearly, naming the key;
+    // put back, the same references decode to the plaintext again (nothing in history was lost).
+    const refs = blobRefs(events);
+    expect(refs.length).toBeGreaterThanOrEqual(2);
+    const codecs = payloadCodecs({ encryption: parseKeys(codecKeys), offload: { store } });
+    const decodeAll = async () => {
+      const out: Payload[] = [];
+      for (let p of refs) {
+        for (const codec of [...codecs].reverse()) [p] = await codec.decode([p]);
+        out.push(p);
+      }
+      return out;
+    };
+    const saved = await Promise.all(names.map(async (name) => ({ name, bytes: await objectBytes(name) })));
+    for (const { name } of saved) await s3.client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: name }));
+    await expect(decodeAll()).rejects.toThrow(/Offloaded payload [0-9a-f]{64} is missing from s3:\/\/livecontext-test\/livecontext\/blobs\/ at http/);
+    for (const { name, bytes } of saved) await s3.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: name, Body: bytes }));
+    const decoded = await decodeAll();
+    expect(decoded.some((p) => Buffer.from(p.data ?? []).includes(marker))).toBe(true);
     await store.close();
   });
 
