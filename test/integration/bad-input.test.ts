@@ -48,7 +48,7 @@ test('input over the size limit is refused by the validator with a clear message
   await expect(t.agents.ask(agentId, 'still here?')).resolves.toMatchObject({ inputSeq: 1, status: 'answered' });
   // A refused update leaves no trace in the workflow history.
   const events = (await t.agents.handle(agentId).fetchHistory()).events ?? [];
-  expect(events.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes)).toHaveLength(2); // ask = send + wait
+  expect(events.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes)).toHaveLength(1); // the one ask update
 });
 
 test('a malformed signal is dropped with a logged reason and never fails the workflow', async () => {
