@@ -25,9 +25,10 @@ if ('missing' in found) {
 }
 
 let state;
+let upFailed = false; // clusterUp stopped what it started and kept the folder with the logs
 let jest;
 let tearingDown;
-const teardown = () => (tearingDown ??= state ? clusterDown(state).catch((err) => console.error(`test:cluster: teardown: ${err.message}`)) : Promise.resolve());
+const teardown = () => (tearingDown ??= state && !upFailed ? clusterDown(state).catch((err) => console.error(`test:cluster: teardown: ${err.message}`)) : Promise.resolve());
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, async () => {
     console.error(`\ntest:cluster: ${signal}, tearing the cluster down…`);
@@ -42,7 +43,10 @@ rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
 let status = 1;
 try {
-  await clusterUp({ ...found, log: (m) => console.error(m), onState: (s) => (state = s) });
+  await clusterUp({ ...found, log: (m) => console.error(m), onState: (s) => (state = s) }).catch((err) => {
+    upFailed = true;
+    throw err;
+  });
   const upAt = seconds();
   status = await new Promise((resolve) => {
     jest = spawn(path.join(root, 'node_modules/.bin/jest'), ['--ci', '--runInBand', '-c', 'test/cluster/jest.config.js', ...process.argv.slice(2)], {
@@ -60,7 +64,7 @@ try {
   console.error(`\ntest:cluster: cluster up in ${upAt} s, checks ${seconds() - upAt} s, ${status === 0 ? 'passed' : 'FAILED'}.`);
 } catch (err) {
   console.error(`test:cluster: ${err.stack ?? err}`);
-  if (state) console.error(`test:cluster: logs in ${state.dir} (kept with LIVECONTEXT_CLUSTER_KEEP=1)`);
+  if (state && !upFailed) console.error(`test:cluster: logs in ${state.dir} (kept with LIVECONTEXT_CLUSTER_KEEP=1)`);
 } finally {
   await teardown();
 }

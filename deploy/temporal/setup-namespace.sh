@@ -27,7 +27,7 @@ create_attribute() {
   echo "$created" | grep -qi 'already'
 }
 
-retry 90 "$cli" operator namespace describe --namespace temporal-system
+retry 180 "$cli" operator namespace describe --namespace temporal-system
 "$cli" operator namespace describe --namespace "$ns" >/dev/null 2>&1 || retry 30 "$cli" operator namespace create --namespace "$ns" --retention "${RETENTION:-72h}"
 query=""
 for name in $attributes; do

@@ -123,7 +123,17 @@ async function clusterUp(o) {
   } catch (err) {
     // Nothing left running; the folder stays, with the services' and PostgreSQL's logs.
     if (state) await clusterDown(state, { keep: true });
-    throw new Error(`${err.message}${state ? `\n(logs in ${state.dir})` : ''}`);
+    const tails = state ? SERVICES.map((s) => `${s}: ${logTail(path.join(state.dir, `${s}.log`))}`).join('\n') : '';
+    throw new Error(`${err.message}${state ? `\n${tails}\n(logs in ${state.dir})` : ''}`);
+  }
+}
+
+/** The last lines of a log, for an error message. */
+function logTail(file, lines = 3) {
+  try {
+    return fs.readFileSync(file, 'utf8').trim().split('\n').slice(-lines).map((l) => l.slice(0, 400)).join('\n  ');
+  } catch {
+    return '(no log)';
   }
 }
 
@@ -167,10 +177,29 @@ async function bringUp(o, onState) {
     env: { ...process.env, TEMPORAL_CLI: o.cli, TEMPORAL_ADDRESS: state.address, NAMESPACE: state.namespace },
   });
   if (ns.status !== 0) throw new Error(`Registering the namespace failed:\n${ns.stdout}${ns.stderr}`);
+  await waitForAllServices(state);
   state.upSeconds = Math.round((Date.now() - started) / 1000);
   saveState(state);
   log(`cluster: up in ${state.upSeconds} s (${ns.stdout.trim()})`);
   return state;
+}
+
+/**
+ * Waits until a workflow can be started and reach a task queue: the frontend then sees history and matching
+ * in its membership (right after a start it may not: "Not enough hosts to serve the request").
+ */
+async function waitForAllServices(state, ms = 120_000) {
+  const cli = (args) => spawnSync(state.cli, [...args, '--address', state.address, '--namespace', state.namespace], { encoding: 'utf8' });
+  const deadline = Date.now() + ms;
+  for (let i = 0; ; i++) {
+    const id = `livecontext-readiness-${process.pid}-${i}`;
+    const started = cli(['workflow', 'start', '--type', 'readiness', '--task-queue', 'livecontext-readiness', '--workflow-id', id]);
+    const polled = started.status === 0 && cli(['task-queue', 'describe', '--task-queue', 'livecontext-readiness']);
+    if (started.status === 0) cli(['workflow', 'terminate', '--workflow-id', id, '--reason', 'readiness probe']);
+    if (polled && polled.status === 0) return;
+    if (Date.now() > deadline) throw new Error(`The cluster's services did not all answer: ${(started.stderr || polled?.stderr || '').trim()}`);
+    await sleep(500);
+  }
 }
 
 /** Stops every service and PostgreSQL and removes the folder (kept with `keep` or LIVECONTEXT_CLUSTER_KEEP=1, for its logs). */

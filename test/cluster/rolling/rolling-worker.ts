@@ -1,0 +1,41 @@
+/**
+ * A livecontext worker process of the rolling-deploy test, running the workflow code of one release.
+ * Env: LIVECONTEXT_TEST_ADDRESS, TASK_QUEUE, WORKSPACE_ROOT, BUNDLE (that release's workflow bundle),
+ * RELEASE (v1, v2: in the worker's identity, so a history tells which release ran each task), and, for
+ * Worker Deployment versioning, DEPLOYMENT_NAME (the build id is RELEASE; AUTO_UPGRADE: an agent lives
+ * for months, so it moves to each new current version, the `patched()` guard keeping its path).
+ */
+import { NativeConnection } from '@temporalio/worker';
+import { ScriptedModelProvider } from '../../../activities';
+import { installLogging } from '../../../common/logging';
+import { createLivecontextWorker } from '../../../worker/create-worker';
+import { echoScript, loopScript } from '../../fixtures/scripts';
+import { recordTool } from '../../fixtures/test-tools';
+
+async function main() {
+  installLogging();
+  const release = process.env.RELEASE!;
+  const deploymentName = process.env.DEPLOYMENT_NAME;
+  const connection = await NativeConnection.connect({ address: process.env.LIVECONTEXT_TEST_ADDRESS! });
+  const worker = await createLivecontextWorker({
+    connection,
+    taskQueue: process.env.TASK_QUEUE!,
+    workspaceRoot: process.env.WORKSPACE_ROOT!,
+    workflowBundle: { codePath: process.env.BUNDLE! },
+    tools: [recordTool],
+    models: [new ScriptedModelProvider({ loop: loopScript, echo: echoScript })],
+    workerOptions: {
+      identity: `${release}-${process.pid}`,
+      ...(deploymentName ? { workerDeploymentOptions: { useWorkerVersioning: true, version: { deploymentName, buildId: release }, defaultVersioningBehavior: 'AUTO_UPGRADE' } } : {}),
+    },
+  });
+  process.on('SIGTERM', () => worker.shutdown());
+  console.log('WORKER READY');
+  await worker.run();
+  await connection.close();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
