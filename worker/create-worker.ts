@@ -1,4 +1,5 @@
 /** Builds a Worker that hosts agent workflows and runs their model calls and tools. */
+import { deploymentFromEnv } from './deployment-from-env';
 import path from 'node:path';
 import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, Worker, type WorkerOptions, bundleWorkflowCode } from '@temporalio/worker';
@@ -115,8 +116,10 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
   const streamChannel = options.streamChannel === false ? undefined : (options.streamChannel ?? (await StreamChannel.fromEnvironment((m) => console.warn(m))));
   let worker: Worker;
   try {
+    const deployment = options.workerOptions?.workerDeploymentOptions ?? deploymentFromEnv();
     const workerOptions: Partial<WorkerOptions> = {
       ...options.workerOptions,
+      ...(deployment ? { workerDeploymentOptions: deployment } : {}),
       sinks: {
         ...options.workerOptions?.sinks,
         [ENTRY_FEED_SINK]: { appended: { fn: (info, feed: EntryFeed) => entryCache.feed(info.workflowId, feed) } },

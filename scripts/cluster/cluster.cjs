@@ -96,6 +96,7 @@ function startService(state, name) {
   });
   proc.unref();
   fs.closeSync(log);
+  if (state.services[name]) state.retired = [...(state.retired ?? []), state.services[name]]; // stopped at teardown if still alive
   state.services[name] = proc.pid;
   saveState(state);
   return proc.pid;
@@ -204,7 +205,15 @@ async function waitForAllServices(state, ms = 120_000) {
 
 /** Stops every service and PostgreSQL and removes the folder (kept with `keep` or LIVECONTEXT_CLUSTER_KEEP=1, for its logs). */
 async function clusterDown(state, { keep = process.env.LIVECONTEXT_CLUSTER_KEEP === '1' } = {}) {
-  const pids = Object.values(state.services).filter(isAlive);
+  // The tests restart services from their own processes and write the new pids to the state file: read it,
+  // and stop every pid either copy names, so no restarted service outlives the run.
+  let saved = { services: {} };
+  try {
+    saved = JSON.parse(fs.readFileSync(state.stateFile, 'utf8'));
+  } catch {
+    // not written yet: what this process knows is all there is
+  }
+  const pids = [...new Set([...Object.values(state.services), ...Object.values(saved.services ?? {}), ...(saved.retired ?? [])])].filter(isAlive);
   for (const pid of pids) process.kill(pid, 'SIGTERM');
   for (let i = 0; i < 100 && pids.some(isAlive); i++) await sleep(50);
   for (const pid of pids.filter(isAlive)) process.kill(pid, 'SIGKILL');

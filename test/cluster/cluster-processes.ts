@@ -5,7 +5,6 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type ChildWorker, startChildWorker } from '../support/child-worker';
 import { eventually, testAddress } from '../support/temporal';
@@ -98,12 +97,17 @@ export async function startGatewayProcess(taskQueue: string): Promise<GatewayPro
   };
 }
 
+/** A new folder inside the cluster's own, so the teardown removes it with the cluster. */
+export function clusterTempDir(prefix: string): string {
+  return mkdtempSync(path.join(cluster.readState().dir, prefix));
+}
+
 /** `count` worker processes on `taskQueue`, sharing one workspace root (as workers on shared storage do). */
 export async function startWorkerProcesses(count: number, taskQueue: string, extraEnv: Record<string, string> = {}) {
   const env = {
     taskQueue,
-    workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-cluster-ws-')),
-    controlDir: mkdtempSync(path.join(tmpdir(), 'lc-cluster-ctl-')),
+    workspaceRoot: clusterTempDir('workspaces-'),
+    controlDir: clusterTempDir('control-'),
     extraEnv,
   };
   const workers: ChildWorker[] = [];

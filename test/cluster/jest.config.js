@@ -10,6 +10,7 @@ module.exports = {
   rootDir: path.resolve(__dirname, '../..'),
   testTimeout: 600_000,
   maxWorkers: 1,
+  testSequencer: path.resolve(__dirname, 'sequencer.js'),
   projects: [
     {
       displayName: 'cluster',

@@ -11,8 +11,7 @@
  *      v2 is made the current version; then every task goes to v2, and the v1 workers are stopped.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { temporal } from '@temporalio/proto';
 import { DeterminismViolationError } from '@temporalio/workflow';
@@ -20,6 +19,7 @@ import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { livecontextDataConverter } from '../../common/codec/data-converter';
 import { guardedForWorkers } from '../../common/codec/undecodable-guard';
 import { connectTest, eventually, type TestContext, testAddress, uniqueId, workflowBundle } from '../support/temporal';
+import { clusterTempDir } from './cluster-processes';
 import { ROLLING_PATCH } from './rolling/v2-interceptors';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -51,7 +51,7 @@ interface RollingWorker {
 async function startRollingWorker(o: { release: 'v1' | 'v2'; taskQueue: string; workspaceRoot: string; deploymentName?: string }): Promise<RollingWorker> {
   const proc = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'rolling/rolling-worker.ts')], {
     cwd: ROOT,
-    env: { ...process.env, LIVECONTEXT_TEST_ADDRESS: testAddress(), TASK_QUEUE: o.taskQueue, WORKSPACE_ROOT: o.workspaceRoot, BUNDLE: bundles[o.release], RELEASE: o.release, ...(o.deploymentName ? { DEPLOYMENT_NAME: o.deploymentName } : {}) },
+    env: { ...process.env, LIVECONTEXT_TEST_ADDRESS: testAddress(), TASK_QUEUE: o.taskQueue, WORKSPACE_ROOT: o.workspaceRoot, BUNDLE: bundles[o.release], RELEASE: o.release, ...(o.deploymentName ? { LIVECONTEXT_DEPLOYMENT_NAME: o.deploymentName, LIVECONTEXT_BUILD_ID: o.release } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -108,7 +108,7 @@ test('patched(): v2 rolled out one worker at a time under agents mid-conversatio
   const taskQueue = uniqueId('rolling-patched');
   const c = await connectTest(taskQueue);
   try {
-    const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-rolling-'));
+    const workspaceRoot = clusterTempDir('rolling-');
     const fleet = [await startRollingWorker({ release: 'v1', taskQueue, workspaceRoot }), await startRollingWorker({ release: 'v1', taskQueue, workspaceRoot })];
     const old = Array.from({ length: 6 }, (_, i) => `${taskQueue}-old-${i}`);
     await Promise.all(old.map((id) => c.agents.start(id, { model: 'scripted:loop', tools: ['record'] })));
@@ -180,7 +180,7 @@ test('Worker Deployment versioning: v2 workers wait beside v1 until v2 is curren
     });
   };
   try {
-    const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-rolling-'));
+    const workspaceRoot = clusterTempDir('rolling-');
     const v1 = [await startRollingWorker({ release: 'v1', taskQueue, workspaceRoot, deploymentName }), await startRollingWorker({ release: 'v1', taskQueue, workspaceRoot, deploymentName })];
     await setCurrent('v1');
     const old = Array.from({ length: 6 }, (_, i) => `${taskQueue}-old-${i}`);

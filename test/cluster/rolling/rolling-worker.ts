@@ -2,8 +2,8 @@
  * A livecontext worker process of the rolling-deploy test, running the workflow code of one release.
  * Env: LIVECONTEXT_TEST_ADDRESS, TASK_QUEUE, WORKSPACE_ROOT, BUNDLE (that release's workflow bundle),
  * RELEASE (v1, v2: in the worker's identity, so a history tells which release ran each task), and, for
- * Worker Deployment versioning, DEPLOYMENT_NAME (the build id is RELEASE; AUTO_UPGRADE: an agent lives
- * for months, so it moves to each new current version, the `patched()` guard keeping its path).
+ * Worker Deployment versioning, LIVECONTEXT_DEPLOYMENT_NAME and LIVECONTEXT_BUILD_ID, read by
+ * createLivecontextWorker as a user's `livecontext worker` reads them (AUTO_UPGRADE by default).
  */
 import { NativeConnection } from '@temporalio/worker';
 import { ScriptedModelProvider } from '../../../activities';
@@ -15,7 +15,6 @@ import { recordTool } from '../../fixtures/test-tools';
 async function main() {
   installLogging();
   const release = process.env.RELEASE!;
-  const deploymentName = process.env.DEPLOYMENT_NAME;
   const connection = await NativeConnection.connect({ address: process.env.LIVECONTEXT_TEST_ADDRESS! });
   const worker = await createLivecontextWorker({
     connection,
@@ -26,7 +25,6 @@ async function main() {
     models: [new ScriptedModelProvider({ loop: loopScript, echo: echoScript })],
     workerOptions: {
       identity: `${release}-${process.pid}`,
-      ...(deploymentName ? { workerDeploymentOptions: { useWorkerVersioning: true, version: { deploymentName, buildId: release }, defaultVersioningBehavior: 'AUTO_UPGRADE' } } : {}),
     },
   });
   process.on('SIGTERM', () => worker.shutdown());
