@@ -27,6 +27,16 @@ test.each(files)('%s replays against the current workflow code', async (file) =>
   await Worker.runReplayHistory({ workflowBundle: workflowBundle(), dataConverter: guardedForWorkers(livecontextDataConverter()) }, load(file), workflowIds[file] ?? file);
 });
 
+test('every history replays in one worker, its workflows sharing the preloaded agent core', async () => {
+  // One reusable context for all of them (workflows/shared-modules.ts): nothing a workflow leaves in the
+  // shared modules may change how another replays.
+  const histories = files.map((file) => ({ workflowId: workflowIds[file] ?? file, history: load(file) }));
+  const results = Worker.runReplayHistories({ workflowBundle: workflowBundle(), dataConverter: guardedForWorkers(livecontextDataConverter()) }, histories);
+  const failed: string[] = [];
+  for await (const result of results) if (result.error) failed.push(`${result.workflowId}: ${result.error.message}`);
+  expect(failed).toEqual([]);
+});
+
 test('a deliberately changed workflow fails replay with a determinism error', async () => {
   const changed = await bundleWorkflowCode({
     workflowsPath: require.resolve('./changed-workflow'),

@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { SHARED_MODULES_PATH } from '../../worker/create-worker';
 import { SEARCH_ATTRIBUTES } from '../../workflows/messages';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -27,8 +28,10 @@ export default async function globalSetup(): Promise<void> {
 
   const dir = path.resolve(__dirname, '../../.livecontext/test');
   mkdirSync(dir, { recursive: true });
+  // As createLivecontextWorker bundles it: the agent core shared by the workflows of a worker thread.
   const bundle = await bundleWorkflowCode({
     workflowsPath: require.resolve('../../workflows'),
+    preloadModules: [SHARED_MODULES_PATH],
     logger: { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} } as never,
   });
   const codePath = path.join(dir, 'workflow-bundle.js');

@@ -1,0 +1,92 @@
+/**
+ * The agent core and zod, evaluated once per workflow thread and shared by every workflow on it rather
+ * than once per workflow: workflow bundles list this module in `preloadModules` (SHARED_MODULES_PATH,
+ * worker/create-worker.ts). Each agent workflow used to evaluate the whole core for itself — the ~640
+ * zod schemas its modules build at load and zod's own classes — which cost every cached workflow about
+ * 1.5 MiB of heap and every new or replayed workflow ~14 ms (`npm run bench -- scale`). Bundles built
+ * without it behave as before: this module is not imported by workflow code.
+ *
+ * What sharing requires: no per-workflow state in these modules. The agent core keeps its state in
+ * `Agent` instances; at module level it has constants, schemas and pure caches (a WeakMap of token
+ * counts). Temporal deep-freezes what preloaded modules export, to catch state that leaks between
+ * workflows; zod schemas cannot be frozen (they memoize on themselves and on their internals the first
+ * time they are used), nor can the RegExps zod resets (`lastIndex = 0`) or its lazily computed
+ * `util.allowsEval`. So the exports are frozen here first, the same way except for those, and Temporal
+ * stops at what is already frozen.
+ */
+import { regexes, util } from 'zod/v4/core';
+import * as agentConfig from '../agent/agent-config';
+import * as agentState from '../agent/agent-state';
+import * as agentStatus from '../agent/agent-status';
+import * as agent from '../agent/agent';
+import * as askUser from '../agent/ask-user';
+import * as attachments from '../agent/attachments';
+import * as budgets from '../agent/budgets';
+import * as contextBudget from '../agent/context-budget';
+import * as entries from '../agent/entries';
+import * as entryRepair from '../agent/entry-repair';
+import * as errors from '../agent/errors';
+import * as imageHeader from '../agent/image-header';
+import * as index from '../agent/index';
+import * as input from '../agent/input';
+import * as lenientArgs from '../agent/lenient-args';
+import * as liveContext from '../agent/live-context';
+import * as messageAssembler from '../agent/message-assembler';
+import * as messageDelta from '../agent/message-delta';
+import * as modelContext from '../agent/model-context';
+import * as modelStep from '../agent/model-step';
+import * as model from '../agent/model';
+import * as responseSchema from '../agent/response-schema';
+import * as runState from '../agent/run-state';
+import * as snapshotCheck from '../agent/snapshot-check';
+import * as snapshot from '../agent/snapshot';
+import * as stepIo from '../agent/step-io';
+import * as subAgents from '../agent/sub-agents';
+import * as timerTools from '../agent/timer-tools';
+import * as tokenEstimate from '../agent/token-estimate';
+import * as toolAllowance from '../agent/tool-allowance';
+import * as toolDecision from '../agent/tool-decision';
+import * as toolSpec from '../agent/tool-spec';
+import * as toolStep from '../agent/tool-step';
+import * as undecodable from '../agent/undecodable';
+import * as widgetsIndex from '../agent/widgets/index';
+import * as widgetsMemoryNotebook from '../agent/widgets/memory-notebook';
+import * as widgetsRebuild from '../agent/widgets/rebuild';
+import * as widgetsRegistry from '../agent/widgets/registry';
+import * as widgetsTaskList from '../agent/widgets/task-list';
+import * as widgetsWidget from '../agent/widgets/widget';
+
+
+const isZodSchema = (value: object): boolean => '_zod' in value;
+
+/** Object.freeze all the way down, as Temporal does, except zod schemas and RegExps (left as they are). */
+function freezeShared(value: unknown, seen: WeakSet<object>): void {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function') || seen.has(value)) return;
+  seen.add(value);
+  if (typeof value === 'function') {
+    Object.freeze(value); // like Temporal: the function itself, not what hangs off it (a class's prototype)
+    return;
+  }
+  if (value instanceof RegExp || isZodSchema(value) || Object.isFrozen(value)) return;
+  for (const key of Reflect.ownKeys(value)) {
+    let child: unknown;
+    try {
+      child = (value as Record<PropertyKey, unknown>)[key];
+    } catch {
+      continue;
+    }
+    freezeShared(child, seen);
+  }
+  try {
+    Object.freeze(value);
+  } catch {
+    // e.g. a typed array with elements cannot be frozen; Temporal skips those too
+  }
+}
+
+// zod's module of regexes and its util module (allowsEval memoizes on itself) stay mutable: frozen shallowly
+// here, so Temporal's deep freeze passes them by. zod's other modules export classes and functions.
+Object.freeze(regexes);
+Object.freeze(util);
+const seen = new WeakSet<object>();
+for (const namespace of [agentConfig, agentState, agentStatus, agent, askUser, attachments, budgets, contextBudget, entries, entryRepair, errors, imageHeader, index, input, lenientArgs, liveContext, messageAssembler, messageDelta, modelContext, modelStep, model, responseSchema, runState, snapshotCheck, snapshot, stepIo, subAgents, timerTools, tokenEstimate, toolAllowance, toolDecision, toolSpec, toolStep, undecodable, widgetsIndex, widgetsMemoryNotebook, widgetsRebuild, widgetsRegistry, widgetsTaskList, widgetsWidget]) freezeShared(namespace, seen);
