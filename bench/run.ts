@@ -10,7 +10,7 @@ import { Client, Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, NativeConnection, Runtime, bundleWorkflowCode } from '@temporalio/worker';
 import { livecontextDataConverter } from '../common/codec/data-converter';
-import { WORKFLOWS_PATH } from '../worker/create-worker';
+import { SHARED_MODULES_PATH, WORKFLOWS_PATH } from '../worker/create-worker';
 import { SEARCH_ATTRIBUTES } from '../workflows/messages';
 import { cliStart } from './cli-start';
 import { continueAsNew } from './continue-as-new';
@@ -19,6 +19,7 @@ import { historyPerTurn } from './history-per-turn';
 import { latency } from './latency';
 import { longConversation } from './long-conversation';
 import { recovery } from './recovery';
+import { scale } from './scale';
 import { streamingCost } from './streaming-cost';
 import { type Bench, type BenchResult, type Row, progress } from './support';
 import { throughput } from './throughput';
@@ -33,6 +34,7 @@ const BENCHMARKS: Array<[string, (bench: Bench) => Promise<BenchResult>]> = [
   ['recovery', recovery],
   ['streamingCost', streamingCost],
   ['cliStart', cliStart],
+  ['scale', scale], // last: the longest
 ];
 
 /**
@@ -75,7 +77,12 @@ async function main(): Promise<number> {
       native,
       client: new Client({ connection, dataConverter: livecontextDataConverter() }),
       baselineClient: new Client({ connection }),
-      livecontextBundle: await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger }),
+      // As createLivecontextWorker bundles it; BENCH_NO_SHARED_MODULES=1 measures the bundle without the shared agent core.
+      livecontextBundle: await bundleWorkflowCode({
+        workflowsPath: WORKFLOWS_PATH,
+        preloadModules: process.env.BENCH_NO_SHARED_MODULES === '1' ? [] : [SHARED_MODULES_PATH],
+        logger: quietLogger,
+      }),
       baselineBundle: await bundleWorkflowCode({ workflowsPath: require.resolve('./baseline/workflows'), logger: quietLogger }),
       workspaceRoot: path.join(tmp, 'workspaces'),
     };

@@ -1,7 +1,8 @@
 /**
  * A benchmark worker in a process of its own, so the recovery benchmark can SIGKILL it like a crashed
  * machine and time a real restart. Arguments: side (livecontext|baseline), server address, task queue,
- * prebuilt workflow bundle path, workspace root. Prints READY once polling.
+ * prebuilt workflow bundle path, workspace root. Prints READY once polling. The scale benchmark sets
+ * BENCH_WORKER_MAX_CACHED_WORKFLOWS (Temporal's workflow cache size, the same on both sides).
  */
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createLivecontextWorker } from '../worker/create-worker';
@@ -13,10 +14,12 @@ async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const connection = await NativeConnection.connect({ address });
   const workflowBundle = { codePath };
+  const cacheSize = process.env.BENCH_WORKER_MAX_CACHED_WORKFLOWS;
+  const workerOptions = cacheSize ? { maxCachedWorkflows: Number(cacheSize) } : {};
   const worker =
     side === 'livecontext'
-      ? await createLivecontextWorker({ connection, taskQueue, tools: [echoTool], models: [benchModels()], workspaceRoot, workflowBundle })
-      : await Worker.create({ connection, taskQueue, workflowBundle, activities: baselineActivities });
+      ? await createLivecontextWorker({ connection, taskQueue, tools: [echoTool], models: [benchModels()], workspaceRoot, workflowBundle, workerOptions })
+      : await Worker.create({ connection, taskQueue, workflowBundle, activities: baselineActivities, ...workerOptions });
   const running = worker.run();
   process.stdout.write('READY\n');
   await running;
