@@ -1,7 +1,10 @@
 /**
  * PostgreSQL goes down mid-turn (an immediate stop: every connection cut, crash recovery at the next start)
- * while a tool runs on one of two worker processes; once the database is back the turn completes, each
- * tool ran once, and the agent takes the next input.
+ * while a tool runs on one of two worker processes; once the database is back the turn completes, the
+ * agent scheduled each tool call once and has one result for each, and it takes the next input.
+ * Temporal runs activities at least once: a tool body may run again when the outage cost the server its
+ * record of the start or of the result (tools get an idempotency key for that). The test counts those
+ * runs apart and prints them; what must not happen is the agent scheduling a call again.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -43,7 +46,14 @@ test('a turn in flight when PostgreSQL restarts completes once it is back; no to
   expect(await t.agents.waitForAnswer(id, inputSeq)).toMatchObject({ status: 'answered', answer: { contents: ['turn 1 done'] } });
 
   const log = readFileSync(path.join(workspaceRoot, id, 'executions.log'), 'utf8').trim().split('\n');
-  expect(log.filter((l) => l.startsWith('done ')).map((l) => l.split(' ')[1])).toEqual(['a', 'b', 'c']);
-  expect(log.filter((l) => l.startsWith('start ')).map((l) => l.split(' ')[1])).toEqual(['a', 'b', 'c']);
+  const starts = log.filter((l) => l.startsWith('start ')).map((l) => l.split(' ')); // start <label> <key> <attempt>
+  const scheduled = ((await t.client.workflow.getHandle(id).fetchHistory()).events ?? []).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'executeTool');
+  const results = (await t.agents.history(id)).flatMap((e) => (e.kind === 'tool_results' ? e.results.map((r) => r.toolCallId) : []));
+  const figures = { toolCallsScheduled: scheduled.length, toolResults: results.length, distinctResults: new Set(results).size, toolBodyRuns: starts.length, runs: starts.map((w) => `${w[1]}#${w[3]}`).join(' ') };
+  console.log(`postgres restart: ${JSON.stringify(figures)}`);
+  expect(figures).toMatchObject({ toolCallsScheduled: 3, toolResults: 3, distinctResults: 3 });
+  // Every label ran and finished, in order; a label run again kept its call's idempotency key.
+  expect([...new Set(log.filter((l) => l.startsWith('done ')).map((l) => l.split(' ')[1]))]).toEqual(['a', 'b', 'c']);
+  for (const label of ['a', 'b', 'c']) expect(new Set(starts.filter((w) => w[1] === label).map((w) => w[2])).size).toBe(1);
   expect(await t.agents.ask(id, 'after')).toMatchObject({ status: 'answered', answer: { contents: ['echo: after'] } });
 });
