@@ -16,13 +16,26 @@ export const SECOND_NAMESPACE = 'livecontext-second';
 
 export default async function globalSetup(): Promise<void> {
   const exe: string | null = ensureTemporalCli();
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      ...(exe ? { executable: { type: 'existing-path', path: exe } } : {}),
-      extraArgs: ['--namespace', SECOND_NAMESPACE, '--log-level', 'error'],
-      searchAttributes: SEARCH_ATTRIBUTES,
-    },
-  });
+  const start = () =>
+    TestWorkflowEnvironment.createLocal({
+      server: {
+        ...(exe ? { executable: { type: 'existing-path', path: exe } } : {}),
+        extraArgs: ['--namespace', SECOND_NAMESPACE, '--log-level', 'error'],
+        searchAttributes: SEARCH_ATTRIBUTES,
+      },
+    });
+  // The SDK gives the dev server 5 s to answer on its port; once in a CI run on an idle machine it did
+  // not ("ephemeral server … did not start within 5s"). Another start, on another port, is not a retry
+  // of anything under test.
+  let env: TestWorkflowEnvironment | undefined;
+  for (let attempt = 1; !env; attempt++) {
+    try {
+      env = await start();
+    } catch (err) {
+      if (attempt >= 3 || !/did not start within/.test(String((err as Error).message))) throw err;
+      console.error(`The Temporal dev server did not start (attempt ${attempt} of 3): ${(err as Error).message.split('\n')[0]}; starting another.`);
+    }
+  }
   (globalThis as Record<string, unknown>).__LIVECONTEXT_ENV__ = env;
   process.env.LIVECONTEXT_TEST_ADDRESS = env.address;
 
