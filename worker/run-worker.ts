@@ -8,6 +8,7 @@ import { type ConnectSettings, connectSettings } from '../common/connection';
 import { createLivecontextWorker } from './create-worker';
 import type { McpServersOption } from './mcp-servers';
 import { installLogging } from '../common/logging';
+import { UserError } from '../common/user-error';
 import { startTracing } from '../common/telemetry';
 
 export interface RunningWorker {
@@ -33,7 +34,15 @@ export async function startWorker(options: {
   installLogging();
   const settings = connectSettings({ address: options.address, namespace: options.namespace, taskQueue: options.taskQueue });
   options.progress?.(`connecting to Temporal at ${settings.address}…`);
-  const connection = await NativeConnection.connect(settings.connectionOptions);
+  let connection: NativeConnection;
+  try {
+    connection = await NativeConnection.connect(settings.connectionOptions);
+  } catch (err) {
+    throw new UserError(
+      `Cannot reach a Temporal server at ${settings.address} (${(err as Error).message.split('\n')[0]}). ` +
+        'Start one with `livecontext dev` (or `npm start`), or set TEMPORAL_ADDRESS to your cluster.',
+    );
+  }
   const tracing = startTracing(); // from OTEL_*; undefined (off) when none is set
   const worker = await createLivecontextWorker({
     tracing: tracing ?? false,

@@ -79,6 +79,10 @@ test('errors a user will meet: one line, no stack trace, non-zero exit', async (
     expect(unreachable.code).not.toBe(0);
     expect(unreachable.stderr).toMatch(/Cannot reach a Temporal server at 127\.0\.0\.1:1.*livecontext dev/);
     oneLine(unreachable);
+    // The worker says the same after its progress line, not the transport's error alone.
+    const noServer = await cli(['worker'], { env: { ...env, TEMPORAL_ADDRESS: '127.0.0.1:1' } });
+    expect(noServer.code).toBe(2);
+    expect(noServer.stderr.trim().split('\n').at(-1)).toMatch(/^livecontext: Cannot reach a Temporal server at 127\.0\.0\.1:1 .*livecontext dev/);
 
     const badModel = await cli(['start', id, '--model', 'gpt4'], { env });
     expect(badModel.code).toBe(2);
