@@ -5,7 +5,6 @@
  * Node start-up, loading the prebuilt bundle, connecting, Temporal noticing the dead worker's sticky
  * queue, and replaying the whole run's history.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,6 +24,7 @@ import {
   runTurns,
   uniqueId,
 } from './support';
+import { type WorkerProcess, spawnWorker } from './worker-spawn';
 
 const TURNS = 500;
 const REPEAT = 3;
@@ -34,29 +34,6 @@ const REPEAT = 3;
  * take longer than Temporal's default 10 s on 2 cores; then the task times out and is retried forever.
  */
 const WORKFLOW_TASK_TIMEOUT = '60 seconds' as const;
-
-interface WorkerProcess {
-  proc: ChildProcess;
-  /** Resolves once the worker polls. */
-  ready: Promise<void>;
-}
-
-function spawnWorker(bench: Bench, side: 'livecontext' | 'baseline', taskQueue: string, codePath: string): WorkerProcess {
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'worker-process.ts'), side, bench.env.address, taskQueue, codePath, bench.workspaceRoot], {
-    cwd: path.join(__dirname, '..'),
-    env: process.env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const ready = new Promise<void>((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (d) => {
-      out += d;
-      if (out.includes('READY')) resolve();
-    });
-    proc.once('exit', (code, signal) => reject(new Error(`the ${side} worker process exited (${code ?? signal}) before it was ready`)));
-  });
-  return { proc, ready };
-}
 
 async function kill(w: WorkerProcess): Promise<void> {
   if (w.proc.exitCode !== null || w.proc.signalCode !== null) return;

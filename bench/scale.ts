@@ -10,11 +10,11 @@
  * with the largest). BENCH_SCALE_WORKER_NODE_ARGS passes Node options to the worker processes (e.g.
  * `--cpu-prof --cpu-prof-dir=/tmp/prof`, `--heapsnapshot-signal=SIGHUP`; SIGUSR2 would stop the worker) for profiling.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Bench, type BenchResult, type Row, agentClient, baselineClient, percentile, progress, ratio, round, uniqueId } from './support';
+import { type WorkerProcess, spawnWorker } from './worker-spawn';
 
 const DEFAULT_SIZES = [1_000, 10_000];
 /** Temporal's workflow cache of the worker (maxCachedWorkflows), both sides: smaller than any N measured. */
@@ -43,27 +43,10 @@ function sizes(): number[] {
 
 // ---- the worker process and its memory ---------------------------------------------------------
 
-interface WorkerProcess {
-  proc: ChildProcess;
-  ready: Promise<void>;
-}
-
-function spawnWorker(bench: Bench, side: Side, taskQueue: string, codePath: string): WorkerProcess {
+/** The side's worker with the bench's cache size (and BENCH_SCALE_WORKER_NODE_ARGS, for profiling). */
+function spawnScaleWorker(bench: Bench, side: Side, taskQueue: string, codePath: string): WorkerProcess {
   const nodeArgs = (process.env.BENCH_SCALE_WORKER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(__dirname, 'worker-process.ts'), side, bench.env.address, taskQueue, codePath, bench.workspaceRoot], {
-    cwd: path.join(__dirname, '..'),
-    env: { ...process.env, BENCH_WORKER_MAX_CACHED_WORKFLOWS: String(CACHE_SIZE) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const ready = new Promise<void>((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (d) => {
-      out += d;
-      if (out.includes('READY')) resolve();
-    });
-    proc.once('exit', (code, signal) => reject(new Error(`the ${side} worker process exited (${code ?? signal}) before it was ready`)));
-  });
-  return { proc, ready };
+  return spawnWorker(bench, side, taskQueue, codePath, { nodeArgs, env: { BENCH_WORKER_MAX_CACHED_WORKFLOWS: String(CACHE_SIZE) } });
 }
 
 /** Ends the worker gracefully (SIGINT: Temporal's shutdown, so a --cpu-prof is written), SIGKILL after 20 s. */
@@ -179,7 +162,7 @@ function sampleIndices(n: number, k: number): number[] {
 async function measure(bench: Bench, side: Side, n: number, codePath: string, agents: (taskQueue: string) => Agents) {
   const taskQueue = uniqueId(`scale-${side === 'livecontext' ? 'lc' : 'bl'}-${n}`);
   const client = agents(taskQueue);
-  const worker = spawnWorker(bench, side, taskQueue, codePath);
+  const worker = spawnScaleWorker(bench, side, taskQueue, codePath);
   try {
     await worker.ready;
     const memory = watchMemory(worker.proc.pid!);
