@@ -1,7 +1,7 @@
 /** Client connections with errors a user can act on. */
 import { Client, Connection } from '@temporalio/client';
 import { livecontextDataConverter } from '../common/codec/data-converter';
-import { connectSettings } from '../common/connection';
+import { connectSettings, unreachableServer } from '../common/connection';
 import { startTracing } from '../common/telemetry';
 import { AgentClient } from './agent-client';
 import { UserError } from '../common/user-error';
@@ -14,10 +14,7 @@ export async function connectAgents(options: { address?: string; namespace?: str
   try {
     connection = await Connection.connect({ ...settings.connectionOptions, connectTimeout: '5 seconds' } as never);
   } catch (err) {
-    throw new UserError(
-      `Cannot reach a Temporal server at ${settings.address} (${(err as Error).message.split('\n')[0]}). ` +
-        'Start one with `livecontext dev` (or `npm start`), or set TEMPORAL_ADDRESS to your cluster.',
-    );
+    throw unreachableServer(settings.address, err);
   }
   // With OTEL_* set, every client call opens a span whose context the workflow and its activities continue.
   const tracing = startTracing();

@@ -6,6 +6,7 @@
  */
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { TASK_QUEUE } from '../workflows/messages';
+import { UserError } from './user-error';
 
 export interface ConnectSettings {
   address: string;
@@ -27,4 +28,12 @@ export function connectSettings(overrides: { address?: string; namespace?: strin
     taskQueue: overrides.taskQueue ?? (process.env.LIVECONTEXT_TASK_QUEUE || TASK_QUEUE),
     connectionOptions: { ...loaded.connectionOptions, address },
   };
+}
+
+/** What the CLI, the worker and clients say when no Temporal server answers at `address`. */
+export function unreachableServer(address: string, err: unknown): UserError {
+  return new UserError(
+    `Cannot reach a Temporal server at ${address} (${(err as Error).message.split('\n')[0]}). ` +
+      'Start one with `livecontext dev` (or `npm start`), or set TEMPORAL_ADDRESS to your cluster.',
+  );
 }

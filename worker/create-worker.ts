@@ -1,5 +1,4 @@
 /** Builds a Worker that hosts agent workflows and runs their model calls and tools. */
-import { deploymentFromEnv } from './deployment-from-env';
 import path from 'node:path';
 import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, Worker, type WorkerOptions, bundleWorkflowCode } from '@temporalio/worker';
@@ -7,6 +6,7 @@ import { livecontextDataConverter } from '../common/codec/data-converter';
 import { type Tracing, startTracing } from '../common/telemetry';
 import { installRuntimeMetrics } from '../common/metrics';
 import { watchAgentStates } from './agent-state-gauge';
+import { deploymentFromEnv } from './deployment-from-env';
 import { TRACING_WORKFLOW_MODULE, withTracing } from '../activities/telemetry/worker-tracing';
 import { OffloadCodec } from '../common/codec/offload-codec';
 import { guardedForWorkers } from '../common/codec/undecodable-guard';

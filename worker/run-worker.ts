@@ -4,11 +4,10 @@
  */
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { ModelProvider, Tool } from '../activities';
-import { type ConnectSettings, connectSettings } from '../common/connection';
+import { type ConnectSettings, connectSettings, unreachableServer } from '../common/connection';
 import { createLivecontextWorker } from './create-worker';
 import type { McpServersOption } from './mcp-servers';
 import { installLogging } from '../common/logging';
-import { UserError } from '../common/user-error';
 import { startTracing } from '../common/telemetry';
 
 export interface RunningWorker {
@@ -38,10 +37,7 @@ export async function startWorker(options: {
   try {
     connection = await NativeConnection.connect(settings.connectionOptions);
   } catch (err) {
-    throw new UserError(
-      `Cannot reach a Temporal server at ${settings.address} (${(err as Error).message.split('\n')[0]}). ` +
-        'Start one with `livecontext dev` (or `npm start`), or set TEMPORAL_ADDRESS to your cluster.',
-    );
+    throw unreachableServer(settings.address, err);
   }
   const tracing = startTracing(); // from OTEL_*; undefined (off) when none is set
   const worker = await createLivecontextWorker({
