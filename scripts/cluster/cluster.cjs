@@ -171,7 +171,12 @@ async function bringUp(o, onState) {
   });
   if (schema.status !== 0) throw new Error(`Setting up the Temporal schema failed:\n${schema.stdout}${schema.stderr}`);
   log('cluster: schema set up (temporal, temporal_visibility)');
-  for (const s of SERVICES) startService(state, s);
+  // The first service to start writes the cluster's metadata row; two writing it at once make the loser exit
+  // ("failed to initialize current cluster metadata"), so history starts alone and the rest once that row is there.
+  startService(state, 'history');
+  await waitForClusterMetadata(state, 'history');
+  log(`cluster: history wrote the cluster metadata after ${Math.round((Date.now() - started) / 1000)} s`);
+  for (const s of SERVICES.filter((x) => x !== 'history')) startService(state, s);
   log(`cluster: ${SERVICES.map((s) => `${s} pid ${state.services[s]}`).join(', ')}; frontend ${state.address}`);
   const ns = spawnSync('sh', [path.join(CONFIG_DIR, 'setup-namespace.sh')], {
     encoding: 'utf8',
@@ -185,6 +190,21 @@ async function bringUp(o, onState) {
   return state;
 }
 
+/** Waits until a service has written the cluster's metadata row; fails if its process exits first. */
+async function waitForClusterMetadata(state, name, ms = 60_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (!isAlive(state.services[name])) throw new Error(`The ${name} service exited while starting.`);
+    const q = spawnSync(path.join(state.pg.bin, 'psql'), ['-h', '127.0.0.1', '-p', String(state.ports.postgres), '-U', state.pg.user, '-d', 'temporal', '-tAc', 'SELECT count(*) FROM cluster_metadata_info'], {
+      encoding: 'utf8',
+      env: { ...process.env, PGPASSWORD: state.pg.password },
+    });
+    if (q.status === 0 && Number(q.stdout.trim()) > 0) return;
+    if (Date.now() > deadline) throw new Error(`The ${name} service did not write the cluster metadata within ${ms / 1000} s: ${(q.stderr || q.stdout).trim()}`);
+    await sleep(200);
+  }
+}
+
 /**
  * Waits until a workflow can be started and reach a task queue: the frontend then sees history and matching
  * in its membership (right after a start it may not: "Not enough hosts to serve the request").
@@ -193,6 +213,8 @@ async function waitForAllServices(state, ms = 120_000) {
   const cli = (args) => spawnSync(state.cli, [...args, '--address', state.address, '--namespace', state.namespace], { encoding: 'utf8' });
   const deadline = Date.now() + ms;
   for (let i = 0; ; i++) {
+    const dead = SERVICES.filter((s) => !isAlive(state.services[s]));
+    if (dead.length) throw new Error(`The ${dead.join(', ')} service${dead.length > 1 ? 's' : ''} exited while the cluster started.`);
     const id = `livecontext-readiness-${process.pid}-${i}`;
     const started = cli(['workflow', 'start', '--type', 'readiness', '--task-queue', 'livecontext-readiness', '--workflow-id', id]);
     const polled = started.status === 0 && cli(['task-queue', 'describe', '--task-queue', 'livecontext-readiness']);
