@@ -86,6 +86,13 @@ export interface LivecontextWorkerOptions {
    * `workflowInterceptorModules: [TRACING_WORKFLOW_MODULE]` so workflow spans exist.
    */
   tracing?: Tracing | false;
+  /**
+   * Stack traces in workflow code (default false; LIVECONTEXT_WORKFLOW_STACK_TRACES=1): the Temporal UI's
+   * stack-trace view and frames on errors thrown by workflow code. Off, each turn costs the worker about
+   * a sixth less CPU (Temporal records a trace for every promise workflow code creates). Applies to the
+   * bundle this function builds; bundle your own with WORKFLOW_STACK_TRACES_PATH after SHARED_MODULES_PATH.
+   */
+  workflowStackTraces?: boolean;
 }
 
 export const WORKFLOWS_PATH = require.resolve('../workflows');
@@ -95,6 +102,13 @@ export const WORKFLOWS_PATH = require.resolve('../workflows');
  * heap per cached agent and ~14 ms less per new or replayed one; a bundle without it works the same.
  */
 export const SHARED_MODULES_PATH = require.resolve('../workflows/shared-modules');
+
+/**
+ * Preloaded after SHARED_MODULES_PATH, keeps workflow-side stack traces, which the shared modules turn
+ * off: the Temporal UI's stack-trace view and workflow errors' frames, at about a sixth of each turn's
+ * workflow-thread time (`workflowStackTraces`, LIVECONTEXT_WORKFLOW_STACK_TRACES=1).
+ */
+export const WORKFLOW_STACK_TRACES_PATH = require.resolve('../workflows/stack-traces-on');
 
 export async function createLivecontextWorker(options: LivecontextWorkerOptions): Promise<Worker> {
   const runCommand = options.runCommand ?? process.env.LIVECONTEXT_RUN_COMMAND === '1';
@@ -136,7 +150,7 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
       connection: options.connection,
       namespace: options.namespace ?? 'default',
       taskQueue: options.taskQueue ?? TASK_QUEUE,
-      ...(options.workerOptions?.workflowsPath ? {} : { workflowBundle: options.workflowBundle ?? (await bundleQuietly(options.progress, tracingModules)) }),
+      ...(options.workerOptions?.workflowsPath ? {} : { workflowBundle: options.workflowBundle ?? (await bundleQuietly(options.progress, tracingModules, options.workflowStackTraces ?? process.env.LIVECONTEXT_WORKFLOW_STACK_TRACES === '1')) }),
       activities: createActivities({
         models,
         tools,
@@ -171,8 +185,13 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
 }
 
 /** The agent workflow's bundle, built without webpack's module listing on the console. */
-async function bundleQuietly(progress?: (step: string) => void, interceptorModules: string[] = []): Promise<{ code: string }> {
+async function bundleQuietly(progress?: (step: string) => void, interceptorModules: string[] = [], stackTraces = false): Promise<{ code: string }> {
   progress?.('bundling agent workflow code…');
   const silent = { info() {}, warn() {}, debug() {}, trace() {}, log() {}, error: (message: string) => console.error(message) };
-  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: interceptorModules, preloadModules: [SHARED_MODULES_PATH], logger: silent as never });
+  return bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    workflowInterceptorModules: interceptorModules,
+    preloadModules: [SHARED_MODULES_PATH, ...(stackTraces ? [WORKFLOW_STACK_TRACES_PATH] : [])],
+    logger: silent as never,
+  });
 }

@@ -2,7 +2,7 @@
  * `livecontext/worker`: what runs in a worker process — the worker itself, tools, model providers and
  * the payload codecs. Listed by name; the modules behind it are internal.
  */
-export { createLivecontextWorker, SHARED_MODULES_PATH, WORKFLOWS_PATH, type LivecontextWorkerOptions } from './create-worker';
+export { createLivecontextWorker, SHARED_MODULES_PATH, WORKFLOW_STACK_TRACES_PATH, WORKFLOWS_PATH, type LivecontextWorkerOptions } from './create-worker';
 export { startWorker, type RunningWorker } from './run-worker';
 export { connectSettings, type ConnectSettings } from '../common/connection';
 export { installLogging } from '../common/logging';

@@ -84,6 +84,14 @@ function freezeShared(value: unknown, seen: WeakSet<object>): void {
   }
 }
 
+// Temporal's worker records a stack trace for every promise workflow code creates (for the `__stack_trace`
+// query the Temporal UI shows), each frame mapped through the bundle's source map: about a sixth of a
+// turn's workflow-thread time (`npm run bench -- throughput`). An agent blocks in one place and its `status`
+// query says why, so on the threads that share this module workflow-side stack traces are off: errors
+// thrown in workflow code keep their message but not their frames. workflows/stack-traces-on.ts
+// (LIVECONTEXT_WORKFLOW_STACK_TRACES=1) turns them back on. This changes no workflow behaviour.
+(Error as ErrorConstructor & { stackTraceLimit: number }).stackTraceLimit = 0;
+
 // zod's module of regexes and its util module (allowsEval memoizes on itself) stay mutable: frozen shallowly
 // here, so Temporal's deep freeze passes them by. zod's other modules export classes and functions.
 Object.freeze(regexes);
