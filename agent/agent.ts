@@ -12,7 +12,7 @@ import { InputRejectedError } from './errors';
 import { IDEMPOTENCY_KEYS_KEPT, isBlank, parseInput, type InboxItem } from './input';
 import { AgentRunState, determineState } from './run-state';
 import { type AgentSnapshot, type ApprovalState, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type TimerState } from './snapshot';
-import { readSnapshot } from './snapshot-check';
+import { readCheckedSnapshot, readSnapshot } from './snapshot-check';
 import type { AgentError, StepDeps, StepOutcome } from './step-io';
 import { type ToolDecision, parseToolDecision } from './tool-decision';
 import type { ToolCatalog } from './tool-spec';
@@ -104,10 +104,11 @@ export class Agent {
   /**
    * Seed 004 `FromSnapshot`: the snapshot is validated (schema and invariants, see readSnapshot);
    * runtime dependencies come from the caller. An `imported` snapshot's approvals are not taken as
-   * given: the calls waiting for a decision are asked about again on the agent's new cluster.
+   * given: the calls waiting for a decision are asked about again on the agent's new cluster. A
+   * `checked` snapshot was read with the same checks by the run that carried it (see readCheckedSnapshot).
    */
-  static fromSnapshot(raw: unknown, clock: Clock, options: { imported?: boolean } = {}): Agent {
-    const snapshot = readSnapshot(raw);
+  static fromSnapshot(raw: unknown, clock: Clock, options: { imported?: boolean; checked?: boolean } = {}): Agent {
+    const snapshot = options.checked ? readCheckedSnapshot(raw) : readSnapshot(raw);
     const state = new AgentState(clock, { entries: snapshot.entries, nextSeq: snapshot.nextSeq });
     return new Agent(state, snapshot.config, clock, options.imported ? { ...snapshot, approvals: {} } : snapshot);
   }

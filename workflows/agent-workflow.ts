@@ -391,14 +391,18 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
       visibility.woke(outcome);
     }
     if (!continuing || stopReason !== undefined || resetRequested) break;
-    if (await carrier.canCarry()) {
+    const checkedJson = await carrier.canCarry();
+    if (checkedJson !== undefined) {
       await condition(allHandlersFinished);
       if (stopReason !== undefined || resetRequested) break; // arrived while the worker was asked
       // Lossless: the new run starts from the whole agent — history, pending results, approvals, inbox,
       // configuration, widgets. Large state is offloaded by the payload codec, never truncated.
       log.info('continuing as new', { category: 'History', historySize: workflowInfo().historySize, entries: agent.state.entries.length });
       metrics.continuedAsNew('history');
-      await continueAsNew<typeof agentWorkflow>({ snapshot: agent.toSnapshot() });
+      const snapshot = agent.toSnapshot();
+      // Unchanged by the handlers that finished meanwhile: the new run need not check it again.
+      const checked = JSON.stringify(snapshot) === checkedJson;
+      await continueAsNew<typeof agentWorkflow>({ snapshot, ...(checked ? { checked } : {}) });
     }
     continuing = false; // the state cannot be carried: this run goes on (see stateCarrier)
   }
@@ -460,8 +464,9 @@ function stateCarrier(agent: Agent) {
     get blocked() {
       return refusal !== undefined && workflowInfo().historyLength - askedAt < REASK_AFTER_EVENTS;
     },
-    async canCarry(): Promise<boolean> {
-      if (this.blocked) return false;
+    /** The state's JSON, checked as the new run would read it, when it can be carried; else undefined. */
+    async canCarry(): Promise<string | undefined> {
+      if (this.blocked) return undefined;
       const json = JSON.stringify(agent.toSnapshot());
       // The new run reads the state with the same checks as an import: never carry what it would refuse.
       // (Everything is checked as it enters the agent, so this is a last line of defence.)
@@ -471,21 +476,21 @@ function stateCarrier(agent: Agent) {
         askedAt = workflowInfo().historyLength;
         refusal = `The agent's state would not be readable in a new run (${(err as Error).message}), so it stays in this run. Export it and report this.`;
         log.error(refusal, { category: 'History' });
-        return false;
+        return undefined;
       }
       const bytes = utf8Length(json);
-      if (bytes <= MAX_INLINE_PAYLOAD_BYTES || !patched(STATE_SIZE_GUARD_PATCH)) return true;
+      if (bytes <= MAX_INLINE_PAYLOAD_BYTES || !patched(STATE_SIZE_GUARD_PATCH)) return json;
       askedAt = workflowInfo().historyLength;
       if (decoded(await payloadLimits(), 'payloadLimits').offloading) {
         refusal = undefined;
-        return true;
+        return json;
       }
       refusal =
         `The agent's state is ${(bytes / 1024 / 1024).toFixed(1)} MB, over Temporal's 2 MB payload limit, and its worker does not ` +
         'offload large payloads (LIVECONTEXT_OFFLOAD=0): it cannot continue as new, so it stays in this run, whose history ' +
         'keeps growing towards Temporal\'s limit. Turn offloading on for its workers.';
       log.warn(refusal, { category: 'History', bytes });
-      return false;
+      return undefined;
     },
   };
 }
@@ -501,7 +506,11 @@ function createAgent(input: AgentWorkflowInput, clock: () => number): Agent {
     throw new InfrastructureError('UNDECODABLE_STATE', `This worker cannot decode the agent's carried state: ${undecodable}`);
   }
   try {
-    if (input && 'snapshot' in input) return Agent.fromSnapshot(input.snapshot, clock, { imported: input.imported === true });
+    if (input && 'snapshot' in input) {
+      // Only continue-as-new, which workflow code alone can do, may say its snapshot was checked.
+      const checked = input.checked === true && workflowInfo().continuedFromExecutionRunId !== undefined;
+      return Agent.fromSnapshot(input.snapshot, clock, { imported: input.imported === true, checked });
+    }
     const agent = Agent.create({ config: AgentConfig.parse(input?.config), systemInstruction: input?.systemInstruction, clock });
     if (input?.initialInput !== undefined) agent.enqueueInput(input.initialInput);
     return agent;

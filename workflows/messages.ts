@@ -35,8 +35,12 @@ export const WORKFLOW_TYPE = 'agentWorkflow';
 export type AgentWorkflowInput =
   /** `initialInput`: taken as the agent's first input (a sub-agent's task). */
   | { config: AgentConfig; systemInstruction?: string; initialInput?: AgentInput }
-  /** `imported`: from another cluster or a file, so its approvals are asked again (not on continue-as-new). */
-  | { snapshot: AgentSnapshot; imported?: boolean };
+  /**
+   * `imported`: from another cluster or a file, so its approvals are asked again (not on continue-as-new).
+   * `checked`: the run that continued as new checked this very snapshot (readSnapshot) before carrying it;
+   * honoured only in a run started by continue-as-new.
+   */
+  | { snapshot: AgentSnapshot; imported?: boolean; checked?: boolean };
 
 /** The workflow a livecontext schedule starts at each of its times (see scheduled-input-workflow). */
 export const SCHEDULED_INPUT_WORKFLOW_TYPE = 'scheduledInputWorkflow';

@@ -188,6 +188,9 @@ test('an inconsistent snapshot is refused with the reason; an imported one asks 
     // Out-of-order entries: refused before anything starts.
     const shuffled = { ...snapshot, entries: [...snapshot.entries].reverse() };
     await expect(t.agents.restore(`${agentId}-shuffled`, shuffled)).rejects.toThrow(/inconsistent/);
+    // Started around the client, claiming the check continue-as-new does: only a continued run is believed.
+    const forged = await t.client.workflow.start('agentWorkflow', { workflowId: `${agentId}-forged`, taskQueue, args: [{ snapshot: shuffled, checked: true }] });
+    await expect(forged.result()).rejects.toMatchObject({ cause: { message: expect.stringMatching(/^Cannot start the agent: The snapshot is inconsistent/) } });
   });
 });
 

@@ -10,6 +10,7 @@ import {
   type ModelCallResult,
   SnapshotError,
   type StepDeps,
+  readCheckedSnapshot,
   readSnapshot,
   repairModelOutput,
   snapshotProblems,
@@ -156,4 +157,15 @@ test('what a sender can add to an agent is bounded: sections, tool lists, approv
   expect(ConfigChange.safeParse({ approval: Object.fromEntries(Array.from({ length: 513 }, (_, i) => [`t${i}`, 'always'])) }).success).toBe(false);
   expect(ConfigChange.safeParse({ params: { extra: { blob: 'x'.repeat(20_000) } } }).success).toBe(false);
   expect(ConfigChange.safeParse({ tools: ['a', 'b'], approval: { a: 'always' }, params: { extra: { seed: 1 } } }).success).toBe(true);
+});
+
+test('a snapshot carried as checked by continue-as-new is taken as it is; one of another version is checked after all', async () => {
+  const agent = Agent.create({ config: { model: 'fake:m' }, clock });
+  agent.enqueueInput({ text: 'go' });
+  await untilBlocked(agent, deps([{ contents: ['done'], toolCalls: [], invocation }]));
+  const carried = JSON.parse(JSON.stringify(agent.toSnapshot()));
+  expect(readCheckedSnapshot(carried)).toBe(carried);
+  expect(Agent.fromSnapshot(carried, clock, { checked: true }).state.entries).toEqual(agent.state.entries);
+  // A version this code does not write was not checked by it: read with every check (here: refused).
+  expect(() => readCheckedSnapshot({ ...carried, version: 99 })).toThrow(SnapshotError);
 });
