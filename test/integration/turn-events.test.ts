@@ -33,7 +33,12 @@ test('a plain turn: one update, at most 12 events, no search-attribute write; a 
     await expect(t.agents.ask(agentId, 'hello again')).resolves.toMatchObject({ status: 'answered', inputSeq: 2 });
     const turn = ((await handle.fetchHistory()).events ?? []).slice(before.length);
     expect(kinds(turn).filter((k) => k.startsWith('WORKFLOW_EXECUTION_UPDATE'))).toEqual(['WORKFLOW_EXECUTION_UPDATE_ACCEPTED', 'WORKFLOW_EXECUTION_UPDATE_COMPLETED']);
-    expect(turn.some((e) => e.upsertWorkflowSearchAttributesEventAttributes)).toBe(false);
+    // What was written, and among which events (so a failure says which write and when).
+    const written = turn.flatMap((e, i) => {
+      const fields = e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields;
+      return fields ? [`#${i} ${Object.entries(fields).map(([k, v]) => `${k}=${Buffer.from(v.data ?? []).toString()}`).join(' ')}`] : [];
+    });
+    expect({ written, events: written.length ? kinds(turn) : [] }).toEqual({ written: [], events: [] });
     expect(turn.length).toBeLessThanOrEqual(12);
     expect((await handle.describe()).searchAttributes[RUN_STATE_ATTRIBUTE.name]).toEqual(['WaitingInput']);
 
