@@ -130,6 +130,7 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
   const tracing = options.tracing === false ? undefined : (options.tracing ?? startTracing());
   installRuntimeMetrics(); // says so when metrics are asked for but the connection's runtime was made without them
   const tracingModules = tracing ? [TRACING_WORKFLOW_MODULE] : [];
+  const stackTraces = options.workflowStackTraces ?? process.env.LIVECONTEXT_WORKFLOW_STACK_TRACES === '1';
   // One entry cache for the callModel activities and the agents' workflows on this worker, which hand it
   // each model call's new entries in-process (no `entries` query per model call; see workflows/entry-feed.ts).
   const entryCache = new EntryCache();
@@ -150,7 +151,7 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
       connection: options.connection,
       namespace: options.namespace ?? 'default',
       taskQueue: options.taskQueue ?? TASK_QUEUE,
-      ...(options.workerOptions?.workflowsPath ? {} : { workflowBundle: options.workflowBundle ?? (await bundleQuietly(options.progress, tracingModules, options.workflowStackTraces ?? process.env.LIVECONTEXT_WORKFLOW_STACK_TRACES === '1')) }),
+      ...(options.workerOptions?.workflowsPath ? {} : { workflowBundle: options.workflowBundle ?? (await bundleQuietly(options.progress, tracingModules, stackTraces)) }),
       activities: createActivities({
         models,
         tools,
@@ -185,7 +186,7 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
 }
 
 /** The agent workflow's bundle, built without webpack's module listing on the console. */
-async function bundleQuietly(progress?: (step: string) => void, interceptorModules: string[] = [], stackTraces = false): Promise<{ code: string }> {
+async function bundleQuietly(progress: ((step: string) => void) | undefined, interceptorModules: string[], stackTraces: boolean): Promise<{ code: string }> {
   progress?.('bundling agent workflow code…');
   const silent = { info() {}, warn() {}, debug() {}, trace() {}, log() {}, error: (message: string) => console.error(message) };
   return bundleWorkflowCode({
