@@ -27,6 +27,10 @@ test('a plain turn: one update, at most 12 events, no search-attribute write; a 
   await withWorker({ taskQueue, workspaceRoot }, async () => {
     const agentId = uniqueId('turns');
     const handle = await t.agents.start(agentId, { model: 'demo:offline', tools: ['sleep'] });
+    // Let the run rest before its first input. Otherwise that input can arrive with the start, the first
+    // turn never wakes from a rest, and the second turn is the first to ask for a patch the rest path
+    // uses — a once-per-run marker and its TemporalChangeVersion search attribute, not a turn's cost.
+    await eventually(async () => (await handle.describe()).typedSearchAttributes.get(RUN_STATE_ATTRIBUTE) === 'WaitingInput', 30_000, 'at rest before the first input');
     await expect(t.agents.ask(agentId, 'hello')).resolves.toMatchObject({ status: 'answered', inputSeq: 1 });
 
     const before = (await handle.fetchHistory()).events ?? [];
