@@ -92,6 +92,13 @@ const RETRY_ONLY_AT_STAKE_PATCH = 'retry-only-at-stake';
 const UPDATE_BUDGET_PATCH = 'continue-before-update-limit';
 /** Since this patch a turn that is one model call writes no search attribute (see searchAttributePublisher). */
 const LAZY_WORKING_PATCH = 'lazy-working-state';
+/**
+ * Since this patch an answer of at most INLINE_ANSWER_CHARS characters (as JSON) comes back in the update's
+ * result; only longer ones by reference. A reference costs the client a query per turn (a billable action,
+ * and a workflow activation on the worker) to save a few hundred bytes of history.
+ */
+const INLINE_SMALL_ANSWER_PATCH = 'small-answers-inline';
+const INLINE_ANSWER_CHARS = 4096;
 /** Temporal refuses updates past about 2,000 per run (history.maxTotalUpdates): move on well before. */
 const UPDATE_BUDGET = 1500;
 
@@ -154,6 +161,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     await condition(() => (outcome = agent.turnOutcome(inputSeq)) !== undefined || ending());
     if (!outcome) return { inputSeq, status: resetRequested ? 'reset' : continuing ? 'continued' : 'stopped' };
     if (outcome.status !== 'answered' || withAnswer || !patched(ANSWER_BY_REFERENCE_PATCH)) return outcome;
+    if (JSON.stringify(outcome.answer).length <= INLINE_ANSWER_CHARS && patched(INLINE_SMALL_ANSWER_PATCH)) return outcome;
     // The answer entry is in history already (the model call's result): name it, do not copy it.
     const { answer, ...rest } = outcome;
     return { ...rest, answerSeq: answer.seq, runId: workflowInfo().runId };

@@ -1,14 +1,17 @@
 /**
- * Linear history: every input and every answer enters Temporal history once. The model call carries
- * references, not the transcript, and `waitForAnswer` names the answer's entry instead of copying it
- * (unless a caller asks for the answer inline, which costs a second copy).
+ * Linear history: every input enters Temporal history once, and each turn adds about the same. The model
+ * call carries references, not the transcript. A short answer (at most 4 KiB as JSON) comes back in the
+ * turn's update result too — a second copy of a few hundred bytes instead of a query per turn — and a
+ * longer one by reference: `ask`/`waitForAnswer` name its entry and the client reads it. The recorded
+ * history replays.
  */
 import type { temporal } from '@temporalio/proto';
 import { ScriptedModelProvider } from '../../activities';
 import { EntryCache } from '../../activities/entry-cache';
 import { echoStep } from '../fixtures/scripts';
 import { recordTool } from '../fixtures/test-tools';
-import { waitForAnswerUpdate } from '../../workflows/messages';
+import { askUpdate, waitForAnswerUpdate } from '../../workflows/messages';
+import { maybeRecordHistory } from '../support/record-history';
 import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
 
 let t: TestContext;
@@ -30,7 +33,7 @@ function occurrences(events: temporal.api.history.v1.IHistoryEvent[], marker: st
   return count;
 }
 
-test('each input and each answer is in history once; the client still gets the whole answer', async () => {
+test('each input is in history once; a short answer comes back with the update, a long one by reference', async () => {
   const scripted = new ScriptedModelProvider({ echo: echoStep });
   const agentId = uniqueId('linear');
   await withWorker({ taskQueue, models: [scripted] }, async () => {
@@ -43,21 +46,32 @@ test('each input and each answer is in history once; the client still gets the w
     const handle = t.agents.handle(agentId);
     const events = (await handle.fetchHistory()).events ?? [];
     for (const m of markers) {
-      expect(occurrences(events, m)).toBe(2); // the input (update argument) and the answer (activity result)
-      expect(occurrences(events, `echo: ${m}`)).toBe(1);
+      // The input (update argument); the answer as the activity's result and in the update's result.
+      expect(occurrences(events, `echo: ${m}`)).toBe(2);
+      expect(occurrences(events, m)).toBe(3);
     }
+    // The receipt itself carries a short answer, so the client has no entry to read (no query per turn).
+    const receipt1 = await handle.executeUpdate(askUpdate, { args: [{ input: { text: 'delta-2c4d' } }] });
+    expect(receipt1).toMatchObject({ status: 'answered', answer: { contents: ['echo: delta-2c4d'] } });
+    expect(receipt1).not.toHaveProperty('answerSeq');
 
-    // A caller that wants the answer inline gets it, and pays one more copy.
-    const { inputSeq } = await t.agents.send(agentId, 'delta-55b1');
-    const inline = await handle.executeUpdate(waitForAnswerUpdate, { args: [{ inputSeq, withAnswer: true }] });
-    expect(inline).toMatchObject({ status: 'answered', answer: { contents: ['echo: delta-55b1'] } });
-    const after = (await handle.fetchHistory()).events ?? [];
-    expect(occurrences(after, 'echo: delta-55b1')).toBe(2);
+    // A long answer is named, not copied: once in history, and the client still gets all of it.
+    const long = `echo-long-9d1e ${'x'.repeat(5000)}`;
+    const answered = await t.agents.ask(agentId, long);
+    expect(answered).toMatchObject({ status: 'answered', answer: { contents: [`echo: ${long}`] } });
+    const withLong = (await handle.fetchHistory()).events ?? [];
+    expect(occurrences(withLong, `echo: ${long}`)).toBe(1);
+    expect(occurrences(withLong, long)).toBe(2); // the input and the answer
+
+    // A caller that wants even a long answer inline gets it, and pays one more copy.
+    const inline = await handle.executeUpdate(waitForAnswerUpdate, { args: [{ inputSeq: answered.inputSeq, withAnswer: true }] });
+    expect(inline).toMatchObject({ status: 'answered', answer: { contents: [`echo: ${long}`] } });
 
     // A plain Temporal client reads a receipt, then the entry it names.
-    const receipt = await handle.executeUpdate(waitForAnswerUpdate, { args: [{ inputSeq: 1 }] });
-    expect(receipt).toMatchObject({ status: 'answered', inputSeq: 1, answerSeq: 2, inputEntrySeq: 1 });
+    const receipt = await handle.executeUpdate(waitForAnswerUpdate, { args: [{ inputSeq: answered.inputSeq }] });
+    expect(receipt).toMatchObject({ status: 'answered', inputSeq: answered.inputSeq, answerSeq: 10, inputEntrySeq: 9 });
     expect(receipt).not.toHaveProperty('answer');
+    await maybeRecordHistory(handle, 'small-answers-inline_v1.json');
   });
 });
 
