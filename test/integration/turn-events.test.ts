@@ -1,8 +1,9 @@
 /**
  * What a turn costs in Temporal history with the default client: one `ask` update per turn (accepted
- * with the input, completed with the answer's reference), and no search-attribute write for a turn that
- * is one model call. A tool turn is still listed `Working` while its tools run. An input whose
- * idempotency key was seen is answered with the first turn's outcome. The recorded history replays.
+ * with the input, completed with the answer — a short one inline, so the client sends no query), and
+ * no search-attribute write for a turn that is one model call. A tool turn is still listed `Working`
+ * while its tools run. An input whose idempotency key was seen is answered with the first turn's
+ * outcome. The recorded history replays.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
