@@ -15,7 +15,6 @@ import {
   condition,
   continueAsNew,
   log,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -44,6 +43,7 @@ import { DEFAULT_MODEL_ACTIVITY_OPTIONS, DEFAULT_TOOL_ACTIVITY_OPTIONS } from '.
 import { pageEntries } from './agent-views';
 import { entryFeed } from './entry-feed';
 import { agentMetrics } from './agent-metrics';
+import { runChanges } from './run-changes';
 import {
   type AgentWorkflowInput,
   type NotebookWrite,
@@ -109,6 +109,7 @@ export interface AgentWorkflowResult {
 }
 
 export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWorkflowResult> {
+  const changed = runChanges(); // first: its marker, if any, goes with the run's first task
   const clock = () => Date.now(); // Temporal's deterministic clock inside workflows
   const agent = createAgent(input, clock);
   let stopReason: string | undefined;
@@ -120,16 +121,16 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   // is idle or runs tools would stay armed and retry its next error at once, unasked.
   const modelCallAtStake = () => !!agent.lastError || agent.runState === 'PendingInput' || agent.runState === 'PendingToolResults';
   const requestRetry = (explicit = false) => {
-    if (modelCallAtStake() || !patched(RETRY_ONLY_AT_STAKE_PATCH)) retryRequested = true;
+    if (modelCallAtStake() || !changed(RETRY_ONLY_AT_STAKE_PATCH)) retryRequested = true;
     // An explicit retry of a hit budget allows as much again (a no-op for any other error).
     if (explicit) agent.grantBudget();
     // A client that retries and then waits for the answer must see the turn in progress again, not the
     // error being retried (the loop clears it too, but only once it runs, after this activation's handlers).
-    if (agent.lastError && patched(RETRY_CLEARS_ERROR_PATCH)) agent.clearError();
+    if (agent.lastError && changed(RETRY_CLEARS_ERROR_PATCH)) agent.clearError();
   };
-  const visibility = searchAttributePublisher(agent);
+  const visibility = searchAttributePublisher(agent, changed);
   const metrics = agentMetrics(agent); // replay-safe counters: turns, blocks, continue-as-new
-  const carrier = stateCarrier(agent);
+  const carrier = stateCarrier(agent, changed);
   const status = () => agent.status({ stopping: stopReason !== undefined, warning: carrier.refusal });
   let updates = 0; // updates this run has taken (see UPDATE_BUDGET)
   const counted =
@@ -160,8 +161,8 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     let outcome: TurnOutcome | undefined;
     await condition(() => (outcome = agent.turnOutcome(inputSeq)) !== undefined || ending());
     if (!outcome) return { inputSeq, status: resetRequested ? 'reset' : continuing ? 'continued' : 'stopped' };
-    if (outcome.status !== 'answered' || withAnswer || !patched(ANSWER_BY_REFERENCE_PATCH)) return outcome;
-    if (JSON.stringify(outcome.answer).length <= INLINE_ANSWER_CHARS && patched(INLINE_SMALL_ANSWER_PATCH)) return outcome;
+    if (outcome.status !== 'answered' || withAnswer || !changed(ANSWER_BY_REFERENCE_PATCH)) return outcome;
+    if (JSON.stringify(outcome.answer).length <= INLINE_ANSWER_CHARS && changed(INLINE_SMALL_ANSWER_PATCH)) return outcome;
     // The answer entry is in history already (the model call's result): name it, do not copy it.
     const { answer, ...rest } = outcome;
     return { ...rest, answerSeq: answer.seq, runId: workflowInfo().runId };
@@ -308,10 +309,10 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   setHandler(pendingToolCallsQuery, () => agent.pendingToolCalls());
   setHandler(snapshotQuery, () => agent.toSnapshot());
 
-  const overUpdateBudget = () => updates >= UPDATE_BUDGET && patched(UPDATE_BUDGET_PATCH);
+  const overUpdateBudget = () => updates >= UPDATE_BUDGET && changed(UPDATE_BUDGET_PATCH);
   const history = historyMonitor(agent, overUpdateBudget);
   const steps = stepScopes();
-  const deps = stepDeps(agent, {
+  const deps = stepDeps(agent, changed, {
     childStarted: () => steps.childStarted(),
     subAgentWaitEnds: () => ending() || !!interruptRequest,
     // A running sleep gives way when this run must end: stop, reset, or a history grown too long while
@@ -461,7 +462,7 @@ function historyMonitor(agent: Agent, overUpdateBudget: () => boolean) {
  * workers are asked again every REASK_AFTER_EVENTS events, so turning offloading on lets it move on.
  */
 const REASK_AFTER_EVENTS = 200;
-function stateCarrier(agent: Agent) {
+function stateCarrier(agent: Agent, changed: (change: string) => boolean) {
   let refusal: string | undefined;
   let askedAt = 0;
   return {
@@ -487,7 +488,7 @@ function stateCarrier(agent: Agent) {
         return undefined;
       }
       const bytes = utf8Length(json);
-      if (bytes <= MAX_INLINE_PAYLOAD_BYTES || !patched(STATE_SIZE_GUARD_PATCH)) return json;
+      if (bytes <= MAX_INLINE_PAYLOAD_BYTES || !changed(STATE_SIZE_GUARD_PATCH)) return json;
       askedAt = workflowInfo().historyLength;
       if (decoded(await payloadLimits(), 'payloadLimits').offloading) {
         refusal = undefined;
@@ -556,7 +557,7 @@ function decoded<T>(result: T, what: string): T {
  * woken by input is listed `Working` only once its turn goes past a step (tools, another model call), so
  * a plain turn writes nothing and stays listed `WaitingInput`. The `state` query is always exact.
  */
-function searchAttributePublisher(agent: Agent) {
+function searchAttributePublisher(agent: Agent, changed: (change: string) => boolean) {
   const enabled = workflowInfo().typedSearchAttributes.get(MODEL_ATTRIBUTE) !== undefined;
   let runState = 'Working';
   let last = '';
@@ -564,7 +565,7 @@ function searchAttributePublisher(agent: Agent) {
   return {
     /** After a rest on `outcome` ends. */
     woke(outcome: string) {
-      lazy = outcome === 'BlockedOnInput' && patched(LAZY_WORKING_PATCH);
+      lazy = outcome === 'BlockedOnInput' && changed(LAZY_WORKING_PATCH);
       if (!lazy) this.publish('Working');
     },
     /** After a step that made progress: listed Working once the turn is past its first model call. */
@@ -623,6 +624,7 @@ function stepScopes() {
 
 function stepDeps(
   agent: Agent,
+  changed: (change: string) => boolean,
   timers: { interrupt: () => boolean; onInterrupted: () => void; subAgentWaitEnds: () => boolean; childStarted: () => void },
 ): StepDeps {
   const { workflowId, runId } = workflowInfo();
@@ -667,7 +669,7 @@ function stepDeps(
       return decoded(result, `a model call to ${request.model}`);
     },
     async sleep(ms) {
-      if (!patched(TIMERS_CARRIED_PATCH)) {
+      if (!changed(TIMERS_CARRIED_PATCH)) {
         await sleep(ms); // histories recorded before the patch slept through everything
         return true;
       }
@@ -702,7 +704,7 @@ function stepDeps(
       }
       return decoded(result, `the tool ${call.toolName}`);
     },
-    since: (change) => patched(change),
+    since: changed,
     // Category-tagged debug messages; the worker's logger shows the categories in LIVECONTEXT_DEBUG.
     log(category, message, attributes) {
       log.debug(message, { category, ...attributes });

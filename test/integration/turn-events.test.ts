@@ -3,7 +3,8 @@
  * with the input, completed with the answer — a short one inline, so the client sends no query), and
  * no search-attribute write for a turn that is one model call. A tool turn is still listed `Working`
  * while its tools run. An input whose idempotency key was seen is answered with the first turn's
- * outcome. The recorded history replays.
+ * outcome. A run asks once, not per change, for the behaviour changes its code has. The recorded
+ * history replays.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,10 +29,6 @@ test('a plain turn: one update, at most 12 events, no search-attribute write; a 
   await withWorker({ taskQueue, workspaceRoot }, async () => {
     const agentId = uniqueId('turns');
     const handle = await t.agents.start(agentId, { model: 'demo:offline', tools: ['sleep'] });
-    // Let the run rest before its first input. Otherwise that input can arrive with the start, the first
-    // turn never wakes from a rest, and the second turn is the first to ask for a patch the rest path
-    // uses — a once-per-run marker and its TemporalChangeVersion search attribute, not a turn's cost.
-    await eventually(async () => (await handle.describe()).typedSearchAttributes.get(RUN_STATE_ATTRIBUTE) === 'WaitingInput', 30_000, 'at rest before the first input');
     await expect(t.agents.ask(agentId, 'hello')).resolves.toMatchObject({ status: 'answered', inputSeq: 1 });
 
     const before = (await handle.fetchHistory()).events ?? [];
@@ -63,6 +60,11 @@ test('a plain turn: one update, at most 12 events, no search-attribute write; a 
 
     await t.agents.stop(agentId);
     await handle.result();
-    await maybeRecordHistory(handle, 'ask-update_v1.json');
+    // The run asked once for all the behaviour changes its code has, not once per change (each ask is a
+    // marker and a TemporalChangeVersion search-attribute write).
+    const all = (await handle.fetchHistory()).events ?? [];
+    expect(all.flatMap((e) => e.markerRecordedEventAttributes?.markerName ?? [])).toEqual(['core_patch']);
+    expect(all.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.TemporalChangeVersion)).toHaveLength(1);
+    await maybeRecordHistory(handle, 'run-changes_v1.json');
   });
 });
