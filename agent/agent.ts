@@ -32,7 +32,7 @@ import { type MemoryNotebookWidget, type TaskListWidget, type Widget, type Widge
  */
 export const MAX_TOOL_CALLS_PER_BATCH = 128;
 /** Since this change an over-large batch is refused with an ExecuteError instead of run. */
-const BATCH_LIMIT_CHANGE = 'tool-batch-limit';
+export const BATCH_LIMIT_CHANGE = 'tool-batch-limit';
 
 /** What became of one accepted input, for clients waiting on it. */
 export type TurnOutcome =

@@ -43,7 +43,17 @@ import { DEFAULT_MODEL_ACTIVITY_OPTIONS, DEFAULT_TOOL_ACTIVITY_OPTIONS } from '.
 import { pageEntries } from './agent-views';
 import { entryFeed } from './entry-feed';
 import { agentMetrics } from './agent-metrics';
-import { runChanges } from './run-changes';
+import {
+  ANSWER_BY_REFERENCE_PATCH,
+  INLINE_SMALL_ANSWER_PATCH,
+  LAZY_WORKING_PATCH,
+  RETRY_CLEARS_ERROR_PATCH,
+  RETRY_ONLY_AT_STAKE_PATCH,
+  runChanges,
+  STATE_SIZE_GUARD_PATCH,
+  TIMERS_CARRIED_PATCH,
+  UPDATE_BUDGET_PATCH,
+} from './run-changes';
 import {
   type AgentWorkflowInput,
   type NotebookWrite,
@@ -78,26 +88,7 @@ const { executeTool } = proxyActivities<Activities>(DEFAULT_TOOL_ACTIVITY_OPTION
 const { payloadLimits } = proxyLocalActivities<Activities>({ startToCloseTimeout: '10 seconds' });
 
 export const DEFAULT_HISTORY_BUDGET_BYTES = 8 * 1024 * 1024;
-/** Since this patch a sleep/wait_until gives way to continue-as-new, stop and reset, and is carried. */
-const TIMERS_CARRIED_PATCH = 'timers-carried-across-continue-as-new';
-/** Since this patch waitForAnswer returns the answer's entry number, so each answer is in history once. */
-const ANSWER_BY_REFERENCE_PATCH = 'answer-by-reference';
-/** Since this patch a retry (or new configuration) clears a blocking error at once, not when the loop next runs. */
-const RETRY_CLEARS_ERROR_PATCH = 'retry-clears-error-at-once';
-/** Since this patch a state too large to pass inline is carried only by a worker that offloads it. */
-const STATE_SIZE_GUARD_PATCH = 'state-size-guard';
-/** Since this patch a retry or new configuration arms a retry only when a model call failed or is under way. */
-const RETRY_ONLY_AT_STAKE_PATCH = 'retry-only-at-stake';
-/** Since this patch a run that has taken UPDATE_BUDGET updates continues as new. */
-const UPDATE_BUDGET_PATCH = 'continue-before-update-limit';
-/** Since this patch a turn that is one model call writes no search attribute (see searchAttributePublisher). */
-const LAZY_WORKING_PATCH = 'lazy-working-state';
-/**
- * Since this patch an answer of at most INLINE_ANSWER_CHARS characters (as JSON) comes back in the update's
- * result; only longer ones by reference. A reference costs the client a query per turn (a billable action,
- * and a workflow activation on the worker) to save a few hundred bytes of history.
- */
-const INLINE_SMALL_ANSWER_PATCH = 'small-answers-inline';
+/** An answer of at most this many characters (as JSON) comes back in the update's result (INLINE_SMALL_ANSWER_PATCH). */
 const INLINE_ANSWER_CHARS = 4096;
 /** Temporal refuses updates past about 2,000 per run (history.maxTotalUpdates): move on well before. */
 const UPDATE_BUDGET = 1500;

@@ -9,25 +9,52 @@
  * asked for on its own (or with a new run-wide patch whose list holds it and all of these).
  */
 import { patched } from '@temporalio/workflow';
+import { ASK_USER_CHANGE } from '../agent/ask-user';
+import { BATCH_LIMIT_CHANGE } from '../agent/agent';
+import { BUDGETS_CHANGE } from '../agent/budgets';
+import { FALLBACK_MODELS_CHANGE } from '../agent/model-step';
+import { SUB_AGENTS_CHANGE } from '../agent/sub-agents';
+import { taskListKind } from '../agent/widgets/task-list';
+
+// The agent workflow's own changes (asked for in workflows/agent-workflow.ts).
+/** Since this patch a sleep/wait_until gives way to continue-as-new, stop and reset, and is carried. */
+export const TIMERS_CARRIED_PATCH = 'timers-carried-across-continue-as-new';
+/** Since this patch waitForAnswer returns the answer's entry number, so each answer is in history once. */
+export const ANSWER_BY_REFERENCE_PATCH = 'answer-by-reference';
+/** Since this patch a retry (or new configuration) clears a blocking error at once, not when the loop next runs. */
+export const RETRY_CLEARS_ERROR_PATCH = 'retry-clears-error-at-once';
+/** Since this patch a state too large to pass inline is carried only by a worker that offloads it. */
+export const STATE_SIZE_GUARD_PATCH = 'state-size-guard';
+/** Since this patch a retry or new configuration arms a retry only when a model call failed or is under way. */
+export const RETRY_ONLY_AT_STAKE_PATCH = 'retry-only-at-stake';
+/** Since this patch a run that has taken UPDATE_BUDGET updates (agent-workflow.ts) continues as new. */
+export const UPDATE_BUDGET_PATCH = 'continue-before-update-limit';
+/** Since this patch a turn that is one model call writes no search attribute (see searchAttributePublisher). */
+export const LAZY_WORKING_PATCH = 'lazy-working-state';
+/**
+ * Since this patch an answer of at most INLINE_ANSWER_CHARS characters (as JSON, agent-workflow.ts) comes
+ * back in the update's result; only longer ones by reference. A reference costs the client a query per
+ * turn (a billable action, and a workflow activation on the worker) to save a few hundred bytes of history.
+ */
+export const INLINE_SMALL_ANSWER_PATCH = 'small-answers-inline';
 
 const RUN_CHANGES_V1 = 'run-changes-v1';
-const CHANGES_V1: ReadonlySet<string> = new Set([
-  // workflows/agent-workflow.ts
-  'timers-carried-across-continue-as-new',
-  'answer-by-reference',
-  'retry-clears-error-at-once',
-  'state-size-guard',
-  'retry-only-at-stake',
-  'continue-before-update-limit',
-  'lazy-working-state',
-  'small-answers-inline',
-  // the agent core (deps.since)
-  'sub-agents',
-  'fallback-models',
-  'tool-batch-limit',
-  'budgets',
-  'ask-user-tool',
-  'task-list-widget',
+const CHANGES_V1: ReadonlySet<string | undefined> = new Set([
+  TIMERS_CARRIED_PATCH,
+  ANSWER_BY_REFERENCE_PATCH,
+  RETRY_CLEARS_ERROR_PATCH,
+  STATE_SIZE_GUARD_PATCH,
+  RETRY_ONLY_AT_STAKE_PATCH,
+  UPDATE_BUDGET_PATCH,
+  LAZY_WORKING_PATCH,
+  INLINE_SMALL_ANSWER_PATCH,
+  // the agent core's (deps.since)
+  SUB_AGENTS_CHANGE,
+  FALLBACK_MODELS_CHANGE,
+  BATCH_LIMIT_CHANGE,
+  BUDGETS_CHANGE,
+  ASK_USER_CHANGE,
+  taskListKind.since,
 ]);
 
 /** Call once, first thing in the run (its marker goes with the run's first task); returns `patched` for the run. */
