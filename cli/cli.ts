@@ -78,7 +78,7 @@ const commands: Record<string, Command> = {
     options: { mcp: { type: 'string' }, ...json },
     async run(p, v) {
       if (p[0] !== 'list') throw new UserError(`Unknown mcp subcommand "${p[0] ?? ''}". Usage: livecontext mcp list [--mcp mcp.json] [--json]`);
-      return (await import('./mcp-list')).mcpListCmd((v.mcp as string) ?? 'mcp.json', !!v.json);
+      return (await import('./mcp-list')).mcpListCmd(v.mcp as string | undefined, !!v.json);
     },
   },
   start: {

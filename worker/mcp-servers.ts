@@ -18,7 +18,10 @@ export async function startMcpServers(option: McpServersOption, registry: ToolRe
   await pool.discover();
   pool.attach(registry);
   // A person watching start-up sees at once which servers are missing, not only the logs.
-  for (const s of pool.status()) progress?.(s.connected ? `MCP server "${s.name}": ${s.tools.length} tools` : `MCP server "${s.name}" skipped: ${s.error ?? 'not connected'}`);
+  for (const s of pool.status()) {
+    progress?.(s.connected ? `MCP server "${s.name}": ${s.tools.length} tools` : `MCP server "${s.name}" skipped: ${s.error ?? 'not connected'}`);
+    for (const t of s.skippedTools ?? []) progress?.(`MCP server "${s.name}": tool "${t.mcpName}" is not offered: ${t.reason}`);
+  }
   return pool;
 }
 

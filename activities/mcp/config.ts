@@ -46,13 +46,20 @@ export type McpServerConfig = {
   | { transport: 'http' | 'sse' | 'http-or-sse'; url: string; headers: Record<string, string> }
 );
 
+/** How to write a configuration, for the messages that find none. */
+export const MCP_CONFIG_EXAMPLE =
+  'Write one in the format Claude Desktop and Cursor use, e.g. {"mcpServers": {"fs": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."]}}} (see "MCP servers" in the README).';
+
 /** Reads and checks an `mcpServers` file; errors name the file and the field. */
 export function loadMcpConfigFile(file: string, env: NodeJS.ProcessEnv = process.env): McpServerConfig[] {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new UserError(`Cannot read the MCP configuration ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`, 'MCP_CONFIG');
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new UserError(`There is no MCP configuration file at ${file}. ${MCP_CONFIG_EXAMPLE}`, 'MCP_CONFIG');
+    const why = code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : (err as Error).message;
+    throw new UserError(`Cannot read the MCP configuration ${file}: ${why}.`, 'MCP_CONFIG');
   }
   let json: unknown;
   try {

@@ -1,6 +1,8 @@
 /**
  * A worker's MCP servers: one pooled connection each, their tools listed at start (a server that fails
- * to start is logged and skipped; the worker starts anyway), each server a ToolSource `mcp:<server>`.
+ * to start, or whose listing goes past its bounds, is logged and skipped; the worker starts anyway), each
+ * server a ToolSource `mcp:<server>`. A tool whose input schema is too deep or too large is left out, with
+ * a warning naming it (tool-limits.ts).
  * When a server sends notifications/tools/list_changed, its tools are replaced in the registries it was
  * attached to. `close()` ends every connection (stdio servers exit) when the worker stops.
  */
@@ -8,6 +10,7 @@ import type { ToolRegistry, ToolSource } from '../tools/registry';
 import type { McpServerConfig } from './config';
 import { mcpTool, needsApprovalFor } from './mcp-tool';
 import { type McpLogger, McpServerConnection, type McpToolDef } from './server-connection';
+import { type McpListLimits, inputSchemaProblem } from './tool-limits';
 import { namespacedToolNames } from './tool-names';
 
 /** One server as `livecontext mcp list` shows it. */
@@ -18,18 +21,21 @@ export interface McpServerStatus {
   connected: boolean;
   error?: string;
   tools: Array<{ name: string; mcpName: string; description: string; needsApproval: boolean }>;
+  /** The server's tools that are not offered, and why (an input schema too deep or too large). */
+  skippedTools?: Array<{ mcpName: string; reason: string }>;
 }
 
 export class McpPool {
   readonly connections: McpServerConnection[];
   private readonly tools = new Map<string, McpToolDef[]>();
   private readonly errors = new Map<string, string>();
+  private readonly skipped = new Map<string, Array<{ mcpName: string; reason: string }>>();
   private readonly registries = new Set<ToolRegistry>();
 
   constructor(
     configs: readonly McpServerConfig[],
     private readonly log?: McpLogger,
-    options: { connectTimeoutMs?: number } = {},
+    options: { connectTimeoutMs?: number; listLimits?: Partial<McpListLimits> } = {},
   ) {
     const names = new Set<string>();
     for (const c of configs) {
@@ -41,6 +47,7 @@ export class McpPool {
         new McpServerConnection(config, {
           log,
           connectTimeoutMs: options.connectTimeoutMs,
+          listLimits: options.listLimits,
           onToolsChanged: (tools) => this.toolsChanged(config.name, tools),
         }),
     );
@@ -51,13 +58,13 @@ export class McpPool {
     await Promise.all(
       this.connections.map(async (c) => {
         try {
-          this.tools.set(c.name, await c.listTools());
+          this.tools.set(c.name, this.bounded(c, await c.listTools()));
           this.errors.delete(c.name);
           this.log?.info(`MCP server "${c.name}": ${this.tools.get(c.name)!.length} tools`);
         } catch (err) {
           const message = c.redact((err as Error).message);
-          this.errors.set(c.name, message);
-          this.log?.warn(`MCP server "${c.name}" skipped: ${message}`);
+          this.errors.set(c.name, `${message}; its tools are not offered`);
+          this.log?.warn(`MCP server "${c.name}" skipped: ${message}; its tools are not offered`);
         }
       }),
     );
@@ -92,6 +99,7 @@ export class McpPool {
         connected: defs !== undefined,
         ...(this.errors.has(c.name) ? { error: this.errors.get(c.name) } : {}),
         tools: (defs ?? []).map((d, i) => ({ name: names[i], mcpName: d.name, description: c.redact(d.description ?? ''), needsApproval: needsApprovalFor(d) })),
+        ...(this.skipped.get(c.name)?.length ? { skippedTools: this.skipped.get(c.name) } : {}),
       };
     });
   }
@@ -106,11 +114,25 @@ export class McpPool {
     return { name: `mcp:${c.name}`, tools: defs.map((d, i) => mcpTool(names[i], d, c)) };
   }
 
-  private toolsChanged(server: string, tools: McpToolDef[]): void {
+  /** The server's tools without those whose input schema goes past the bounds, each of those named in a warning. */
+  private bounded(c: McpServerConnection, defs: McpToolDef[]): McpToolDef[] {
+    const skipped: Array<{ mcpName: string; reason: string }> = [];
+    const kept = defs.filter((d) => {
+      const problem = inputSchemaProblem(d.inputSchema);
+      if (problem) skipped.push({ mcpName: c.redact(d.name), reason: problem });
+      return !problem;
+    });
+    for (const s of skipped) this.log?.warn(`MCP server "${c.name}": tool "${s.mcpName}" is not offered: ${s.reason}`);
+    this.skipped.set(c.name, skipped);
+    return kept;
+  }
+
+  private toolsChanged(server: string, all: McpToolDef[]): void {
+    const connection = this.connections.find((c) => c.name === server)!;
+    const tools = this.bounded(connection, all);
     this.tools.set(server, tools);
     this.errors.delete(server);
     this.log?.info(`MCP server "${server}" changed its tools: now ${tools.length}`);
-    const connection = this.connections.find((c) => c.name === server)!;
     for (const registry of this.registries) {
       const others = new Set(registry.list().filter((t) => t.source !== `mcp:${server}`).map((t) => t.name));
       try {

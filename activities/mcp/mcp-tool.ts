@@ -2,12 +2,13 @@
  * An MCP server's tool as a livecontext Tool: offered with the server's own JSON schema, run by a call on
  * the pooled connection with the tool's timeout, cancellation (the SDK sends notifications/cancelled when
  * the signal aborts) and progress notifications as heartbeats. `destructiveHint: true` (and not
- * `readOnlyHint`) asks a person first. `isError` and an unreachable server throw, which the executor
- * turns into a Failed result the model reads.
+ * `readOnlyHint`) asks a person first. `isError` and a failed call throw, which the executor turns into
+ * a Failed result the model reads. The server's and the worker's secrets are cut out of the result
+ * before it is read (also one split between text blocks, or escaped inside structured content).
  */
 import { z } from 'zod';
 import { DEFAULT_TOOL_TIMEOUT_MS, type Tool, type ToolOutput } from '../tools/define-tool';
-import { mcpResultText } from './result-text';
+import { McpResultError, mcpResultText, redactMcpResult } from './result-text';
 import type { McpServerConnection, McpToolDef } from './server-connection';
 
 /** What an MCP tool's heartbeats carry while it reports progress (shown as its partial output). */
@@ -54,7 +55,14 @@ export function mcpTool(name: string, def: McpToolDef, connection: McpServerConn
           ctx.heartbeat(details);
         },
       });
-      const { text, isError } = mcpResultText(result);
+      let read: ReturnType<typeof mcpResultText>;
+      try {
+        read = mcpResultText(redactMcpResult(result, connection.secrets()));
+      } catch (err) {
+        if (!(err instanceof McpResultError)) throw err;
+        throw new Error(connection.redact(`the MCP server "${server}" answered, but not with an MCP tool result: ${err.message}`));
+      }
+      const { text, isError } = read;
       if (isError) throw new Error(connection.redact(text));
       return { text: connection.redact(text), metadata: { mcp_server: server } };
     },

@@ -1,8 +1,12 @@
 /**
  * One MCP server, connected on demand and kept open for the worker's life. A connection that closes (a
  * stdio server that died, an HTTP session that ended) is dropped, and the next call connects again — for
- * stdio that restarts the server. A `url` server is tried with Streamable HTTP first, then legacy SSE,
- * as the SDK's documentation recommends. Every error message and log line is cut of the server's secrets.
+ * stdio that restarts the server. A server that answered is never restarted for what it answered: a
+ * JSON-RPC error, a malformed or oversized result become a Failed result that says so, with the server's
+ * own message. One that stops answering (a call timed out and a ping after it gets no answer) is. A `url`
+ * server is tried with Streamable HTTP first, then legacy SSE, as the SDK's documentation recommends.
+ * Listing tools is bounded (tool-limits.ts) and reads every page, also after tools/list_changed.
+ * Every error message and log line is cut of the server's secrets.
  */
 import type { Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -10,9 +14,13 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type CallToolResult, ErrorCode, McpError, type Tool as McpToolDef } from '@modelcontextprotocol/sdk/types.js';
-import { redactSecrets } from '../tools/redact-secrets';
+import { type CallToolResultSchema, ErrorCode, McpError, type Tool as McpToolDef } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { type Secret, redactSecrets, secretsIn } from '../tools/redact-secrets';
+import { BoundedReadBuffer, MCP_MAX_MESSAGE_BYTES, isMessageTooLarge } from './bounded-read-buffer';
 import type { McpServerConfig } from './config';
+import { formatBytes } from './result-text';
+import { DEFAULT_MCP_LIST_LIMITS, type McpListLimits } from './tool-limits';
 
 export type { McpToolDef };
 
@@ -24,8 +32,23 @@ export interface McpLogger {
 
 /** How long connecting (spawning, the initialize handshake) may take before the server counts as unreachable. */
 export const MCP_CONNECT_TIMEOUT_MS = 30_000;
+/** How long a server whose call timed out has to answer a ping before it counts as hung (and is restarted). */
+export const MCP_PING_TIMEOUT_MS = 10_000;
 const STDERR_TAIL_CHARS = 2000;
 const CLIENT_INFO = { name: 'livecontext', version: '0.1.0' };
+/**
+ * What tools/call may answer: anything (the SDK's own schema would fail the whole call, as if the server
+ * had not answered, for one malformed block); mcpResultText reads it leniently and says what was wrong.
+ */
+const AnyResult = z.unknown() as unknown as typeof CallToolResultSchema;
+
+/** Listing a server's tools went past a bound (tool-limits.ts); the message says which. */
+export class McpListError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
 
 export interface McpCallOptions {
   signal: AbortSignal;
@@ -38,6 +61,8 @@ export class McpServerConnection {
   private connecting?: Promise<Client>;
   private stderrTail = '';
   private closed = false;
+  private refreshing?: Promise<void>;
+  private refreshAgain = false;
   /** The transport the last connection used: `stdio`, `streamable-http` or `sse`. */
   transportUsed?: string;
   /** The stdio server's process id while it runs (tests kill it). */
@@ -45,7 +70,12 @@ export class McpServerConnection {
 
   constructor(
     readonly config: McpServerConfig,
-    private readonly hooks: { log?: McpLogger; onToolsChanged?: (tools: McpToolDef[]) => void; connectTimeoutMs?: number } = {},
+    private readonly hooks: {
+      log?: McpLogger;
+      onToolsChanged?: (tools: McpToolDef[]) => void;
+      connectTimeoutMs?: number;
+      listLimits?: Partial<McpListLimits>;
+    } = {},
   ) {}
 
   get name(): string {
@@ -57,37 +87,70 @@ export class McpServerConnection {
     return redactSecrets(redactSecrets(text, this.config.secrets));
   }
 
-  async listTools(): Promise<McpToolDef[]> {
-    const client = await this.connected();
-    const tools: McpToolDef[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.hooks.connectTimeoutMs ?? MCP_CONNECT_TIMEOUT_MS });
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor);
-    return tools;
+  /** This server's secrets and the worker's, longest first. */
+  secrets(): Secret[] {
+    return [...this.config.secrets, ...secretsIn()].sort((a, b) => b.value.length - a.value.length);
   }
 
-  /** Calls a tool; an error that says the connection is gone drops it, so the next call reconnects. */
-  async callTool(name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult | { toolResult: unknown }> {
+  /**
+   * Every page of the server's tools, within the bounds of tool-limits.ts: a server that keeps giving a
+   * `nextCursor` (or gives one it gave before), offers too many tools or takes too long fails with an
+   * McpListError naming it, instead of holding up the worker.
+   */
+  async listTools(): Promise<McpToolDef[]> {
+    const limits = { ...DEFAULT_MCP_LIST_LIMITS, ...this.hooks.listLimits };
+    const deadline = Date.now() + limits.timeoutMs;
     const client = await this.connected();
+    const tools: McpToolDef[] = [];
+    const cursors = new Set<string>();
+    let cursor: string | undefined;
+    for (let pages = 0; ; ) {
+      const left = deadline - Date.now();
+      const sofar = () => `${pages} page${pages === 1 ? '' : 's'}, ${tools.length} tools so far`;
+      if (left <= 0) throw new McpListError(`listing its tools took more than ${limits.timeoutMs / 1000} s (${sofar()})`);
+      if (pages >= limits.maxPages) throw new McpListError(`its tool list does not end: tools/list still gave a nextCursor after ${limits.maxPages} pages (${tools.length} tools so far)`);
+      let page: Awaited<ReturnType<Client['listTools']>>;
+      try {
+        page = await client.listTools(cursor !== undefined ? { cursor } : undefined, { timeout: Math.min(left, this.hooks.connectTimeoutMs ?? MCP_CONNECT_TIMEOUT_MS) });
+      } catch (err) {
+        if (err instanceof McpError && err.code === ErrorCode.RequestTimeout && client.transport) throw new McpListError(`tools/list got no answer in time (${sofar()})`);
+        throw err;
+      }
+      pages++;
+      tools.push(...page.tools);
+      if (tools.length > limits.maxTools) throw new McpListError(`it offers more than ${limits.maxTools} tools (${sofar()})`);
+      cursor = page.nextCursor;
+      if (!cursor) return tools;
+      if (cursors.has(cursor)) throw new McpListError(`its tool list goes round in a circle: tools/list gave the same nextCursor twice (${sofar()})`);
+      cursors.add(cursor);
+    }
+  }
+
+  /**
+   * Calls a tool and returns its raw result (mcpResultText reads it). A failure says what happened: the
+   * server's JSON-RPC error (its code and message), an answer too large, no answer in time, or a
+   * connection that closed; only the last (and a server that then does not answer a ping) costs the
+   * connection, so the next call reconnects (for stdio: restarts the server).
+   */
+  async callTool(name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<unknown> {
+    const client = await this.connected();
+    let result: unknown;
     try {
-      return (await client.callTool({ name, arguments: args }, undefined, {
+      result = await client.callTool({ name, arguments: args }, AnyResult, {
         signal: options.signal,
         // The executor's own timeout comes first and cancels; this only keeps the SDK's 60 s default away.
         timeout: options.timeoutMs + 5_000,
         ...(options.onProgress
           ? { onprogress: (p: { progress: number; total?: number; message?: string }) => options.onProgress!({ progress: p.progress, total: p.total, message: p.message }) }
           : {}),
-      })) as CallToolResult;
+      });
     } catch (err) {
-      const message = this.describeFailure(err);
-      if (connectionLost(err)) this.drop(client);
-      throw new Error(message);
+      throw new Error(this.callFailure(client, err, options.signal));
     }
+    // Over HTTP the answer arrives whole; it gets the same bound as a stdio message.
+    if (jsonLongerThan(result, MCP_MAX_MESSAGE_BYTES)) throw new Error(this.redact(tooLarge(this.name, undefined)));
+    return result;
   }
-
   /** Closes the connection (for stdio: ends the server process). Later calls fail. */
   async close(): Promise<void> {
     this.closed = true;
@@ -121,7 +184,7 @@ export class McpServerConnection {
         }
       }
     } catch (err) {
-      const message = `Cannot reach the MCP server "${this.name}" (${this.where()}): ${this.describeFailure(err, 'connect')}`;
+      const message = `Cannot reach the MCP server "${this.name}" (${this.where()}): ${this.describeFailure(err)}`;
       this.hooks.log?.warn(message);
       throw new Error(message);
     }
@@ -130,6 +193,13 @@ export class McpServerConnection {
   private stdioTransport(config: Extract<McpServerConfig, { transport: 'stdio' }>): StdioClientTransport {
     this.stderrTail = '';
     const transport = new StdioClientTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd, stderr: 'pipe' });
+    // The SDK's reader closes the connection (ending the server) at a message over 10 MB; ours skips it.
+    const internals = transport as unknown as { _readBuffer?: unknown };
+    if (internals._readBuffer) {
+      internals._readBuffer = new BoundedReadBuffer(MCP_MAX_MESSAGE_BYTES, (bytes, answered) =>
+        this.hooks.log?.warn(`MCP server "${this.name}" sent a message of ${formatBytes(bytes)} (more than ${formatBytes(MCP_MAX_MESSAGE_BYTES)}); it was skipped${answered ? ' and its call failed' : ''}`),
+      );
+    }
     // The server's own diagnostics: kept (short) to explain a failed start, never printed raw.
     (transport.stderr as Readable | null)?.on('data', (d: Buffer) => (this.stderrTail = (this.stderrTail + d.toString('utf8')).slice(-STDERR_TAIL_CHARS)));
     return transport;
@@ -140,10 +210,10 @@ export class McpServerConnection {
       capabilities: {},
       listChanged: {
         tools: {
-          onChanged: (error, tools) => {
-            if (this.client !== client) return; // a connection replaced since: its news is stale
-            if (error) this.hooks.log?.warn(`MCP server "${this.name}": refreshing its tools failed: ${this.redact(error.message)}`);
-            else if (tools) this.hooks.onToolsChanged?.(tools);
+          // Not the SDK's refresh: it reads only the first page of a paginated list.
+          autoRefresh: false,
+          onChanged: () => {
+            if (this.client === client) this.refreshTools(); // a connection replaced since: its news is stale
           },
         },
       },
@@ -169,12 +239,40 @@ export class McpServerConnection {
     return client;
   }
 
+  /** Lists the tools again after tools/list_changed; one listing at a time, and one more if news came meanwhile. */
+  private refreshTools(): void {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.refreshAgain = false;
+        try {
+          const tools = await this.listTools();
+          if (!this.closed) this.hooks.onToolsChanged?.(tools);
+        } catch (err) {
+          this.hooks.log?.warn(`MCP server "${this.name}": listing its tools after tools/list_changed failed, so it keeps its previous tools: ${this.redact((err as Error).message)}`);
+        }
+      } while (this.refreshAgain && !this.closed);
+    })().finally(() => (this.refreshing = undefined));
+  }
+
   private drop(client: Client): void {
     if (this.client !== client) return;
     this.client = undefined;
     this.pid = undefined;
     if (!this.closed) this.hooks.log?.warn(`MCP server "${this.name}" disconnected; the next call reconnects${this.config.transport === 'stdio' ? ' (restarting it)' : ''}`);
     void client.close().catch(() => undefined);
+  }
+
+  /** After a call that got no answer: a server that does not answer a ping either is hung, and is dropped. */
+  private checkAlive(client: Client): void {
+    client.ping({ timeout: MCP_PING_TIMEOUT_MS }).catch(() => {
+      if (this.client !== client) return;
+      this.hooks.log?.warn(`MCP server "${this.name}" did not answer a ping after a call got no answer; closing the connection`);
+      this.drop(client);
+    });
   }
 
   /** Where the server is, for messages: the command's name or the URL's origin (never headers or env). */
@@ -185,23 +283,65 @@ export class McpServerConnection {
     return this.redact(`${u.protocol}//${u.host}${u.pathname}`);
   }
 
-  private describeFailure(err: unknown, during: 'connect' | 'call' = 'call'): string {
-    let message = err instanceof Error ? err.message : String(err);
-    if (during === 'connect' && err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
-      message = 'it closed the connection while starting (it exited?)';
-    } else if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
-      message = `the connection to the MCP server "${this.name}" closed during the call (the server may have crashed); the next call reconnects`;
-    } else if (this.client && connectionLost(err)) {
-      message = `Cannot reach the MCP server "${this.name}" (${this.where()}): ${message}; the next call reconnects`;
+  /** What went wrong with a call, in words; drops the connection only when it is gone or hung. */
+  private callFailure(client: Client, err: unknown, signal: AbortSignal): string {
+    const closed = !client.transport || this.client !== client;
+    let message: string;
+    if (closed) {
+      // Protocol rejects every pending request with ConnectionClosed once the transport closed.
+      message = `the connection to the MCP server "${this.name}" closed during the call (the server may have crashed); the next call reconnects${this.stderrNote()}`;
+      this.drop(client);
+    } else if (signal.aborted || (err instanceof McpError && err.code === ErrorCode.RequestTimeout && (err.data as { timeout?: unknown } | undefined)?.timeout !== undefined)) {
+      message = `the MCP server "${this.name}" gave no answer in time; the request was cancelled`;
+      this.checkAlive(client);
+    } else if (err instanceof McpError && isMessageTooLarge(err.data)) {
+      message = tooLarge(this.name, err.data.bytes);
+    } else if (err instanceof McpError) {
+      // The server's own JSON-RPC error, as it gave it (the SDK prefixes "MCP error <code>: ").
+      const own = err.message.replace(/^MCP error -?\d+: /, '');
+      message = `the MCP server "${this.name}" answered with an error (JSON-RPC ${err.code}): ${own}`;
+    } else if (this.config.transport !== 'stdio') {
+      // Over HTTP a failed request is the transport's (refused, reset, a session that ended): connect again.
+      message = `Cannot reach the MCP server "${this.name}" (${this.where()}): ${err instanceof Error ? err.message : String(err)}; the next call reconnects`;
+      this.drop(client);
+    } else {
+      message = `the call to the MCP server "${this.name}" failed: ${err instanceof Error ? err.message : String(err)}`;
     }
-    const stderr = this.stderrTail.trim().split('\n').slice(-3).join(' | ');
-    if (this.config.transport === 'stdio' && stderr && !this.client) message += ` (server stderr: ${stderr})`;
     return this.redact(message);
+  }
+
+  private stderrNote(): string {
+    const stderr = this.stderrTail.trim().split('\n').slice(-3).join(' | ');
+    return this.config.transport === 'stdio' && stderr ? ` (server stderr: ${stderr})` : '';
+  }
+
+  private describeFailure(err: unknown): string {
+    let message = err instanceof Error ? err.message : String(err);
+    if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) message = 'it closed the connection while starting (it exited?)';
+    return this.redact(message + this.stderrNote());
   }
 }
 
-/** Errors after which this connection is of no use: closed, or the transport failed (not a JSON-RPC error from the server). */
-function connectionLost(err: unknown): boolean {
-  if (err instanceof McpError) return err.code === ErrorCode.ConnectionClosed;
-  return !(err instanceof Error && err.name === 'AbortError');
+function tooLarge(server: string, bytes: number | undefined): string {
+  return `the MCP server "${server}" answered with ${bytes ? formatBytes(bytes) : 'a result'} — more than the ${formatBytes(MCP_MAX_MESSAGE_BYTES)} one result may have here — so the result was dropped; the server keeps running. Ask for less (a smaller range, a page, a summary).`;
+}
+
+/** Whether plain data would take more than `limit` characters as JSON (counted without building it). */
+function jsonLongerThan(value: unknown, limit: number): boolean {
+  let total = 0;
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === 'string') total += v.length + 2;
+    else if (Array.isArray(v)) for (const child of v) stack.push(child);
+    else if (v && typeof v === 'object') {
+      for (const [k, child] of Object.entries(v)) {
+        total += k.length + 4;
+        stack.push(child);
+      }
+    }
+    else total += 5;
+    if (total > limit) return true;
+  }
+  return false;
 }

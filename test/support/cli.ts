@@ -11,11 +11,12 @@ export interface CliResult {
   stderr: string;
 }
 
-export function cli(args: string[], options: { env?: Record<string, string>; input?: string } = {}): Promise<CliResult> {
+export function cli(args: string[], options: { env?: Record<string, string>; input?: string; cwd?: string } = {}): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       env: { ...process.env, TEMPORAL_ADDRESS: testAddress(), OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
+      ...(options.cwd ? { cwd: options.cwd } : {}),
     });
     let stdout = '';
     let stderr = '';

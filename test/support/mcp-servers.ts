@@ -12,6 +12,17 @@ const PACKAGES = path.resolve(__dirname, '../../node_modules/@modelcontextprotoc
 export const FILESYSTEM_BIN = path.join(PACKAGES, 'server-filesystem/dist/index.js');
 export const EVERYTHING_BIN = path.join(PACKAGES, 'server-everything/dist/index.js');
 
+const ROOT = path.resolve(__dirname, '../..');
+export const ODD_SERVER = path.join(ROOT, 'test/fixtures/odd-mcp-server.ts');
+
+/**
+ * The misbehaving test server (test/fixtures/odd-mcp-server.ts) over stdio: `endless` pages for ever,
+ * `paged` lists its tools two a page; `marker` (an ignored extra argument) lets a test find its process.
+ */
+export function oddServer(mode: 'endless' | 'paged', marker = 'odd', env: Record<string, string> = {}) {
+  return { command: process.execPath, args: ['--import', 'tsx', ODD_SERVER, mode, marker], cwd: ROOT, env };
+}
+
 /** server-filesystem over stdio, allowed only `folder`. */
 export function filesystemServer(folder: string) {
   return { command: process.execPath, args: [FILESYSTEM_BIN, folder] };

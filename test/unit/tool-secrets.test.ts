@@ -2,7 +2,7 @@
 import type { ToolContext } from '../../activities';
 import { commandEnvironment } from '../../activities/tools/command-environment';
 import { MISSING_TOOL_MAX_ATTEMPTS, MISSING_TOOL_MAX_WAIT_MS, shouldPassOn } from '../../activities/tools/missing-tool';
-import { redactJson, redactSecrets, secretsIn } from '../../activities/tools/redact-secrets';
+import { redactJson, redactSecrets, redactSecretsAcross, secretsIn } from '../../activities/tools/redact-secrets';
 import { createRunCommandTool } from '../../activities/tools/run-command';
 
 const workerEnv = {
@@ -68,6 +68,40 @@ describe('redactSecrets', () => {
         'harmless-visible-value',
       ].join('\n'),
     );
+  });
+
+  // The shapes secrets have in environments: a service-account key file on one line (quotes, and "\n"
+  // inside its PEM key), a multi-line PEM key, a password with a quote and a backslash, a non-ASCII one.
+  const shaped = {
+    GOOGLE_CREDENTIALS: JSON.stringify({ type: 'service_account', private_key: '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n' }),
+    SSH_PRIVATE_KEY: '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----',
+    DB_PASSWORD: 'pa"ss\\w0rd-2024',
+    VAULT_TOKEN: 'hvs.gëheim-Ω-0123456789',
+  };
+  const shapedSecrets = secretsIn(shaped);
+
+  test('a secret written inside JSON text (escaped) is found too', () => {
+    for (const [name, value] of Object.entries(shaped)) {
+      const asJson = JSON.stringify({ value }); // what structuredContent becomes
+      const asPython = asJson.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`); // json.dumps
+      for (const text of [asJson, asPython, JSON.stringify(asJson)]) {
+        const redacted = redactSecrets(text, shapedSecrets);
+        expect(redacted).toContain(`[redacted $${name}]`);
+        expect(redacted).not.toMatch(/MIIEvQIBADANBgkqhkiG9w0BAQEFAASC|b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ|w0rd-2024|0123456789/);
+      }
+    }
+  });
+
+  test('a secret split between texts read as one is cut out of each', () => {
+    const token = workerEnv.GITHUB_TOKEN;
+    expect(redactSecretsAcross([`token: ${token.slice(0, 5)}`, `${token.slice(5)} (end)`, 'other'], secrets)).toEqual(['token: [redacted $GITHUB_TOKEN]', ' (end)', 'other']);
+    // Over three parts, the middle one wholly inside the secret; and a whole one beside it.
+    const key = workerEnv.OPENAI_API_KEY;
+    expect(redactSecretsAcross([`a ${key.slice(0, 3)}`, key.slice(3, 10), `${key.slice(10)} b ${key}`], secrets)).toEqual(['a [redacted $OPENAI_API_KEY]', '', ' b [redacted $OPENAI_API_KEY]']);
+    expect(redactSecretsAcross(['nothing', 'here'], secrets)).toEqual(['nothing', 'here']);
+    // Many occurrences stay quick (no quadratic scan).
+    const many = Array.from({ length: 20_000 }, (_, i) => (i % 2 ? token.slice(4) : token.slice(0, 4)));
+    expect(redactSecretsAcross(many, secrets).join('')).toBe('[redacted $GITHUB_TOKEN]'.repeat(10_000));
   });
 
   test('inside metadata and heartbeat details too', () => {
