@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { cli } from '../support/cli';
-import { filesystemServer, pidOf } from '../support/mcp-servers';
+import { filesystemServer, oddServer, pidOf } from '../support/mcp-servers';
 import { eventually, testAddress, uniqueId } from '../support/temporal';
 
 const token = 'hdr-token-5a4b3c2d1e0f';
@@ -47,11 +47,30 @@ test('mcp list as text; its mistakes as one line with exit 2', async () => {
 
   const missing = await cli(['mcp', 'list', '--mcp', path.join(dir, 'nope.json')]);
   expect(missing).toMatchObject({ code: 2, stdout: '' });
-  expect(missing.stderr).toMatch(/^livecontext: Cannot read the MCP configuration .*nope\.json: ENOENT\.\n$/);
+  expect(missing.stderr).toMatch(/^livecontext: There is no MCP configuration file at .*nope\.json\. Write one in the format .*\{"mcpServers": \{"fs": \{"command": "npx"/);
   const invalid = await cli(['mcp', 'list', '--mcp', configFile('bad.json', { x: { command: 'a', url: 'http://b' } })]);
   expect(invalid.code).toBe(2);
   expect(invalid.stderr).toMatch(/mcpServers\.x: give either "command" \(stdio\) or "url" \(HTTP\)/);
   expect((await cli(['mcp', 'lst'])).stderr).toMatch(/Unknown mcp subcommand "lst"/);
+});
+
+test('mcp list without an mcp.json: where it looked and how to write one, exit 2', async () => {
+  const empty = mkdtempSync(path.join(tmpdir(), 'lc-no-mcp-'));
+  const r = await cli(['mcp', 'list'], { cwd: empty });
+  expect(r).toMatchObject({ code: 2, stdout: '' });
+  expect(r.stderr).toBe(
+    `livecontext: No mcp.json here: livecontext mcp list looked for ${path.join(empty, 'mcp.json')} (give another file with --mcp FILE). ` +
+      'Write one in the format Claude Desktop and Cursor use, e.g. {"mcpServers": {"fs": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."]}}} (see "MCP servers" in the README).\n',
+  );
+  expect(r.stderr).not.toMatch(/ENOENT|at .*\.js:\d+/);
+});
+
+test('mcp list ends when a server pages for ever, naming it; a tool with a too deep schema is named as not offered', async () => {
+  const r = await cli(['mcp', 'list', '--mcp', configFile('odd.json', { endless: oddServer('endless'), odd: oddServer('paged') })]);
+  expect(r.code).toBe(1);
+  expect(r.stdout).toMatch(/^endless \(stdio\): unavailable — its tool list does not end: tools\/list still gave a nextCursor after 100 pages \(100 tools so far\); its tools are not offered\n/);
+  expect(r.stdout).toMatch(/\nodd \(stdio\): connected, 8 tools\n {2}odd__echo /);
+  expect(r.stdout).toContain('\n  (not offered: tool "deep": its input schema is nested more than 32 levels deep)');
 });
 
 test('worker --mcp: a bad file stops it at once; a good one starts the servers, and stopping ends them', async () => {

@@ -1,5 +1,5 @@
 /** MCP tool results as the model reads them, and the tool an MCP tool becomes (spec, approval). */
-import { mcpResultText } from '../../activities/mcp/result-text';
+import { McpResultError, mcpResultText, redactMcpResult } from '../../activities/mcp/result-text';
 import { mcpTool, needsApprovalFor, specParameters } from '../../activities/mcp/mcp-tool';
 import { McpServerConnection } from '../../activities/mcp/server-connection';
 import { toolSpec } from '../../activities/tools/define-tool';
@@ -71,4 +71,39 @@ test('the tool offered carries the server JSON schema; a registry source can be 
   expect(registry.names()).toEqual(['db__delete_things']);
   registry.replace({ name: 'mcp:db', tools: [mcpTool('db__other', { ...def(), name: 'other' }, connection)] });
   expect(registry.names()).toEqual(['db__other']);
+});
+
+test('a malformed block says what is wrong with it, and the rest of the result stands', () => {
+  const r = mcpResultText({
+    content: [
+      { type: 'text', text: 'the chart:' },
+      { type: 'image', mimeType: 'image/png', data: 'this is *not* base64!' },
+      { type: 'hologram', data: 'x' },
+      { type: 'text' },
+    ],
+  });
+  expect(r).toEqual({
+    text: [
+      'the chart:',
+      '[image content the server sent is malformed (content[1]: data: Invalid Base64 string); left out]',
+      '[hologram content the client does not know (content[2]); not shown to the model]',
+      '[text content the server sent is malformed (content[3]: text: Invalid input: expected string, received undefined); left out]',
+    ].join('\n'),
+    isError: false,
+  });
+  expect(mcpResultText({ content: [], structuredContent: [1, 2] }).text).toBe('[structuredContent the server sent is not a JSON object; left out]');
+});
+
+test('a result that is not an MCP result is refused, saying what it is', () => {
+  expect(() => mcpResultText(null)).toThrow(new McpResultError('its result is not an MCP tool result (a JSON object), but null'));
+  expect(() => mcpResultText({ content: 'hello' })).toThrow('its result\'s "content" is not a list (string)');
+  expect(mcpResultText({ toolResult: { a: 1 } })).toEqual({ text: '{"a":1}', isError: false });
+});
+
+test('secrets are cut out of a result before it is read: split between text blocks, inside structured content', () => {
+  const secrets = [{ name: 'API_TOKEN', value: 'ghp_Xq7RbN2kLm9PzT4vWc8Y' }, { name: 'SA_JSON', value: '{"private_key":"-----BEGIN\\nMIIEvQ\\n"}' }];
+  const split = redactMcpResult({ content: [{ type: 'text', text: 'part one ghp_Xq7RbN2k' }, { type: 'image', mimeType: 'image/png', data: 'AAAA' }, { type: 'text', text: 'Lm9PzT4vWc8Y end' }] }, secrets);
+  expect(mcpResultText(split).text).toBe('part one [redacted $API_TOKEN]\n[image: image/png, 3 B; not shown to the model]\n end');
+  const structured = redactMcpResult({ content: [], structuredContent: { config: { credentials: secrets[1].value, nested: [secrets[0].value] } } }, secrets);
+  expect(mcpResultText(structured).text).toBe('{"config":{"credentials":"[redacted $SA_JSON]","nested":["[redacted $API_TOKEN]"]}}');
 });
