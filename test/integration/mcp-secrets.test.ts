@@ -15,6 +15,10 @@ import { type HttpEverything, everythingStdio, startEverythingHttp } from '../su
 import { connectTest, eventually, type TestContext, testAddress, uniqueId } from '../support/temporal';
 
 const token = 'canary-MCP-9f8e7d6c5b4a3210';
+// A service-account key file on one line, as such keys are put in environment variables: get-env's JSON
+// text escapes its quotes and the "\n"s of its private key, so it is found only in its escaped form.
+const keyBody = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj';
+const serviceAccount = JSON.stringify({ type: 'service_account', private_key: `-----BEGIN PRIVATE KEY-----\n${keyBody}\n-----END PRIVATE KEY-----\n` });
 const taskQueue = uniqueId('mcp-secrets');
 let t: TestContext;
 let http: HttpEverything;
@@ -26,7 +30,7 @@ beforeAll(async () => {
   http = await startEverythingHttp();
   const config = {
     mcpServers: {
-      every: everythingStdio(uniqueId('marker'), { SERVICE_CONFIG: '${CANARY_VALUE}' }),
+      every: everythingStdio(uniqueId('marker'), { SERVICE_CONFIG: '${CANARY_VALUE}', GOOGLE_SA: '${SA_VALUE}' }),
       web: { url: http.url, headers: { Authorization: 'Bearer ${CANARY_VALUE}' } },
       down: { url: 'http://127.0.0.1:1/mcp', headers: { 'X-Api': '${CANARY_VALUE}' } },
       // Not an MCP server: a command that prints what it was given and dies, as a broken server might.
@@ -42,6 +46,7 @@ beforeAll(async () => {
       WORKSPACE_ROOT: mkdtempSync(path.join(tmpdir(), 'lc-ws-')),
       MCP_CONFIG: JSON.stringify(config),
       CANARY_VALUE: token,
+      SA_VALUE: serviceAccount,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -86,11 +91,13 @@ test('the token reaches the servers but nothing the agent keeps, and no log line
   // The server had it (so redaction, not absence, keeps it out).
   expect(env.status).toBe('Success');
   expect(env.result).toContain('"SERVICE_CONFIG": "[redacted $CANARY_VALUE]"');
+  expect(env.result).toContain('"GOOGLE_SA": "[redacted $SA_VALUE]"');
   expect(echo).toMatchObject({ status: 'Success', result: 'Echo: through the authorized connection' });
 
   const raw = await t.agents.handle(agentId).fetchHistory();
   const everything = [JSON.stringify(raw), rawText(raw), JSON.stringify(entries), JSON.stringify(await t.agents.state(agentId)), JSON.stringify(await t.agents.snapshot(agentId)), output];
   for (const text of everything) expect(text).not.toContain(token);
+  for (const text of everything) expect(text).not.toContain(keyBody);
   expect(everything[1]).toContain('[redacted $CANARY_VALUE]'); // the search does read payload text
   expect(output).toMatch(/\[DEBUG\]|\[INFO\]/); // the logs searched are the detailed ones
 });
