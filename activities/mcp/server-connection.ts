@@ -117,8 +117,8 @@ export class McpServerConnection {
         throw err;
       }
       pages++;
-      tools.push(...page.tools);
-      if (tools.length > limits.maxTools) throw new McpListError(`it offers more than ${limits.maxTools} tools (${sofar()})`);
+      if (tools.length + page.tools.length > limits.maxTools) throw new McpListError(`it offers more than ${limits.maxTools} tools (${pages} page${pages === 1 ? '' : 's'})`);
+      for (const tool of page.tools) tools.push(tool);
       cursor = page.nextCursor;
       if (!cursor) return tools;
       if (cursors.has(cursor)) throw new McpListError(`its tool list goes round in a circle: tools/list gave the same nextCursor twice (${sofar()})`);
@@ -151,6 +151,7 @@ export class McpServerConnection {
     if (jsonLongerThan(result, MCP_MAX_MESSAGE_BYTES)) throw new Error(this.redact(tooLarge(this.name, undefined)));
     return result;
   }
+
   /** Closes the connection (for stdio: ends the server process). Later calls fail. */
   async close(): Promise<void> {
     this.closed = true;

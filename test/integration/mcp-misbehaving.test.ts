@@ -15,7 +15,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ScriptedModelProvider } from '../../activities';
-import { parseMcpConfig } from '../../activities/mcp';
+import { McpPool, parseMcpConfig } from '../../activities/mcp';
 import type { ToolCallResult, ToolResultsEntry } from '../../agent';
 import { callsInput, callsScript } from '../fixtures/calls-script';
 import { oddServer, pidOf } from '../support/mcp-servers';
@@ -99,6 +99,18 @@ describe('a worker process with a server that never stops paging', () => {
       ['Success', 'first page'],
     ]);
   });
+});
+
+test('listing tools also stops at a cursor given twice and at too many tools, naming the server', async () => {
+  const pool = new McpPool(parseMcpConfig({ circle: oddServer('circle'), many: oddServer('paged') }), undefined, { listLimits: { maxTools: 5 } });
+  try {
+    await pool.discover();
+    const [circle, many] = pool.status();
+    expect(circle).toMatchObject({ name: 'circle', connected: false, error: 'its tool list goes round in a circle: tools/list gave the same nextCursor twice (3 pages, 3 tools so far); its tools are not offered' });
+    expect(many).toMatchObject({ name: 'many', connected: false, error: 'it offers more than 5 tools (3 pages); its tools are not offered' });
+  } finally {
+    await pool.close();
+  }
 });
 
 test('what a server answered is said as it was, and the server is not restarted; one that stops answering is', async () => {

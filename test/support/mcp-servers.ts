@@ -19,7 +19,7 @@ export const ODD_SERVER = path.join(ROOT, 'test/fixtures/odd-mcp-server.ts');
  * The misbehaving test server (test/fixtures/odd-mcp-server.ts) over stdio: `endless` pages for ever,
  * `paged` lists its tools two a page; `marker` (an ignored extra argument) lets a test find its process.
  */
-export function oddServer(mode: 'endless' | 'paged', marker = 'odd', env: Record<string, string> = {}) {
+export function oddServer(mode: 'endless' | 'circle' | 'paged', marker = 'odd', env: Record<string, string> = {}) {
   return { command: process.execPath, args: ['--import', 'tsx', ODD_SERVER, mode, marker], cwd: ROOT, env };
 }
 
