@@ -48,7 +48,8 @@ test('mistakes are refused with the field and the reason', () => {
 
 test('a file: unreadable, not JSON, or valid', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'lc-mcp-config-'));
-  expect(() => loadMcpConfigFile(path.join(dir, 'none.json'))).toThrow(/Cannot read the MCP configuration .*none\.json: ENOENT/);
+  expect(() => loadMcpConfigFile(path.join(dir, 'none.json'))).toThrow(/^There is no MCP configuration file at .*none\.json\. Write one in the format Claude Desktop and Cursor use, e\.g\. \{"mcpServers"/);
+  expect(() => loadMcpConfigFile(dir)).toThrow(/^Cannot read the MCP configuration .*: it is a folder\.$/);
   writeFileSync(path.join(dir, 'bad.json'), '{"mcpServers": ');
   expect(() => loadMcpConfigFile(path.join(dir, 'bad.json'))).toThrow(/bad\.json is not valid JSON/);
   writeFileSync(path.join(dir, 'ok.json'), JSON.stringify({ mcpServers: { fs: { command: 'node', args: ['server.js'] } } }));
