@@ -17,7 +17,7 @@ import type { AgentError, StepDeps, StepOutcome } from './step-io';
 import { type ToolDecision, parseToolDecision } from './tool-decision';
 import type { ToolCatalog } from './tool-spec';
 import { runModelStep } from './model-step';
-import { ASK_USER_TOOL } from './ask-user';
+import { ALL_QUESTIONS_CHANGE, ASK_USER_TOOL, numberedQuestions } from './ask-user';
 import { type SubAgentCall, SubAgentResult } from './sub-agents';
 import { BUDGETS_CHANGE, budgetHit, isBudgetCode } from './budgets';
 /** Kept where it was public before the model-call step moved to model-step.ts. */
@@ -491,9 +491,12 @@ export class Agent {
         this.timersValue = {};
         this.subAgentCallsValue = {};
         deps.log?.('History', `appended tool_results #${entry.seq}`);
-        const asked = last.toolCalls.find((c, i) => ordered[i].metadata?.asked_user === true && c.toolName === ASK_USER_TOOL.name);
-        if (asked) {
-          const question = typeof asked.arguments?.question === 'string' ? asked.arguments.question : asked.rawArguments;
+        const asked = last.toolCalls.filter((c, i) => ordered[i].metadata?.asked_user === true && c.toolName === ASK_USER_TOOL.name);
+        if (asked.length) {
+          const questions = asked.map((c) => (typeof c.arguments?.question === 'string' ? c.arguments.question : c.rawArguments));
+          // Several questions in one reply reach the person together, numbered (a history recorded before
+          // the change showed the first only). The patch is asked only then.
+          const question = questions.length > 1 && (deps.since?.(ALL_QUESTIONS_CHANGE) ?? true) ? numberedQuestions(questions) : questions[0];
           this.state.appendTurnEnd({ reason: 'ask_user', question });
           deps.log?.('History', 'the model asked the user a question: the turn ends');
         }
