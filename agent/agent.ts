@@ -18,7 +18,7 @@ import { type ToolDecision, parseToolDecision } from './tool-decision';
 import type { ToolCatalog } from './tool-spec';
 import { runModelStep } from './model-step';
 import { ALL_QUESTIONS_CHANGE, ASK_USER_TOOL, numberedQuestions } from './ask-user';
-import { type SubAgentCall, SubAgentResult } from './sub-agents';
+import { EXPORT_SETTLES_SUB_AGENTS_CHANGE, type SubAgentCall, SubAgentResult, settledOnImport } from './sub-agents';
 import { BUDGETS_CHANGE, budgetHit, isBudgetCode } from './budgets';
 /** Kept where it was public before the model-call step moved to model-step.ts. */
 export { errorMessage } from './model-step';
@@ -107,10 +107,15 @@ export class Agent {
    * given: the calls waiting for a decision are asked about again on the agent's new cluster. A
    * `checked` snapshot was read with the same checks by the run that carried it (see readCheckedSnapshot).
    */
-  static fromSnapshot(raw: unknown, clock: Clock, options: { imported?: boolean; checked?: boolean } = {}): Agent {
+  static fromSnapshot(raw: unknown, clock: Clock, options: { imported?: boolean; checked?: boolean; since?: (change: string) => boolean } = {}): Agent {
     const snapshot = options.checked ? readCheckedSnapshot(raw) : readSnapshot(raw);
     const state = new AgentState(clock, { entries: snapshot.entries, nextSeq: snapshot.nextSeq });
-    return new Agent(state, snapshot.config, clock, options.imported ? { ...snapshot, approvals: {} } : snapshot);
+    if (!options.imported) return new Agent(state, snapshot.config, clock, snapshot);
+    // A sub-agent that was working at export answers the original, never the copy: its call is answered
+    // Failed here (the patch asked only when there is one), so the copy moves on.
+    const inFlight = Object.values(snapshot.subAgentCalls ?? {}).some((c) => !c.result);
+    const subAgentCalls = inFlight && (options.since?.(EXPORT_SETTLES_SUB_AGENTS_CHANGE) ?? true) ? settledOnImport(snapshot.subAgentCalls!) : snapshot.subAgentCalls;
+    return new Agent(state, snapshot.config, clock, { ...snapshot, approvals: {}, ...(subAgentCalls ? { subAgentCalls } : {}) });
   }
 
   /** The whole agent as versioned JSON: history, pending results, inbox, config, blocking error. */
