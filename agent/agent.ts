@@ -20,6 +20,7 @@ import { runModelStep } from './model-step';
 import { ALL_QUESTIONS_CHANGE, ASK_USER_TOOL, numberedQuestions } from './ask-user';
 import { EXPORT_SETTLES_SUB_AGENTS_CHANGE, type SubAgentCall, SubAgentResult, settledOnImport } from './sub-agents';
 import { BUDGETS_CHANGE, budgetHit, isBudgetCode } from './budgets';
+import { MAX_REFUSED_ATTACHMENTS, type RefusedAttachment, suspectAttachments } from './refused-attachments';
 /** Kept where it was public before the model-call step moved to model-step.ts. */
 export { errorMessage } from './model-step';
 import { runToolStep, runnableBatch } from './tool-step';
@@ -64,6 +65,8 @@ export class Agent {
   private toolCatalogValue: ToolCatalog | undefined;
   /** Entries up to here no longer count against budgets (a retry of a hit budget granted more). */
   private budgetFromSeq: number;
+  /** Attachments a provider refused for good: later model calls leave them out (see refused-attachments). */
+  private refusedAttachmentsValue: RefusedAttachment[];
   /** The agent's widgets (seed 003, from the widget registry); their tools run inside the workflow. */
   readonly widgets: readonly Widget[];
 
@@ -71,11 +74,12 @@ export class Agent {
     readonly state: AgentState,
     public config: AgentConfig,
     private readonly clock: Clock,
-    rest: Pick<AgentSnapshot, 'pendingToolResults' | 'inbox' | 'nextInputSeq' | 'consumedInputSeq' | 'lastError' | 'widgets' | 'approvals' | 'timers' | 'resetAfterInputSeq' | 'toolCatalog' | 'acceptedKeys' | 'budgetFromSeq' | 'subAgentCalls'>,
+    rest: Pick<AgentSnapshot, 'pendingToolResults' | 'inbox' | 'nextInputSeq' | 'consumedInputSeq' | 'lastError' | 'widgets' | 'approvals' | 'timers' | 'resetAfterInputSeq' | 'toolCatalog' | 'acceptedKeys' | 'budgetFromSeq' | 'subAgentCalls' | 'refusedAttachments'>,
   ) {
     this.resetAfterInputSeq = rest.resetAfterInputSeq;
     this.toolCatalogValue = rest.toolCatalog;
     this.budgetFromSeq = rest.budgetFromSeq ?? 0;
+    this.refusedAttachmentsValue = (rest.refusedAttachments ?? []).map((r) => ({ ...r }));
     this.acceptedKeys = (rest.acceptedKeys ?? []).map(([k, n]) => [k, n]);
     this.approvalsValue = { ...rest.approvals };
     this.timersValue = { ...rest.timers };
@@ -144,7 +148,14 @@ export class Agent {
       ...(this.acceptedKeys.length ? { acceptedKeys: this.acceptedKeys.map(([k, n]): [string, number] => [k, n]) } : {}),
       // Only once a retry granted more budget, so snapshots of other agents stay as they were.
       ...(this.budgetFromSeq > 0 ? { budgetFromSeq: this.budgetFromSeq } : {}),
+      // Only once a provider refused an attachment, so snapshots of other agents stay as they were.
+      ...(this.refusedAttachmentsValue.length ? { refusedAttachments: this.refusedAttachmentsValue.map((r) => ({ ...r })) } : {}),
     };
+  }
+
+  /** Attachments a provider refused for good, left out of later model calls. */
+  get refusedAttachments(): readonly RefusedAttachment[] {
+    return this.refusedAttachmentsValue;
   }
 
   /** The MCP tools the agent's model calls were last offered (see ToolCatalog), if any. */
@@ -248,8 +259,8 @@ export class Agent {
    * Accepts input into the inbox (validated; throws InputRejectedError). Blank input is accepted and
    * dropped when pulled, as seed 004 says, so order and numbering stay exactly as sent.
    */
-  enqueueInput(raw: unknown): { inputSeq: number; duplicate?: true } {
-    const { sections, sender, attachments, idempotencyKey, responseSchema } = parseInput(raw);
+  enqueueInput(raw: unknown, since?: (change: string) => boolean): { inputSeq: number; duplicate?: true } {
+    const { sections, sender, attachments, idempotencyKey, responseSchema } = parseInput(raw, since);
     if (idempotencyKey !== undefined) {
       const earlier = this.acceptedKeys.find(([key]) => key === idempotencyKey);
       if (earlier) return { inputSeq: earlier[1], duplicate: true }; // a redelivery: taken once already
@@ -448,6 +459,13 @@ export class Agent {
             appendOutput: (raw) => this.state.appendModelOutput(repairModelOutput(raw, this.state.nextSeq)),
             setError: (error) => (this.lastErrorValue = error),
             ...(this.toolCatalogValue ? { catalogDigest: this.toolCatalogValue.digest } : {}),
+            refusedAttachments: () => this.refusedAttachmentsValue.map((r) => ({ ...r })),
+            refuseAttachments: (reason) => {
+              const room = MAX_REFUSED_ATTACHMENTS - this.refusedAttachmentsValue.length;
+              const blamed = suspectAttachments(this.state.entries, this.state.lastSeq, this.refusedAttachmentsValue, reason).slice(0, Math.max(0, room));
+              this.refusedAttachmentsValue.push(...blamed);
+              return blamed.length;
+            },
             setCatalog: (catalog) => {
               this.toolCatalogValue = catalog;
               deps.log?.('Tools', `MCP tool catalog ${catalog.digest}: ${catalog.tools.length} tool(s)`);

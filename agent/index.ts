@@ -30,3 +30,4 @@ export * from './budgets';
 export * from './sub-agents';
 export * from './tool-allowance';
 export * from './short-id';
+export * from './refused-attachments';

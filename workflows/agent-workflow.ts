@@ -137,7 +137,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
 
   setHandler(inputSignal, (raw) => {
     try {
-      const { inputSeq } = agent.enqueueInput(raw);
+      const { inputSeq } = agent.enqueueInput(raw, changed);
       log.debug('input accepted (signal)', { category: 'History', inputSeq });
     } catch (err) {
       // A signal cannot be refused, and throwing here would fail the workflow task: log and drop.
@@ -149,7 +149,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     if (stopReason !== undefined) throw new InputRejectedError('AGENT_STOPPING', 'The agent is stopping.');
     agent.checkInput(raw); // so a refused input never reaches the handler
   };
-  setHandler(sendInputUpdate, counted((raw) => agent.enqueueInput(raw)), { validator: refusing(checkInput) });
+  setHandler(sendInputUpdate, counted((raw) => agent.enqueueInput(raw, changed)), { validator: refusing(checkInput) });
 
   /** Waits for the turn of `inputSeq` to be over (or this run to end) and says how it ended. */
   const receipt = async (inputSeq: number, withAnswer?: boolean): Promise<TurnReceipt> => {
@@ -165,7 +165,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   setHandler(
     askUpdate,
     counted(async ({ input, withAnswer }): Promise<AskReceipt> => {
-      const { inputSeq, duplicate } = agent.enqueueInput(input);
+      const { inputSeq, duplicate } = agent.enqueueInput(input, changed);
       return { ...(await receipt(inputSeq, withAnswer === true)), ...(duplicate ? { duplicate } : {}) };
     }),
     { validator: refusing((request) => checkInput((request as { input?: unknown } | undefined)?.input)) },
@@ -516,7 +516,7 @@ function createAgent(input: AgentWorkflowInput, clock: () => number, changed: (c
       return Agent.fromSnapshot(input.snapshot, clock, { imported: input.imported === true, checked, since: changed });
     }
     const agent = Agent.create({ config: AgentConfig.parse(input?.config), systemInstruction: input?.systemInstruction, clock });
-    if (input?.initialInput !== undefined) agent.enqueueInput(input.initialInput);
+    if (input?.initialInput !== undefined) agent.enqueueInput(input.initialInput, changed);
     return agent;
   } catch (err) {
     throw ApplicationFailure.nonRetryable(`Cannot start the agent: ${(err as Error).message}`, 'BAD_START_INPUT');
