@@ -228,3 +228,27 @@ test('an image OpenAI refuses (400 invalid_image_format) is left out with a note
     p.openai.refuseImage = undefined;
   }
 });
+
+test('Anthropic\'s refusal ("Could not process image") too: only the new image is left out, the one it took before stays', async () => {
+  const good = makePng(24, 12, { noise: true }).toString('base64');
+  const bad = makePng(11, 5, { noise: true });
+  p.anthropic.refuseImage = (bytes) => bytes.equals(bad);
+  const agentId = uniqueId('refused-img-a');
+  const before = p.anthropic.requests.length;
+  try {
+    await withWorker({ taskQueue, models: p.models() }, async () => {
+      await t.agents.start(agentId, { model: 'anthropic:claude-sonnet-4-6' });
+      p.anthropic.enqueue({ kind: 'stream', text: 'A strip.' }, { kind: 'stream', text: 'The second one did not come through.' });
+      await expect(t.agents.ask(agentId, { text: 'first', attachments: [{ type: 'image', mediaType: 'image/png', data: good, name: 'good.png' }] })).resolves.toMatchObject({ status: 'answered' });
+      const second = await t.agents.ask(agentId, { text: 'second', attachments: [{ type: 'image', mediaType: 'image/png', data: bad.toString('base64'), name: 'bad.png' }] });
+      expect(second).toMatchObject({ status: 'answered', answer: { contents: ['The second one did not come through.'] } });
+      const requests = p.anthropic.requests.slice(before).map((r) => JSON.stringify(r.body));
+      expect(requests).toHaveLength(3); // the first turn, the refused call, the call asked again
+      expect(count(requests[2], '"type":"image"')).toBe(1);
+      expect(requests[2]).toContain(good.slice(0, 200));
+      expect(requests[2]).toMatch(/\[image bad\.png was refused by the provider and is left out: 400 .*Could not process image/);
+    });
+  } finally {
+    p.anthropic.refuseImage = undefined;
+  }
+});
