@@ -278,7 +278,11 @@ export function createCallModel(deps: CallModelDeps) {
  */
 async function renderCounted(entries: readonly HistoryEntry[], input: CallModelInput): Promise<ModelContext> {
   const maxInputTokens = inputBudgetFor(input.model, input.contextWindow);
-  const options: ModelContextOptions = { uptoSeq: input.uptoSeq, ...(maxInputTokens !== undefined ? { maxInputTokens } : {}) };
+  const options: ModelContextOptions = {
+    uptoSeq: input.uptoSeq,
+    ...(maxInputTokens !== undefined ? { maxInputTokens } : {}),
+    ...(input.refusedAttachments?.length ? { refusedAttachments: input.refusedAttachments } : {}),
+  };
   const counter = tokenizerFor(input.model);
   if (!counter) return renderModelContext(entries, options);
   const texts: string[] = [];

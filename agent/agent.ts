@@ -17,9 +17,10 @@ import type { AgentError, StepDeps, StepOutcome } from './step-io';
 import { type ToolDecision, parseToolDecision } from './tool-decision';
 import type { ToolCatalog } from './tool-spec';
 import { runModelStep } from './model-step';
-import { ASK_USER_TOOL } from './ask-user';
-import { type SubAgentCall, SubAgentResult } from './sub-agents';
+import { ALL_QUESTIONS_CHANGE, ASK_USER_TOOL, numberedQuestions } from './ask-user';
+import { EXPORT_SETTLES_SUB_AGENTS_CHANGE, type SubAgentCall, SubAgentResult, settledOnImport } from './sub-agents';
 import { BUDGETS_CHANGE, budgetHit, isBudgetCode } from './budgets';
+import { MAX_REFUSED_ATTACHMENTS, type RefusedAttachment, suspectAttachments } from './refused-attachments';
 /** Kept where it was public before the model-call step moved to model-step.ts. */
 export { errorMessage } from './model-step';
 import { runToolStep, runnableBatch } from './tool-step';
@@ -64,6 +65,8 @@ export class Agent {
   private toolCatalogValue: ToolCatalog | undefined;
   /** Entries up to here no longer count against budgets (a retry of a hit budget granted more). */
   private budgetFromSeq: number;
+  /** Attachments a provider refused for good: later model calls leave them out (see refused-attachments). */
+  private refusedAttachmentsValue: RefusedAttachment[];
   /** The agent's widgets (seed 003, from the widget registry); their tools run inside the workflow. */
   readonly widgets: readonly Widget[];
 
@@ -71,11 +74,12 @@ export class Agent {
     readonly state: AgentState,
     public config: AgentConfig,
     private readonly clock: Clock,
-    rest: Pick<AgentSnapshot, 'pendingToolResults' | 'inbox' | 'nextInputSeq' | 'consumedInputSeq' | 'lastError' | 'widgets' | 'approvals' | 'timers' | 'resetAfterInputSeq' | 'toolCatalog' | 'acceptedKeys' | 'budgetFromSeq' | 'subAgentCalls'>,
+    rest: Pick<AgentSnapshot, 'pendingToolResults' | 'inbox' | 'nextInputSeq' | 'consumedInputSeq' | 'lastError' | 'widgets' | 'approvals' | 'timers' | 'resetAfterInputSeq' | 'toolCatalog' | 'acceptedKeys' | 'budgetFromSeq' | 'subAgentCalls' | 'refusedAttachments'>,
   ) {
     this.resetAfterInputSeq = rest.resetAfterInputSeq;
     this.toolCatalogValue = rest.toolCatalog;
     this.budgetFromSeq = rest.budgetFromSeq ?? 0;
+    this.refusedAttachmentsValue = (rest.refusedAttachments ?? []).map((r) => ({ ...r }));
     this.acceptedKeys = (rest.acceptedKeys ?? []).map(([k, n]) => [k, n]);
     this.approvalsValue = { ...rest.approvals };
     this.timersValue = { ...rest.timers };
@@ -107,10 +111,15 @@ export class Agent {
    * given: the calls waiting for a decision are asked about again on the agent's new cluster. A
    * `checked` snapshot was read with the same checks by the run that carried it (see readCheckedSnapshot).
    */
-  static fromSnapshot(raw: unknown, clock: Clock, options: { imported?: boolean; checked?: boolean } = {}): Agent {
+  static fromSnapshot(raw: unknown, clock: Clock, options: { imported?: boolean; checked?: boolean; since?: (change: string) => boolean } = {}): Agent {
     const snapshot = options.checked ? readCheckedSnapshot(raw) : readSnapshot(raw);
     const state = new AgentState(clock, { entries: snapshot.entries, nextSeq: snapshot.nextSeq });
-    return new Agent(state, snapshot.config, clock, options.imported ? { ...snapshot, approvals: {} } : snapshot);
+    if (!options.imported) return new Agent(state, snapshot.config, clock, snapshot);
+    // A sub-agent that was working at export answers the original, never the copy: its call is answered
+    // Failed here (the patch asked only when there is one), so the copy moves on.
+    const inFlight = Object.values(snapshot.subAgentCalls ?? {}).some((c) => !c.result);
+    const subAgentCalls = inFlight && (options.since?.(EXPORT_SETTLES_SUB_AGENTS_CHANGE) ?? true) ? settledOnImport(snapshot.subAgentCalls!) : snapshot.subAgentCalls;
+    return new Agent(state, snapshot.config, clock, { ...snapshot, approvals: {}, ...(subAgentCalls ? { subAgentCalls } : {}) });
   }
 
   /** The whole agent as versioned JSON: history, pending results, inbox, config, blocking error. */
@@ -139,7 +148,14 @@ export class Agent {
       ...(this.acceptedKeys.length ? { acceptedKeys: this.acceptedKeys.map(([k, n]): [string, number] => [k, n]) } : {}),
       // Only once a retry granted more budget, so snapshots of other agents stay as they were.
       ...(this.budgetFromSeq > 0 ? { budgetFromSeq: this.budgetFromSeq } : {}),
+      // Only once a provider refused an attachment, so snapshots of other agents stay as they were.
+      ...(this.refusedAttachmentsValue.length ? { refusedAttachments: this.refusedAttachmentsValue.map((r) => ({ ...r })) } : {}),
     };
+  }
+
+  /** Attachments a provider refused for good, left out of later model calls. */
+  get refusedAttachments(): readonly RefusedAttachment[] {
+    return this.refusedAttachmentsValue;
   }
 
   /** The MCP tools the agent's model calls were last offered (see ToolCatalog), if any. */
@@ -243,8 +259,8 @@ export class Agent {
    * Accepts input into the inbox (validated; throws InputRejectedError). Blank input is accepted and
    * dropped when pulled, as seed 004 says, so order and numbering stay exactly as sent.
    */
-  enqueueInput(raw: unknown): { inputSeq: number; duplicate?: true } {
-    const { sections, sender, attachments, idempotencyKey, responseSchema } = parseInput(raw);
+  enqueueInput(raw: unknown, since?: (change: string) => boolean): { inputSeq: number; duplicate?: true } {
+    const { sections, sender, attachments, idempotencyKey, responseSchema } = parseInput(raw, since);
     if (idempotencyKey !== undefined) {
       const earlier = this.acceptedKeys.find(([key]) => key === idempotencyKey);
       if (earlier) return { inputSeq: earlier[1], duplicate: true }; // a redelivery: taken once already
@@ -443,6 +459,13 @@ export class Agent {
             appendOutput: (raw) => this.state.appendModelOutput(repairModelOutput(raw, this.state.nextSeq)),
             setError: (error) => (this.lastErrorValue = error),
             ...(this.toolCatalogValue ? { catalogDigest: this.toolCatalogValue.digest } : {}),
+            refusedAttachments: () => this.refusedAttachmentsValue.map((r) => ({ ...r })),
+            refuseAttachments: (reason) => {
+              const room = MAX_REFUSED_ATTACHMENTS - this.refusedAttachmentsValue.length;
+              const blamed = suspectAttachments(this.state.entries, this.state.lastSeq, this.refusedAttachmentsValue, reason).slice(0, Math.max(0, room));
+              this.refusedAttachmentsValue.push(...blamed);
+              return blamed.length;
+            },
             setCatalog: (catalog) => {
               this.toolCatalogValue = catalog;
               deps.log?.('Tools', `MCP tool catalog ${catalog.digest}: ${catalog.tools.length} tool(s)`);
@@ -491,9 +514,12 @@ export class Agent {
         this.timersValue = {};
         this.subAgentCallsValue = {};
         deps.log?.('History', `appended tool_results #${entry.seq}`);
-        const asked = last.toolCalls.find((c, i) => ordered[i].metadata?.asked_user === true && c.toolName === ASK_USER_TOOL.name);
-        if (asked) {
-          const question = typeof asked.arguments?.question === 'string' ? asked.arguments.question : asked.rawArguments;
+        const asked = last.toolCalls.filter((c, i) => ordered[i].metadata?.asked_user === true && c.toolName === ASK_USER_TOOL.name);
+        if (asked.length) {
+          const questions = asked.map((c) => (typeof c.arguments?.question === 'string' ? c.arguments.question : c.rawArguments));
+          // Several questions in one reply reach the person together, numbered (a history recorded before
+          // the change showed the first only). The patch is asked only then.
+          const question = questions.length > 1 && (deps.since?.(ALL_QUESTIONS_CHANGE) ?? true) ? numberedQuestions(questions) : questions[0];
           this.state.appendTurnEnd({ reason: 'ask_user', question });
           deps.log?.('History', 'the model asked the user a question: the turn ends');
         }

@@ -19,3 +19,14 @@ export const ASK_USER_TOOL = {
 
 /** The workflow patch (StepDeps.since) behind ask_user: a history recorded before it ran the name as an ordinary tool. */
 export const ASK_USER_CHANGE = 'ask-user-tool';
+
+/**
+ * The workflow patch behind asking every question of a reply: since it, a reply with several `ask_user`
+ * calls ends its turn with all of them (numbered, in call order), not the first alone.
+ */
+export const ALL_QUESTIONS_CHANGE = 'ask-user-all-questions';
+
+/** Several questions as one text the person answers in one reply: "1. …" on a line of its own each. */
+export function numberedQuestions(questions: readonly string[]): string {
+  return questions.map((q, i) => `${i + 1}. ${q}`).join('\n');
+}

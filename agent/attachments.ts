@@ -43,13 +43,17 @@ export const Attachment = ImageAttachment;
 export type Attachment = z.infer<typeof Attachment>;
 
 const SUPPORTED = 'PNG, JPEG, GIF or WebP';
+/** The workflow patch behind refusing images whose header gives a size no image has (0×0). */
+export const IMPOSSIBLE_IMAGES_CHANGE = 'refuse-impossible-images';
 const KIND: Record<string, string> = { 'image/png': 'PNG', 'image/jpeg': 'JPEG', 'image/gif': 'GIF', 'image/webp': 'WebP' };
 
 /**
  * Checks the attachments of an input, with errors that say what to change: count, size, type (the data
- * must really be the image its media type names — providers refuse a mismatch), URL scheme.
+ * must really be the image its media type names — providers refuse a mismatch), a size no image has
+ * (0×0), URL scheme. `refuseImpossible` says whether the size check applies (asked only when it fails:
+ * a workflow replaying input accepted before it takes it again; see IMPOSSIBLE_IMAGES_CHANGE).
  */
-export function parseAttachments(raw: unknown): Attachment[] {
+export function parseAttachments(raw: unknown, refuseImpossible?: () => boolean): Attachment[] {
   if (!Array.isArray(raw)) throw malformed('"attachments" must be a list');
   if (raw.length > ATTACHMENTS_MAX_COUNT) {
     throw new InputRejectedError('TOO_MANY_ATTACHMENTS', `The input has ${raw.length} attachments; at most ${ATTACHMENTS_MAX_COUNT} are accepted per input.`);
@@ -74,6 +78,8 @@ export function parseAttachments(raw: unknown): Attachment[] {
       if (!isBase64(a.data)) throw malformed(`${which}: "data" is not standard padded base64`);
       const sniffed = sniffImage(a.data);
       if (!sniffed) throw unsupported(`${which} is not a ${SUPPORTED} image.`);
+      // Providers refuse it (OpenAI: 400 invalid_image_format), and the agent would carry it for good.
+      if (sniffed.impossible && (refuseImpossible?.() ?? true)) throw unsupported(`${which} is not a valid ${KIND[sniffed.mediaType]} image: ${sniffed.impossible}.`);
       if (typeof a.mediaType === 'string' && sniffed.mediaType !== a.mediaType) {
         throw unsupported(`${which} is said to be ${a.mediaType}, but its data is a ${KIND[sniffed.mediaType]} image (${sniffed.mediaType}).`);
       }

@@ -11,6 +11,8 @@ export interface ImageHeader {
   /** Pixels, when the header says (a JPEG whose frame header lies past the decoded prefix does not). */
   width?: number;
   height?: number;
+  /** Set when the header says a size no image can have (0×0, a zero side): providers refuse such an image. */
+  impossible?: string;
 }
 
 /** Enough for every format's header, and for a JPEG's frame header behind large EXIF/ICC segments. */
@@ -62,7 +64,9 @@ export function sniffImageBytes(b: Uint8Array): ImageHeader | undefined {
   const le24 = (i: number) => b[i] | (b[i + 1] << 8) | (b[i + 2] << 16);
 
   if (b.length >= 24 && b[0] === 0x89 && ascii(1, 4) === 'PNG' && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a) {
-    return sized('image/png', be32(16), be32(20));
+    const [w, h] = [be32(16), be32(20)];
+    if (w > 0x7fffffff || h > 0x7fffffff) return { mediaType: 'image/png', impossible: `its header says it is ${w}×${h} pixels` };
+    return sized('image/png', w, h);
   }
   if (b.length >= 10 && (ascii(0, 6) === 'GIF87a' || ascii(0, 6) === 'GIF89a')) return sized('image/gif', le16(6), le16(8));
   if (b.length >= 16 && ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') {
@@ -99,5 +103,6 @@ export function sniffImageBytes(b: Uint8Array): ImageHeader | undefined {
 }
 
 function sized(mediaType: SniffedImageType, width: number, height: number): ImageHeader {
-  return width > 0 && height > 0 ? { mediaType, width, height } : { mediaType };
+  if (width > 0 && height > 0) return { mediaType, width, height };
+  return { mediaType, impossible: `its header says it is ${width}×${height} pixels` };
 }

@@ -29,3 +29,5 @@ export * from './ask-user';
 export * from './budgets';
 export * from './sub-agents';
 export * from './tool-allowance';
+export * from './short-id';
+export * from './refused-attachments';

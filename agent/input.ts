@@ -3,7 +3,7 @@
  * Inputs are numbered when accepted (`inputSeq`), so a sender can later ask for the answer to its input.
  */
 import { z } from 'zod';
-import { Attachment, parseAttachments } from './attachments';
+import { Attachment, IMPOSSIBLE_IMAGES_CHANGE, parseAttachments } from './attachments';
 import { ContentSection } from './entries';
 import { utf8Length } from './agent-state';
 import { InputRejectedError } from './errors';
@@ -60,14 +60,14 @@ export const USER_SECTION_TITLE = 'Input';
  * Validates raw input (from a signal or an update) and turns it into content sections.
  * Blank input is NOT an error here: seed 004 drops it when it is pulled, so it keeps its place in order.
  */
-export function parseInput(raw: unknown): { sections: ContentSection[]; sender?: string; attachments?: Attachment[]; idempotencyKey?: string; responseSchema?: ResponseSchema } {
+export function parseInput(raw: unknown, since?: (change: string) => boolean): { sections: ContentSection[]; sender?: string; attachments?: Attachment[]; idempotencyKey?: string; responseSchema?: ResponseSchema } {
   const undecodable = undecodableReason(raw);
   if (undecodable !== undefined) {
     throw new InputRejectedError('UNDECODABLE_INPUT', `The input's payload could not be decoded (${undecodable}). Send JSON {"text": "..."} with the same data converter as the workers.`);
   }
   // Attachments first, for errors that name the limit or the type rather than a schema path.
   const rawAttachments = typeof raw === 'object' && raw !== null ? (raw as { attachments?: unknown }).attachments : undefined;
-  const attachments = rawAttachments === undefined ? undefined : parseAttachments(rawAttachments);
+  const attachments = rawAttachments === undefined ? undefined : parseAttachments(rawAttachments, since && (() => since(IMPOSSIBLE_IMAGES_CHANGE)));
   const parsed = AgentInput.safeParse(raw);
   if (!parsed.success) {
     const why = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');

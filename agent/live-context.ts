@@ -4,6 +4,7 @@
  */
 import type { ContextualEntry, HistoryEntry, ToolCallRequest, ToolResultsEntry } from './entries';
 import { isContextual } from './entries';
+import { type RefusedAttachment, withoutRefused } from './refused-attachments';
 
 /** The system instruction in force (seed 000 ISystemMessage). */
 export interface SystemMessage {
@@ -28,6 +29,8 @@ export interface RenderOptions {
   uptoSeq?: number;
   /** LiveScreen text to attach to the newest model input or tool results message. */
   liveScreen?: string;
+  /** Attachments a provider refused: left out, with a note the model reads (see refused-attachments). */
+  refusedAttachments?: readonly RefusedAttachment[];
 }
 
 export function renderLiveContext(entries: readonly HistoryEntry[], options: RenderOptions = {}): ContextMessage[] {
@@ -39,6 +42,7 @@ export function renderLiveContext(entries: readonly HistoryEntry[], options: Ren
     if (entry.seq > bound) break;
     if (entry.kind === 'system_instruction') instruction = entry.instruction;
     else if (entry.kind === 'tool_results') messages.push(answerEveryCall(entry, calls));
+    else if (entry.kind === 'model_input') messages.push(withoutRefused(entry, options.refusedAttachments));
     else if (isContextual(entry)) messages.push(entry);
     if (entry.kind === 'model_output') calls = entry.toolCalls;
   }

@@ -6,6 +6,7 @@
 import { fitToBudget } from './context-budget';
 import type { HistoryEntry } from './entries';
 import { type ContextMessage, renderLiveContext } from './live-context';
+import type { RefusedAttachment } from './refused-attachments';
 import { type TextTokenizer, bytesPerTokenEstimate, calibrationFactor, countMessageTokens } from './token-estimate';
 import { buildLiveScreen, rebuildWidgets } from './widgets';
 
@@ -26,12 +27,14 @@ export interface ModelContextOptions {
   /** Input token budget (context window minus the output reserve); none = no trimming. */
   maxInputTokens?: number;
   tokenizer?: TextTokenizer;
+  /** Attachments a provider refused (see refused-attachments). */
+  refusedAttachments?: readonly RefusedAttachment[];
 }
 
 export function renderModelContext(entries: readonly HistoryEntry[], options: ModelContextOptions): ModelContext {
   const tokenizer = options.tokenizer ?? bytesPerTokenEstimate;
   const liveScreen = buildLiveScreen(rebuildWidgets(entries, options.uptoSeq));
-  const rendered = renderLiveContext(entries, { uptoSeq: options.uptoSeq, liveScreen });
+  const rendered = renderLiveContext(entries, { uptoSeq: options.uptoSeq, liveScreen, ...(options.refusedAttachments?.length ? { refusedAttachments: options.refusedAttachments } : {}) });
   const factor = calibrationFactor(entries, options.uptoSeq);
   const fitted =
     options.maxInputTokens === undefined

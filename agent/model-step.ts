@@ -13,6 +13,7 @@ import { AgentRunState } from './run-state';
 import type { AgentError, ModelCallResult, StepDeps, StepOutcome } from './step-io';
 import { ToolCatalog } from './tool-spec';
 import { subAgentTools } from './sub-agents';
+import { ATTACHMENT_REFUSED, REFUSED_ATTACHMENTS_CHANGE, type RefusedAttachment } from './refused-attachments';
 
 /** The run states that call a model. */
 export type ModelPhase = typeof AgentRunState.PendingInput | typeof AgentRunState.PendingToolResults;
@@ -30,6 +31,10 @@ export interface ModelStepHost {
   catalogDigest?: string;
   /** Records a changed MCP tool catalog a model call discovered. */
   setCatalog?(catalog: ToolCatalog): void;
+  /** Attachments a provider refused, left out of the call. */
+  refusedAttachments?(): RefusedAttachment[];
+  /** Blames a provider's refusal on attachments (see suspectAttachments); the number newly left out. */
+  refuseAttachments?(reason: string): number;
 }
 
 /**
@@ -73,6 +78,7 @@ export async function runModelStep(
         ...(host.config.contextWindow ? { contextWindow: host.config.contextWindow } : {}),
         ...(host.catalogDigest ? { catalogDigest: host.catalogDigest } : {}),
         ...(host.config.subAgents && Object.keys(host.config.subAgents).length ? { subAgentTools: subAgentTools(host.config) } : {}),
+        ...(host.refusedAttachments?.().length ? { refusedAttachments: host.refusedAttachments() } : {}),
         phase,
       });
       const catalog = raw.toolCatalog ? ToolCatalog.safeParse(raw.toolCatalog) : undefined;
@@ -84,6 +90,17 @@ export async function runModelStep(
     } catch (err) {
       if (err instanceof InfrastructureError) throw err; // not the model's failure: nothing to record
       const error = toAgentError(err, phase, host.clock);
+      // The provider refused an attachment for good: it is left out (with a note the model reads) and the
+      // same model is asked again at once, so one bad image never blocks the agent. The patch is asked
+      // only then.
+      if (error.code === ATTACHMENT_REFUSED && host.refuseAttachments && (deps.since?.(REFUSED_ATTACHMENTS_CHANGE) ?? true)) {
+        const left = host.refuseAttachments(error.message);
+        if (left > 0) {
+          deps.log?.('Provider', `${model} refused ${left} attachment(s); asking again without them: ${error.message}`);
+          i--;
+          continue;
+        }
+      }
       failed.push({ model, code: error.code });
       const next = chain[i + 1];
       // The patch is asked last, so its marker is written only into histories where a fallback happens.

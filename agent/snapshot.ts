@@ -9,6 +9,7 @@ import { InboxItem } from './input';
 import { AgentRunState } from './run-state';
 import { ToolCatalog } from './tool-spec';
 import { SubAgentCall } from './sub-agents';
+import { RefusedAttachments } from './refused-attachments';
 
 export const SNAPSHOT_FORMAT = 'livecontext.agent-snapshot';
 /**
@@ -71,5 +72,7 @@ export const AgentSnapshot = z.object({
   subAgentCalls: z.record(z.string(), SubAgentCall).optional(),
   /** Set by a retry of a hit budget: entries up to this sequence number no longer count against budgets. */
   budgetFromSeq: z.number().int().nonnegative().optional(),
+  /** Attachments a provider refused for good: later model calls leave them out (see refused-attachments). */
+  refusedAttachments: RefusedAttachments.optional(),
 });
 export type AgentSnapshot = z.infer<typeof AgentSnapshot>;

@@ -6,6 +6,7 @@ import type { Metadata, ModelInvocationDescriptor, TokenUsage, ToolCallRequest, 
 import type { AgentRunState } from './run-state';
 import type { AgentConfig, ModelParams } from './agent-config';
 import type { ToolCatalog } from './tool-spec';
+import type { RefusedAttachment } from './refused-attachments';
 
 /**
  * A model call by reference: the callee renders the context itself from the agent's entries up to
@@ -27,6 +28,8 @@ export interface ModelCallRequest {
   catalogDigest?: string;
   /** The agent's sub-agent tools (`ask_<name>`), offered beside the worker's tools. */
   subAgentTools?: Array<{ name: string; description: string }>;
+  /** Attachments a provider refused: rendered as notes, the images left out (see refused-attachments). */
+  refusedAttachments?: RefusedAttachment[];
 }
 
 /** An assembled model message, ready for `AgentState.appendModelOutput`. */

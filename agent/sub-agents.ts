@@ -14,6 +14,12 @@ export const MAX_SUB_AGENT_DEPTH = 3;
 export const MAX_RUNNING_SUB_AGENTS = 8;
 /** The workflow patch (StepDeps.since) behind delegation: a history recorded before it ran the name as an ordinary tool. */
 export const SUB_AGENTS_CHANGE = 'sub-agents';
+/**
+ * The workflow patch (StepDeps.since) behind sub-agents that never answer: since it, a child that could
+ * not start, or that ended without reporting, gives its call a Failed result instead of a wait; and a
+ * long parent id gives its children shortened ids and sender (see short-id.ts). Asked only when it matters.
+ */
+export const SUB_AGENT_FAILURES_CHANGE = 'sub-agent-failures';
 
 export const SubAgentArgs = z.object({ task: z.string().min(1).max(64 * 1024).describe('What the sub-agent should do, with everything it needs to know') }).strict();
 
@@ -61,4 +67,30 @@ export function childConfig(parent: AgentConfig, parentId: string, toolCallId: s
     ...(canDelegate && parent.subAgents && depth < MAX_SUB_AGENT_DEPTH ? { subAgents: parent.subAgents } : {}),
     delegatedBy: { agentId: parentId, toolCallId, depth },
   };
+}
+
+/** The workflow patch (StepDeps.since) behind settledOnImport: an imported history recorded before it waited on. */
+export const EXPORT_SETTLES_SUB_AGENTS_CHANGE = 'import-settles-sub-agents';
+
+/**
+ * The sub-agent calls of an imported snapshot: each one still working at export gets a Failed result.
+ * Its child works for the original agent, reports to it, and would never answer the copy; the model of
+ * the copy sees that, and delegates again if it still needs the answer (a child may have side effects,
+ * so it is not re-run unasked). Answers that had arrived are kept.
+ */
+export function settledOnImport(calls: Record<string, SubAgentCall>): Record<string, SubAgentCall> {
+  return Object.fromEntries(
+    Object.entries(calls).map(([id, c]) => [
+      id,
+      c.result
+        ? c
+        : {
+            ...c,
+            result: {
+              status: 'Failed' as const,
+              text: `Interrupted by export: the sub-agent ${c.agentId.slice(0, 300)} was still working when this agent was exported, and it answers the original agent, not this copy. Delegate the task again if you still need its answer.`,
+            },
+          },
+    ]),
+  );
 }

@@ -13,7 +13,7 @@ import type { ApprovalRequired, StepDeps, StepOutcome } from './step-io';
 import { InfrastructureError } from './errors';
 import { MAX_SLEEP_SECONDS, SleepArgs, WaitUntilArgs, isTimerTool } from './timer-tools';
 import { ASK_USER_CHANGE, ASK_USER_TOOL, AskUserArgs } from './ask-user';
-import { MAX_RUNNING_SUB_AGENTS, MAX_SUB_AGENT_DEPTH, SUB_AGENTS_CHANGE, type SubAgentCall, SubAgentArgs, childConfig, subAgentProfile } from './sub-agents';
+import { MAX_RUNNING_SUB_AGENTS, MAX_SUB_AGENT_DEPTH, SUB_AGENT_FAILURES_CHANGE, SUB_AGENTS_CHANGE, type SubAgentCall, SubAgentArgs, childConfig, subAgentProfile } from './sub-agents';
 import { approvalPolicy, toolAllowed } from './tool-allowance';
 import { WIDGET_KINDS, type Widget } from './widgets';
 
@@ -139,15 +139,25 @@ async function runSubAgent(
     pending = { agentId: '', profile: name, startedAt: iso(host) };
     host.subAgentCalls[call.toolCallId] = pending; // before the start: a parallel call counts it
     // The parent's id is the workflow's to know: it picks the child's id.
-    pending.agentId = await deps.delegate.start({
-      toolCallId: call.toolCallId,
-      profile: name,
-      index: Math.max(index, 0),
-      batchSeq: host.batchSeq,
-      config: childConfig(host.config, '', call.toolCallId, profile),
-      ...(profile.systemInstruction ? { systemInstruction: profile.systemInstruction } : {}),
-      task: args.data.task,
-    });
+    try {
+      pending.agentId = await deps.delegate.start({
+        toolCallId: call.toolCallId,
+        profile: name,
+        index: Math.max(index, 0),
+        batchSeq: host.batchSeq,
+        config: childConfig(host.config, '', call.toolCallId, profile),
+        ...(profile.systemInstruction ? { systemInstruction: profile.systemInstruction } : {}),
+        task: args.data.task,
+      });
+    } catch (err) {
+      // Whatever kept the child from starting (its id taken, the namespace refusing it…) is the call's
+      // failure, for the model to see: nothing will ever answer a child that does not run. A history
+      // recorded before the change (which failed the workflow task instead) replays as it ran.
+      if (err instanceof InfrastructureError || (deps.since && !deps.since(SUB_AGENT_FAILURES_CHANGE))) throw err;
+      delete host.subAgentCalls[call.toolCallId];
+      deps.log?.('Tools', `sub-agent for ${call.toolCallId} could not start: ${(err as Error)?.message ?? String(err)}`);
+      return fail(`The ${name} sub-agent could not be started: ${(err as Error)?.message ?? String(err)}`);
+    }
     deps.log?.('Tools', `delegated ${call.toolCallId} to sub-agent ${pending.agentId}`);
   }
   if (!pending.result && !(await deps.delegate!.wait(call.toolCallId))) return INTERRUPTED;

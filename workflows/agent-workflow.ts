@@ -22,6 +22,7 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { createActivities } from '../activities';
 import {
   Agent,
@@ -31,8 +32,11 @@ import {
   InfrastructureError,
   InputRejectedError,
   LivecontextError,
+  MAX_DERIVED_ID_CHARS,
   MAX_INLINE_PAYLOAD_BYTES,
   readSnapshot,
+  shortenId,
+  SUB_AGENT_FAILURES_CHANGE,
   restLabel,
   undecodableReason,
   utf8Length,
@@ -102,7 +106,7 @@ export interface AgentWorkflowResult {
 export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWorkflowResult> {
   const changed = runChanges(); // first: its marker, if any, goes with the run's first task
   const clock = () => Date.now(); // Temporal's deterministic clock inside workflows
-  const agent = createAgent(input, clock);
+  const agent = createAgent(input, clock, changed);
   let stopReason: string | undefined;
   let resetRequested = false;
   let continuing = false;
@@ -133,7 +137,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
 
   setHandler(inputSignal, (raw) => {
     try {
-      const { inputSeq } = agent.enqueueInput(raw);
+      const { inputSeq } = agent.enqueueInput(raw, changed);
       log.debug('input accepted (signal)', { category: 'History', inputSeq });
     } catch (err) {
       // A signal cannot be refused, and throwing here would fail the workflow task: log and drop.
@@ -145,7 +149,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     if (stopReason !== undefined) throw new InputRejectedError('AGENT_STOPPING', 'The agent is stopping.');
     agent.checkInput(raw); // so a refused input never reaches the handler
   };
-  setHandler(sendInputUpdate, counted((raw) => agent.enqueueInput(raw)), { validator: refusing(checkInput) });
+  setHandler(sendInputUpdate, counted((raw) => agent.enqueueInput(raw, changed)), { validator: refusing(checkInput) });
 
   /** Waits for the turn of `inputSeq` to be over (or this run to end) and says how it ended. */
   const receipt = async (inputSeq: number, withAnswer?: boolean): Promise<TurnReceipt> => {
@@ -161,7 +165,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   setHandler(
     askUpdate,
     counted(async ({ input, withAnswer }): Promise<AskReceipt> => {
-      const { inputSeq, duplicate } = agent.enqueueInput(input);
+      const { inputSeq, duplicate } = agent.enqueueInput(input, changed);
       return { ...(await receipt(inputSeq, withAnswer === true)), ...(duplicate ? { duplicate } : {}) };
     }),
     { validator: refusing((request) => checkInput((request as { input?: unknown } | undefined)?.input)) },
@@ -500,7 +504,7 @@ function stateCarrier(agent: Agent, changed: (change: string) => boolean) {
  * Except a carried state this worker cannot decode (a missing key or blob): that is the agent's own
  * data, so the task fails and is retried — perhaps by a worker that can — instead of ending the agent.
  */
-function createAgent(input: AgentWorkflowInput, clock: () => number): Agent {
+function createAgent(input: AgentWorkflowInput, clock: () => number, changed: (change: string) => boolean): Agent {
   const undecodable = undecodableReason(input) ?? undecodableReason((input as { snapshot?: unknown })?.snapshot);
   if (undecodable !== undefined && workflowInfo().continuedFromExecutionRunId) {
     throw new InfrastructureError('UNDECODABLE_STATE', `This worker cannot decode the agent's carried state: ${undecodable}`);
@@ -509,10 +513,10 @@ function createAgent(input: AgentWorkflowInput, clock: () => number): Agent {
     if (input && 'snapshot' in input) {
       // Only continue-as-new, which workflow code alone can do, may say its snapshot was checked.
       const checked = input.checked === true && workflowInfo().continuedFromExecutionRunId !== undefined;
-      return Agent.fromSnapshot(input.snapshot, clock, { imported: input.imported === true, checked });
+      return Agent.fromSnapshot(input.snapshot, clock, { imported: input.imported === true, checked, since: changed });
     }
     const agent = Agent.create({ config: AgentConfig.parse(input?.config), systemInstruction: input?.systemInstruction, clock });
-    if (input?.initialInput !== undefined) agent.enqueueInput(input.initialInput);
+    if (input?.initialInput !== undefined) agent.enqueueInput(input.initialInput, changed);
     return agent;
   } catch (err) {
     throw ApplicationFailure.nonRetryable(`Cannot start the agent: ${(err as Error).message}`, 'BAD_START_INPUT');
@@ -620,29 +624,59 @@ function stepDeps(
 ): StepDeps {
   const { workflowId, runId } = workflowInfo();
   const feed = entryFeed(() => agent.state.entries);
+  /** Why a sub-agent this run started ended without reporting, by its call's id. */
+  const ended = new Map<string, string>();
   return {
     delegate: {
       async start(request) {
-        // Deterministic and unique per call: the parent, the profile, the output's seq and the call's place in it.
-        const childId = `${workflowId}--${request.profile}-${request.batchSeq}-${request.index + 1}`;
+        // Deterministic and unique per call: the parent, the profile, the output's seq and the call's place in
+        // it. Ids and the sender stay within MAX_DERIVED_ID_CHARS (shortened with a hash past it): a long
+        // parent id made its children's first input invalid, and they never answered.
+        const suffix = `--${request.profile}-${request.batchSeq}-${request.index + 1}`;
+        const long = (id: string) => id.length > MAX_DERIVED_ID_CHARS && changed(SUB_AGENT_FAILURES_CHANGE);
+        const childId = long(workflowId + suffix) ? shortenId(workflowId, suffix) : workflowId + suffix;
+        const sender = long(workflowId) ? shortenId(workflowId) : workflowId;
         const config = { ...request.config, delegatedBy: { ...request.config.delegatedBy!, agentId: workflowId } };
-        const input: AgentWorkflowInput = { config, initialInput: { text: request.task, sender: workflowId }, ...(request.systemInstruction ? { systemInstruction: request.systemInstruction } : {}) };
+        const input: AgentWorkflowInput = { config, initialInput: { text: request.task, sender }, ...(request.systemInstruction ? { systemInstruction: request.systemInstruction } : {}) };
         // Abandoned, not ended, when this run closes: continue-as-new must not take the children with it.
         // Stopping or resetting the parent stops them explicitly (stopSubAgents).
         timers.childStarted();
-        await startChild(agentWorkflow, {
-          workflowId: childId,
-          args: [input],
-          parentClosePolicy: ParentClosePolicy.ABANDON,
-          staticSummary: `livecontext sub-agent ${request.profile} (${config.model})`,
-        });
+        let child;
+        try {
+          child = await startChild(agentWorkflow, {
+            workflowId: childId,
+            args: [input],
+            parentClosePolicy: ParentClosePolicy.ABANDON,
+            staticSummary: `livecontext sub-agent ${request.profile} (${config.model})`,
+          });
+        } catch (err) {
+          if (isCancellation(err)) throw new InfrastructureError(STEP_CANCELLED, 'The start of a sub-agent was cancelled.');
+          // The agent turns it into the call's Failed result (see SUB_AGENT_FAILURES_CHANGE).
+          if (err instanceof WorkflowExecutionAlreadyStartedError) throw new LivecontextError('SUB_AGENT_ID_TAKEN', `a workflow with the id ${childId} already runs`);
+          throw err;
+        }
+        // A child that ends without reporting (it failed at start, or was terminated) will never answer: in
+        // this run its end is seen here. (A child started by an earlier run reports by signal only.)
+        child.result().then(
+          () => ended.set(request.toolCallId, 'it ended without reporting'),
+          (err: unknown) => ended.set(request.toolCallId, failureText(err)),
+        );
         return childId;
       },
       async wait(toolCallId) {
-        await condition(() => agent.subAgentAnswered(toolCallId) || timers.subAgentWaitEnds() || timers.interrupt());
-        if (agent.subAgentAnswered(toolCallId)) return true;
-        if (timers.interrupt()) timers.onInterrupted();
-        return false;
+        let endIgnored = false; // a history recorded before SUB_AGENT_FAILURES_CHANGE waited on
+        for (;;) {
+          await condition(() => agent.subAgentAnswered(toolCallId) || timers.subAgentWaitEnds() || timers.interrupt() || (ended.has(toolCallId) && !endIgnored));
+          if (agent.subAgentAnswered(toolCallId)) return true;
+          if (timers.interrupt()) timers.onInterrupted();
+          if (timers.subAgentWaitEnds() || timers.interrupt()) return false;
+          const call = agent.runningSubAgents().find((c) => c.toolCallId === toolCallId);
+          if (call && changed(SUB_AGENT_FAILURES_CHANGE)) {
+            agent.recordSubAgentResult({ toolCallId, agentId: call.agentId, status: 'Failed', text: `The sub-agent ${call.agentId} ended without an answer: ${ended.get(toolCallId)}.`.slice(0, 64 * 1024) });
+            return true;
+          }
+          endIgnored = true;
+        }
       },
     },
     async callModel(request) {
@@ -701,6 +735,13 @@ function stepDeps(
       log.debug(message, { category, ...attributes });
     },
   };
+}
+
+/** The innermost message of a child workflow's failure ("Cannot start the agent: …", "Workflow execution terminated"). */
+function failureText(err: unknown): string {
+  let cause: unknown = err;
+  while (cause instanceof Error && (cause as { cause?: unknown }).cause instanceof Error) cause = (cause as { cause: unknown }).cause;
+  return cause instanceof Error ? cause.message : String(cause);
 }
 
 /** What the step's activities throw when an interrupt cancelled them (not recorded as their failure). */

@@ -36,8 +36,10 @@ import * as messageDelta from '../agent/message-delta';
 import * as modelContext from '../agent/model-context';
 import * as modelStep from '../agent/model-step';
 import * as model from '../agent/model';
+import * as refusedAttachments from '../agent/refused-attachments';
 import * as responseSchema from '../agent/response-schema';
 import * as runState from '../agent/run-state';
+import * as shortId from '../agent/short-id';
 import * as snapshotCheck from '../agent/snapshot-check';
 import * as snapshot from '../agent/snapshot';
 import * as stepIo from '../agent/step-io';
@@ -97,4 +99,4 @@ function freezeShared(value: unknown, seen: WeakSet<object>): void {
 Object.freeze(regexes);
 Object.freeze(util);
 const seen = new WeakSet<object>();
-for (const namespace of [agentConfig, agentState, agentStatus, agent, askUser, attachments, budgets, contextBudget, entries, entryRepair, errors, imageHeader, index, input, lenientArgs, liveContext, messageAssembler, messageDelta, modelContext, modelStep, model, responseSchema, runState, snapshotCheck, snapshot, stepIo, subAgents, timerTools, tokenEstimate, toolAllowance, toolDecision, toolSpec, toolStep, undecodable, widgetsIndex, widgetsMemoryNotebook, widgetsRebuild, widgetsRegistry, widgetsTaskList, widgetsWidget]) freezeShared(namespace, seen);
+for (const namespace of [agentConfig, agentState, agentStatus, agent, askUser, attachments, budgets, contextBudget, entries, entryRepair, errors, imageHeader, index, input, lenientArgs, liveContext, messageAssembler, messageDelta, modelContext, modelStep, model, refusedAttachments, responseSchema, runState, shortId, snapshotCheck, snapshot, stepIo, subAgents, timerTools, tokenEstimate, toolAllowance, toolDecision, toolSpec, toolStep, undecodable, widgetsIndex, widgetsMemoryNotebook, widgetsRebuild, widgetsRegistry, widgetsTaskList, widgetsWidget]) freezeShared(namespace, seen);

@@ -24,6 +24,11 @@ export const ModelError = {
   ContextLength: 'ModelError.ContextLength',
   MissingApiKey: 'ModelError.MissingApiKey',
   OutputTooLarge: 'ModelError.OutputTooLarge',
+  /**
+   * The provider refused an attachment of the request for good (a 400 about an image): the agent leaves
+   * it out of later calls, with a note the model reads, and asks again (agent/refused-attachments.ts).
+   */
+  AttachmentRefused: 'ModelError.AttachmentRefused',
   /** A typed answer that did not match its schema, also when asked again (not retried: the agent blocks on it). */
   InvalidStructuredOutput: 'ModelError.InvalidStructuredOutput',
   Unknown: 'ModelError.Unknown',
@@ -62,6 +67,13 @@ const BY_TYPE: Record<string, [string, boolean]> = {
 };
 
 const CONTEXT_LENGTH = /context_length_exceeded|context length|prompt is too long|maximum context|too many tokens/i;
+/**
+ * A 400 about an image: OpenAI's codes (`invalid_image_format`, `image_parse_error`, `invalid_image`,
+ * `image_too_large`…) or an error message that names an image (Anthropic: "Could not process image",
+ * "messages.0.content.0.image.source.base64: …").
+ */
+const IMAGE_CODE = /image/i;
+const IMAGE_MESSAGE = /\bimages?\b|\.image\./i;
 
 interface ApiErrorLike {
   status?: number;
@@ -82,6 +94,9 @@ export function mapProviderError(err: unknown): MappedError {
     const retryAfterMs = retryAfter(e.headers);
     if (CONTEXT_LENGTH.test(`${e.code ?? ''} ${message}`) && (e.status === 400 || e.status === 413)) {
       return { code: ModelError.ContextLength, message, retryable: false };
+    }
+    if (e.status === 400 && (IMAGE_CODE.test(e.code ?? '') || IMAGE_MESSAGE.test(message))) {
+      return { code: ModelError.AttachmentRefused, message, retryable: false };
     }
     const [code, retryable] = BY_STATUS[e.status] ?? (e.status >= 500 ? [ModelError.Server, true] : [ModelError.Unknown, false]);
     return { code, message, retryable, ...(retryable && retryAfterMs !== undefined ? { retryAfterMs } : {}) };

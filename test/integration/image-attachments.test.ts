@@ -182,3 +182,73 @@ test('without offloading, a client refuses an image too large to pass inline, an
     expect((await agents.state(agentId)).nextInputSeq).toBe(2);
   });
 });
+
+test('an image OpenAI refuses (400 invalid_image_format) is left out with a note the model sees; the call is asked again and the agent goes on', async () => {
+  const bad = makePng(13, 7, { noise: true }); // its header is fine; the service "cannot decode" it
+  const good = makePng(20, 10, { noise: true }).toString('base64');
+  p.openai.refuseImage = (bytes) => bytes.equals(bad);
+  const agentId = uniqueId('refused-img');
+  const openaiBefore = p.openai.requests.length;
+  try {
+    await withWorker({ taskQueue, models: p.models() }, async () => {
+      await t.agents.start(agentId, { model: 'openai:gpt-4.1-mini' });
+      p.openai.enqueue({ kind: 'stream', text: 'I could not see the picture.' });
+      const first = await t.agents.ask(agentId, { text: 'What is in x.png?', attachments: [{ type: 'image', mediaType: 'image/png', data: bad.toString('base64'), name: 'x.png' }] });
+      expect(first).toMatchObject({ status: 'answered', answer: { contents: ['I could not see the picture.'] } });
+      const [refused, retried] = p.openai.requests.slice(openaiBefore);
+      expect(JSON.stringify(refused.body)).toContain('image_url');
+      expect(JSON.stringify(retried.body)).not.toContain('image_url');
+      const note = '[image x.png was refused by the provider and is left out: 400 The image data you provided does not represent a valid image.';
+      expect(JSON.stringify(retried.body.messages.at(-1).content)).toContain(note);
+      expect(await t.agents.state(agentId)).toMatchObject({ blockedOn: 'input' });
+      expect((await t.agents.snapshot(agentId)).refusedAttachments).toEqual([{ seq: 1, index: 0, reason: expect.stringMatching(/^400 The image data you provided/) }]);
+
+      // The next turns leave it out too; a good image goes through beside the note.
+      p.openai.enqueue({ kind: 'stream', text: 'A noisy strip.' });
+      await expect(t.agents.ask(agentId, { text: 'and this one?', attachments: [{ type: 'image', mediaType: 'image/png', data: good }] })).resolves.toMatchObject({ status: 'answered', answer: { contents: ['A noisy strip.'] } });
+      const next = JSON.stringify(p.openai.requests.at(-1)!.body);
+      expect(count(next, '"type":"image_url"')).toBe(1);
+      expect(next).toContain(good.slice(0, 200));
+      expect(next).toContain('[image x.png was refused by the provider');
+
+      // An image whose header says 0×0 is refused at the door, with what is wrong, and the agent lives on.
+      const empty = makePng(1, 1);
+      empty.writeUInt32BE(0, 16);
+      empty.writeUInt32BE(0, 20);
+      await expect(t.agents.send(agentId, { text: 'and this?', attachments: [{ type: 'image', mediaType: 'image/png', data: empty.toString('base64'), name: 'empty.png' }] })).rejects.toMatchObject({
+        cause: { type: 'UNSUPPORTED_ATTACHMENT', message: 'Attachment 1 (empty.png) is not a valid PNG image: its header says it is 0×0 pixels.' },
+      });
+      // As a signal (which cannot be refused) it is dropped by the agent, which goes on.
+      await t.agents.signal(agentId, { text: 'and this?', attachments: [{ type: 'image', mediaType: 'image/png', data: empty.toString('base64') }] });
+      p.openai.enqueue({ kind: 'stream', text: 'Still here.' });
+      await expect(t.agents.ask(agentId, 'still there?')).resolves.toMatchObject({ inputSeq: 3, status: 'answered', answer: { contents: ['Still here.'] } });
+      await maybeRecordHistory(t.agents.handle(agentId), 'refused-attachments_v1.json');
+    });
+  } finally {
+    p.openai.refuseImage = undefined;
+  }
+});
+
+test('Anthropic\'s refusal ("Could not process image") too: only the new image is left out, the one it took before stays', async () => {
+  const good = makePng(24, 12, { noise: true }).toString('base64');
+  const bad = makePng(11, 5, { noise: true });
+  p.anthropic.refuseImage = (bytes) => bytes.equals(bad);
+  const agentId = uniqueId('refused-img-a');
+  const before = p.anthropic.requests.length;
+  try {
+    await withWorker({ taskQueue, models: p.models() }, async () => {
+      await t.agents.start(agentId, { model: 'anthropic:claude-sonnet-4-6' });
+      p.anthropic.enqueue({ kind: 'stream', text: 'A strip.' }, { kind: 'stream', text: 'The second one did not come through.' });
+      await expect(t.agents.ask(agentId, { text: 'first', attachments: [{ type: 'image', mediaType: 'image/png', data: good, name: 'good.png' }] })).resolves.toMatchObject({ status: 'answered' });
+      const second = await t.agents.ask(agentId, { text: 'second', attachments: [{ type: 'image', mediaType: 'image/png', data: bad.toString('base64'), name: 'bad.png' }] });
+      expect(second).toMatchObject({ status: 'answered', answer: { contents: ['The second one did not come through.'] } });
+      const requests = p.anthropic.requests.slice(before).map((r) => JSON.stringify(r.body));
+      expect(requests).toHaveLength(3); // the first turn, the refused call, the call asked again
+      expect(count(requests[2], '"type":"image"')).toBe(1);
+      expect(requests[2]).toContain(good.slice(0, 200));
+      expect(requests[2]).toMatch(/\[image bad\.png was refused by the provider and is left out: 400 .*Could not process image/);
+    });
+  } finally {
+    p.anthropic.refuseImage = undefined;
+  }
+});

@@ -10,6 +10,7 @@ import { cli } from '../support/cli';
 import { useProviderServers } from '../support/provider-servers';
 import { eventually, uniqueId, withWorker } from '../support/temporal';
 import { maybeRecordHistory } from '../support/record-history';
+import { startTestGateway } from '../support/gateway';
 
 const { t, p, taskQueue } = useProviderServers('interrupt', { each: true });
 const env = { LIVECONTEXT_TASK_QUEUE: taskQueue };
@@ -104,5 +105,32 @@ test('ask_user ends the turn with a question; the reply continues the conversati
     p.openai.enqueue({ kind: 'stream', toolCalls: [{ name: 'ask_user', arguments: JSON.stringify({ question: 'Return too?' }) }] });
     const sent = await cli(['send', agentId, 'and back', '--wait'], { env });
     expect(sent).toMatchObject({ code: 0, stdout: 'Return too?\n' });
+  });
+});
+
+test('two ask_user calls in one reply: every question reaches the person (client, CLI, REST), one reply answers both', async () => {
+  await withWorker({ taskQueue, models: p.models() }, async () => {
+    const agentId = uniqueId('asker-two');
+    const questions = (a: string, b: string) => ({ kind: 'stream' as const, toolCalls: [a, b].map((question) => ({ name: 'ask_user', arguments: JSON.stringify({ question }) })) });
+    p.openai.enqueue(questions('Which city?', 'Which day?'));
+    await t.agents.start(agentId, { model: OPENAI });
+    const both = '1. Which city?\n2. Which day?';
+    await expect(t.agents.ask(agentId, 'book me a train')).resolves.toMatchObject({ status: 'asked', question: both });
+    const gateway = await startTestGateway(t.agents);
+    try {
+      await expect(gateway.request('GET', `/agents/${agentId}/answers/1`)).resolves.toMatchObject({ status: 200, body: { status: 'asked', question: both } });
+    } finally {
+      await gateway.close();
+    }
+    p.openai.enqueue({ kind: 'stream', text: 'Booked for Lyon on Tuesday.' });
+    await expect(t.agents.ask(agentId, '1. Lyon 2. Tuesday')).resolves.toMatchObject({ status: 'answered', answer: { contents: ['Booked for Lyon on Tuesday.'] } });
+    // The reply reached the model after both calls' results, as the next input.
+    const sent = p.openai.requests.at(-1)!.body.messages as Array<{ role: string; content: unknown; tool_call_id?: string }>;
+    expect(sent.filter((m) => m.role === 'tool')).toHaveLength(2);
+    expect(JSON.stringify(sent.at(-1))).toContain('1. Lyon 2. Tuesday');
+    p.openai.enqueue(questions('Return too?', 'First class?'));
+    const shown = await cli(['send', agentId, 'and back', '--wait'], { env });
+    expect(shown).toMatchObject({ code: 0, stdout: '1. Return too?\n2. First class?\n' });
+    await maybeRecordHistory(t.agents.handle(agentId), 'ask-user-all-questions_v1.json');
   });
 });

@@ -119,3 +119,73 @@ test('a child whose turn is cut short gives its call a Failed result; the parent
   expect(outcome).toMatchObject({ status: 'answered' });
   expect(outcome.status === 'answered' && outcome.answer.contents[0]).toMatch(new RegExp(`^results: Failed: The sub-agent ended without an answer \\(interrupted\\)\\. \\| Success: research on ${b}$`));
 });
+
+test('a parent with an id over 200 characters delegates: its children get short ids and a valid sender, and it answers', async () => {
+  const parent = uniqueId(`long-${'p'.repeat(240)}`);
+  expect(parent.length).toBeGreaterThan(240);
+  const [a, b] = [uniqueId('la'), uniqueId('lb')];
+  await t.agents.start(parent, config());
+  const { inputSeq } = await t.agents.send(parent, `research ${a} and ${b}`);
+  await eventually(() => started(a) > 0 && started(b) > 0, 60_000, 'both children to be working');
+  const children = (await t.agents.state(parent)).subAgents!.map((s) => s.agentId);
+  expect(new Set(children).size).toBe(2);
+  for (const child of children) {
+    expect(child.length).toBeLessThanOrEqual(200);
+    expect(child).toMatch(new RegExp(`^${parent.slice(0, 100)}.*~[0-9a-f]{16}--researcher-\\d+-\\d$`));
+    const [task] = (await t.agents.history(child)).filter((e) => e.kind === 'model_input');
+    expect(task).toMatchObject({ kind: 'model_input', sender: expect.stringMatching(/~[0-9a-f]{16}$/) });
+    expect((task as { sender?: string }).sender!.length).toBeLessThanOrEqual(200);
+  }
+  release(a);
+  release(b);
+  const outcome = await t.agents.waitForAnswer(parent, inputSeq);
+  expect(outcome).toMatchObject({ status: 'answered', answer: { contents: [`results: Success: research on ${a} | Success: research on ${b}`] } });
+  await maybeRecordHistory(t.agents.handle(parent), 'sub-agent-long-id_v1.json');
+});
+
+test('a child that cannot start, and one that ends without reporting, give their calls Failed results; the parent answers', async () => {
+  const parent = uniqueId('parent-fail');
+  const [a, b] = [uniqueId('fa'), uniqueId('fb')];
+  // The first child's id (the parent's, the profile, the output's seq 2, call 1) is taken by another agent.
+  const squatter = `${parent}--researcher-2-1`;
+  await t.agents.start(squatter, { model: 'scripted:echo' });
+  await t.agents.start(parent, config());
+  const { inputSeq } = await t.agents.send(parent, `research ${a} and ${b}`);
+  await eventually(() => started(b) > 0, 60_000, 'the second child to be working');
+  const [child] = (await t.agents.state(parent)).subAgents!.filter((s) => s.status === 'Running').map((s) => s.agentId);
+  await t.client.workflow.getHandle(child).terminate('gone');
+  const outcome = await t.agents.waitForAnswer(parent, inputSeq);
+  expect(outcome).toMatchObject({ status: 'answered' });
+  const [first, second] = (outcome.status === 'answered' ? outcome.answer.contents[0] : '').replace(/^results: /, '').split(' | ');
+  expect(first).toBe(`Failed: The researcher sub-agent could not be started: a workflow with the id ${squatter} already runs`);
+  expect(second).toMatch(new RegExp(`^Failed: The sub-agent ${child} ended without an answer: .*terminated`, 'i'));
+  expect(started(a)).toBe(0);
+  await t.agents.stop(squatter);
+  await maybeRecordHistory(t.agents.handle(parent), 'sub-agent-failures_v1.json');
+});
+
+test('export while sub-agents work: the copy answers their calls Failed ("interrupted by export") and moves on; the original gets the answers', async () => {
+  const parent = uniqueId('parent-export');
+  const [a, b] = [uniqueId('ea'), uniqueId('eb')];
+  const env = { LIVECONTEXT_TASK_QUEUE: taskQueue };
+  await t.agents.start(parent, config());
+  const { inputSeq } = await t.agents.send(parent, `research ${a} and ${b}`);
+  await eventually(() => started(a) > 0 && started(b) > 0, 60_000, 'both children to be working');
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'lc-export-')), 'agent.json');
+  expect(await cli(['export', parent, '--out', file], { env })).toMatchObject({ code: 0 });
+  const copy = `${parent}-copy`;
+  expect(await cli(['import', file, '--id', copy], { env })).toMatchObject({ code: 0 });
+
+  const copied = await t.agents.waitForAnswer(copy, inputSeq);
+  expect(copied).toMatchObject({ status: 'answered' });
+  const results = (copied.status === 'answered' ? copied.answer.contents[0] : '').replace(/^results: /, '').split(' | ');
+  expect(results).toHaveLength(2);
+  for (const r of results) expect(r).toMatch(/^Failed: Interrupted by export: the sub-agent \S+ was still working when this agent was exported/);
+  expect((await t.agents.state(copy)).subAgents ?? []).toEqual([]);
+
+  release(a);
+  release(b);
+  const original = await t.agents.waitForAnswer(parent, inputSeq);
+  expect(original).toMatchObject({ status: 'answered', answer: { contents: [`results: Success: research on ${a} | Success: research on ${b}`] } });
+  await maybeRecordHistory(t.agents.handle(copy), 'import-settles-sub-agents_v1.json');
+});

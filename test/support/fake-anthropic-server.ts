@@ -69,6 +69,8 @@ export interface FakeAnthropicServer {
   /** Consumed in order, one per VALID request; when empty, `respond` is used; if both absent → 500 api_error. */
   enqueue(...responses: FakeAnthropicResponse[]): void;
   respond?: (request: RecordedAnthropicRequest) => FakeAnthropicResponse;
+  /** An image (its bytes) the service should fail to process: answered 400 "…: Could not process image", as Anthropic does. */
+  refuseImage?: (bytes: Buffer) => boolean;
   /** The only accepted API key (as `x-api-key`, or `Authorization: Bearer`, which the SDK sends). */
   apiKey: string;
   close(): Promise<void>;
@@ -338,6 +340,8 @@ export async function startFakeAnthropicServer(options: { apiKey?: string } = {}
       if (e instanceof InvalidRequestError) return sendError(res, 400, errorBody(400, e.message));
       throw e;
     }
+    const refused = server.refuseImage && sentImagePaths(body).find(([, bytes]) => server.refuseImage!(bytes));
+    if (refused) return sendError(res, 400, errorBody(400, `${refused[0]}.data: Could not process image`));
     let scripted: FakeAnthropicResponse | undefined = queue.shift();
     if (!scripted && server.respond) {
       try {
@@ -381,4 +385,16 @@ export async function startFakeAnthropicServer(options: { apiKey?: string } = {}
     },
   };
   return server;
+}
+
+/** Where each base64 image of a (valid) request is, as Anthropic names it in errors, with its bytes. */
+function sentImagePaths(body: unknown): Array<[string, Buffer]> {
+  const messages = ((body as { messages?: unknown[] })?.messages ?? []) as Array<{ content?: unknown }>;
+  return messages.flatMap((m, i) =>
+    Array.isArray(m.content)
+      ? (m.content as Array<{ type?: string; source?: { type?: string; data?: string } }>).flatMap((block, j): Array<[string, Buffer]> =>
+          block.type === 'image' && block.source?.type === 'base64' && block.source.data ? [[`messages.${i}.content.${j}.image.source.base64`, Buffer.from(block.source.data, 'base64')]] : [],
+        )
+      : [],
+  );
 }

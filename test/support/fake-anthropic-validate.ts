@@ -11,7 +11,7 @@
  * cache_control breakpoint, which is what the server's prompt-cache simulation needs.
  */
 
-import { FAKE_IMAGE_TYPES, decodeStrictBase64, imageTypeOf } from './fake-image-check';
+import { FAKE_IMAGE_TYPES, decodable, decodeStrictBase64, imageTypeOf } from './fake-image-check';
 
 /** A 400 invalid_request_error with the real API's message. */
 export class InvalidRequestError extends Error {}
@@ -134,7 +134,7 @@ function checkImageSource(b: Obj, path: string): void {
     const bytes = decodeStrictBase64(data);
     if (!bytes) fail(`${at}.data: The image data is not valid base64.`);
     const actual = imageTypeOf(bytes);
-    if (!actual) fail(`${at}.data: Could not process image`);
+    if (!actual || !decodable(bytes)) fail(`${at}.data: Could not process image`);
     if (actual !== source.media_type) fail(`${at}.data: The image was specified using the ${String(source.media_type)} media type, but the image appears to be a ${actual} image`);
   } else if (source.type === 'url') {
     noExtras(source, ['type', 'url'], `${at}.`);

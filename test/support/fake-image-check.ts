@@ -11,6 +11,15 @@ export function decodeStrictBase64(text: string): Buffer | undefined {
   return Buffer.from(text, 'base64');
 }
 
+/**
+ * Whether the service could decode the image, as far as the fakes look: a PNG whose header says a side
+ * is 0 pixels cannot be (OpenAI answers 400 invalid_image_format, Anthropic "Could not process image").
+ */
+export function decodable(bytes: Buffer): boolean {
+  if (imageTypeOf(bytes) === 'image/png') return bytes.length >= 24 && bytes.readUInt32BE(16) > 0 && bytes.readUInt32BE(20) > 0;
+  return true;
+}
+
 /** The image type the bytes are, by their signature; undefined when they are none of the four. */
 export function imageTypeOf(bytes: Buffer): FakeImageType | undefined {
   if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';

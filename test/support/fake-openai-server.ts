@@ -17,7 +17,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes, randomInt } from 'node:crypto';
-import { type OpenAIErrorObject, validateChatCompletionRequest } from './fake-openai-validate';
+import { INVALID_IMAGE_ERROR, type OpenAIErrorObject, validateChatCompletionRequest } from './fake-openai-validate';
 
 export { KNOWN_CHAT_COMPLETION_KEYS, unknownRequestKeys, type OpenAIErrorObject } from './fake-openai-validate';
 
@@ -63,6 +63,8 @@ export interface FakeOpenAIServer {
   /** Responses consumed in order, one per VALID request; when empty, `respond` is used; when both are absent → 500 saying the script ran out. */
   enqueue(...responses: FakeOpenAIResponse[]): void;
   respond?: (request: RecordedOpenAIRequest) => FakeOpenAIResponse;
+  /** An image (its bytes) the service should fail to decode: answered 400 invalid_image_format, as OpenAI does. */
+  refuseImage?: (bytes: Buffer) => boolean;
   /** The only accepted key (Authorization: Bearer <apiKey>). */
   apiKey: string;
   close(): Promise<void>;
@@ -236,6 +238,7 @@ export async function startFakeOpenAIServer(options: { apiKey?: string } = {}): 
     }
     const invalid = validateChatCompletionRequest(body ?? {});
     if (invalid) return sendJson(res, 400, { error: invalid });
+    if (fake.refuseImage && sentImages(body).some((bytes) => fake.refuseImage!(bytes))) return sendJson(res, 400, { error: INVALID_IMAGE_ERROR });
 
     let response: FakeOpenAIResponse | undefined = queue.shift();
     if (!response && fake.respond) {
@@ -385,4 +388,17 @@ export async function startFakeOpenAIServer(options: { apiKey?: string } = {}): 
   });
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return fake;
+}
+
+/** The bytes of every base64 image in a (valid) request's messages. */
+function sentImages(body: unknown): Buffer[] {
+  const messages = ((body as { messages?: unknown[] })?.messages ?? []) as Array<{ content?: unknown }>;
+  return messages.flatMap((m) =>
+    Array.isArray(m.content)
+      ? (m.content as Array<{ type?: string; image_url?: { url?: string } }>).flatMap((part) => {
+          const data = part.type === 'image_url' ? /^data:[^;,]*;base64,(.*)$/s.exec(part.image_url?.url ?? '')?.[1] : undefined;
+          return data ? [Buffer.from(data, 'base64')] : [];
+        })
+      : [],
+  );
 }

@@ -6,7 +6,7 @@
  * code that string-matches OpenAI errors should behave the same against the fake as against the service.
  * Where the real wording is not known, the message says what is wrong in the same style.
  */
-import { FAKE_IMAGE_TYPES, decodeStrictBase64, imageTypeOf } from './fake-image-check';
+import { FAKE_IMAGE_TYPES, decodable, decodeStrictBase64, imageTypeOf } from './fake-image-check';
 
 /** The `error` object of every OpenAI error body: `{"error": {message, type, param, code}}`. */
 export interface OpenAIErrorObject {
@@ -211,6 +211,14 @@ const IMAGE_FORMATS = "['png', 'jpeg', 'gif', 'webp']";
  * An `image_url` part: `{image_url: {url, detail?}}` with an http(s) URL or a base64 `data:` URL of a
  * PNG, JPEG, GIF or WebP image whose bytes are that image (the service decodes it and refuses otherwise).
  */
+/** The error the service answers for an image it cannot decode. */
+export const INVALID_IMAGE_ERROR: OpenAIErrorObject = {
+  message: `The image data you provided does not represent a valid image. Please check your input and try again with one of the supported image formats: ${IMAGE_FORMATS}.`,
+  type: 'invalid_request_error',
+  param: null,
+  code: 'invalid_image_format',
+};
+
 function checkImagePart(part: Record<string, unknown>, p: string): void {
   if (part.image_url === undefined) missing(`${p}.image_url`);
   if (!isObject(part.image_url)) return void wrongType(`${p}.image_url`, 'an object', part.image_url);
@@ -234,7 +242,7 @@ function checkImagePart(part: Record<string, unknown>, p: string): void {
   const bytes = decodeStrictBase64(data);
   if (!bytes) fail(`Invalid '${p}.image_url.url': the base64 data of the image is not valid base64.`, `${p}.image_url.url`, 'invalid_value');
   if (bytes!.length > MAX_IMAGE_BYTES) fail(`Invalid '${p}.image_url.url': the image is larger than 20 MB.`, `${p}.image_url.url`, 'image_too_large');
-  if (imageTypeOf(bytes!) === undefined) {
+  if (imageTypeOf(bytes!) === undefined || !decodable(bytes!)) {
     fail(
       `The image data you provided does not represent a valid image. Please check your input and try again with one of the supported image formats: ${IMAGE_FORMATS}.`,
       null,

@@ -143,3 +143,32 @@ test('Anthropic: image blocks (base64 or url) before the text, the LiveScreen la
     'messages.0.content.0.image.source.base64.data: The image was specified using the image/gif media type, but the image appears to be a image/png image',
   );
 });
+
+test('an image whose header says a side is 0 pixels is refused at the door, in every format; a replayed input is taken as before', () => {
+  const zeroPng = makePng(1, 1);
+  zeroPng.writeUInt32BE(0, 16);
+  zeroPng.writeUInt32BE(0, 20);
+  expect(sniffImage(b64(zeroPng))).toEqual({ mediaType: 'image/png', impossible: 'its header says it is 0×0 pixels' });
+  expect(rejected({ text: 'x', attachments: [image({ data: b64(zeroPng), name: 'z.png' })] })).toEqual({
+    code: 'UNSUPPORTED_ATTACHMENT',
+    message: 'Attachment 1 (z.png) is not a valid PNG image: its header says it is 0×0 pixels.',
+  });
+  expect(rejected({ text: 'x', attachments: [image({ mediaType: 'image/gif', data: b64(gifHeader(0, 20)) })] }).message).toMatch(/not a valid GIF image: its header says it is 0×20 pixels/);
+  const wide = makePng(1, 1);
+  wide.writeUInt32BE(0x80000000, 16);
+  expect(rejected({ text: 'x', attachments: [image({ data: b64(wide) })] }).message).toMatch(/not a valid PNG image: its header says it is 2147483648×1 pixels/);
+  // Input a run accepted before the check (the workflow's patch says no) is taken again on replay.
+  expect(parseInput({ text: 'x', attachments: [image({ data: b64(zeroPng) })] }, () => false).attachments).toHaveLength(1);
+});
+
+test('a refused image is left out of the rendered context, with a note in its input; other images stay', () => {
+  const agent = Agent.create({ config: { model: 'fake:m' }, clock: () => 0 });
+  agent.enqueueInput({ text: 'two pictures', attachments: [image({ name: 'a.png' }), image({ name: 'b.png' })] });
+  return agent.doStep({ callModel: async () => ({ contents: ['x'], toolCalls: [], invocation: { providerId: 'f', specification: 'f', model: 'm' } }), executeTool: async () => { throw new Error('no tools'); } }).then(() => {
+    const refused = [{ seq: 1, index: 1, reason: 'bad image' }];
+    const [input] = renderLiveContext(agent.state.entries, { refusedAttachments: refused });
+    expect(input).toMatchObject({ kind: 'model_input', sections: [{ content: 'two pictures\n\n[image b.png was refused by the provider and is left out: bad image]' }], attachments: [{ name: 'a.png' }] });
+    expect(validateChatCompletionRequest({ model: 'gpt-4.1-mini', stream: true, messages: toOpenAIMessages([input], undefined) })).toBeNull();
+    expect(renderLiveContext(agent.state.entries)[0]).toMatchObject({ attachments: [{ name: 'a.png' }, { name: 'b.png' }] }); // the entry keeps both
+  });
+});

@@ -54,3 +54,11 @@ test('connection errors and mid-stream error events', () => {
   const overloaded = new Anthropic.APIError(undefined, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, undefined, new Headers());
   expect(mapProviderError(overloaded)).toMatchObject({ code: ModelError.Overloaded, retryable: true });
 });
+
+test('a 400 about an image is AttachmentRefused (not retried): OpenAI\'s invalid_image_format, Anthropic\'s "Could not process image"', () => {
+  const openai = OpenAI.APIError.generate(400, { error: { message: 'The image data you provided does not represent a valid image.', type: 'invalid_request_error', param: null, code: 'invalid_image_format' } }, undefined, new Headers());
+  expect(mapProviderError(openai)).toMatchObject({ code: ModelError.AttachmentRefused, retryable: false });
+  const anthropic = Anthropic.APIError.generate(400, { type: 'error', error: { type: 'invalid_request_error', message: 'messages.0.content.0.image.source.base64.data: Could not process image' } }, undefined, new Headers());
+  expect(mapProviderError(anthropic)).toMatchObject({ code: ModelError.AttachmentRefused, retryable: false });
+  expect(mapProviderError(openaiError(400, {}, { error: { message: 'messages: too short' } }))).toMatchObject({ code: ModelError.BadRequest });
+});

@@ -93,6 +93,30 @@ test('ask_user ends the turn with its question; the reply is the next input', as
   expectValidRequests(agent);
 });
 
+test('two ask_user calls in one reply: both questions reach the person, numbered; one reply answers them', async () => {
+  const agent = Agent.create({ config: { model: 'fake:m' }, clock });
+  const d = deps([
+    { contents: [], toolCalls: [call('q1', 'ask_user', { question: 'Which city?' }), call('q2', 'ask_user', { question: 'Which day?' })], invocation },
+    { contents: ['Booked for Lyon on Tuesday.'], toolCalls: [], invocation },
+  ]);
+  agent.enqueueInput({ text: 'book a train' });
+  await run(agent, d, 10);
+  expect(agent.turnOutcome(1)).toEqual({ inputSeq: 1, status: 'asked', question: '1. Which city?\n2. Which day?' });
+  expect(agent.state.entries.at(-2)).toMatchObject({ kind: 'tool_results', results: [{ toolCallId: 'q1', status: 'Success' }, { toolCallId: 'q2', status: 'Success' }] });
+  agent.enqueueInput({ text: '1. Lyon 2. Tuesday' });
+  await run(agent, d, 10);
+  expect(agent.turnOutcome(2)).toMatchObject({ status: 'answered', answer: { contents: ['Booked for Lyon on Tuesday.'] } });
+  expectValidRequests(agent);
+});
+
+test('a history recorded before the change keeps its first question only (replay)', async () => {
+  const agent = Agent.create({ config: { model: 'fake:m' }, clock });
+  const d = { ...deps([{ contents: [], toolCalls: [call('q1', 'ask_user', { question: 'Which city?' }), call('q2', 'ask_user', { question: 'Which day?' })], invocation }]), since: (c: string) => c !== 'ask-user-all-questions' };
+  agent.enqueueInput({ text: 'book a train' });
+  await run(agent, d, 10);
+  expect(agent.turnOutcome(1)).toEqual({ inputSeq: 1, status: 'asked', question: 'Which city?' });
+});
+
 test('an import refuses a turn_end that leaves tool calls unanswered', () => {
   const agent = Agent.create({ config: { model: 'fake:m' }, clock });
   const snap = agent.toSnapshot();
