@@ -16,6 +16,7 @@ import {
   type HistoryEntry,
   InputRejectedError,
   type ModelOutputEntry,
+  checkAgentId,
   NewAgentConfig,
   type TurnOutcome,
   readSnapshot,
@@ -168,6 +169,7 @@ export class AgentClient {
   }
 
   private async startWith(agentId: string, input: AgentWorkflowInput) {
+    checkAgentId(agentId); // every way to a new agent comes here: the CLI, the chat, the gateway, schedules
     const model = 'snapshot' in input ? input.snapshot.config.model : input.config.model;
     const options = {
       workflowId: agentId,

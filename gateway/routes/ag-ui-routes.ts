@@ -14,7 +14,7 @@ import { agUiRun } from '../events/ag-ui-run';
 import { cursorAt } from '../events/cursor';
 import { sseResponse } from '../events/sse';
 import type { GatewayEnv, GatewayOptions } from '../gateway-app';
-import { HttpError } from '../http-errors';
+import { HttpError, requireAgentId } from '../http-errors';
 import { lastEventCursor } from './events-routes';
 
 /** The idempotency key of a run's input (at most 200 characters, as AgentInput allows). */
@@ -64,10 +64,10 @@ export function mountAgUiRoutes(app: Hono<GatewayEnv>, options: GatewayOptions):
   };
   app.post(
     '/agents/:id/ag-ui',
-    run((c) => c.req.param('id')!),
+    run((c) => requireAgentId(c.req.param('id'), 'path\'s agent id')),
   );
   app.post(
     '/ag-ui',
-    run((_c, body) => body.threadId),
+    run((_c, body) => requireAgentId(body.threadId, 'threadId (the agent id)')),
   );
 }
