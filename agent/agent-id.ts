@@ -27,11 +27,18 @@ export function agentIdProblem(id: string): string | null {
   return characterProblem(id);
 }
 
+/**
+ * An id in double quotes with everything a terminal would act on escaped as `\uXXXX`: JSON escapes C0
+ * controls and lone surrogates; DEL, C1 controls and direction marks are escaped here too.
+ */
+export function quoteId(id: string): string {
+  return JSON.stringify(id).replace(/[\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** Throws InputRejectedError `BAD_AGENT_ID` saying why `id` cannot be an agent id. */
 export function checkAgentId(id: string): void {
   const problem = typeof id === 'string' ? agentIdProblem(id) : 'an agent id is a string';
-  // JSON.stringify escapes what cannot be printed (control characters, lone surrogates).
-  if (problem) throw new InputRejectedError('BAD_AGENT_ID', `${JSON.stringify(id)} cannot be an agent id: ${problem}.`);
+  if (problem) throw new InputRejectedError('BAD_AGENT_ID', `${quoteId(String(id))} cannot be an agent id: ${problem}.`);
 }
 
 /** An agent id in a schema (the REST API's paths and bodies), with the same rules. */

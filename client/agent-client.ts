@@ -149,6 +149,7 @@ export class AgentClient {
 
   /** Starts a new agent; fails with WorkflowExecutionAlreadyStartedError if one with this id is running. */
   async start(agentId: string, options: StartAgentOptions): Promise<WorkflowHandleWithFirstExecutionRunId<typeof agentWorkflow>> {
+    checkAgentId(agentId); // first: every way to a new agent comes here or to restore (CLI, chat, gateway)
     const { systemInstruction, ...raw } = options;
     // Refused here, with the reason, rather than as a run that fails at once.
     const parsed = NewAgentConfig.safeParse(raw);
@@ -165,11 +166,11 @@ export class AgentClient {
    * what is inconsistent); its tool-call approvals are asked again, not taken as given.
    */
   async restore(agentId: string, snapshot: AgentSnapshot): Promise<WorkflowHandleWithFirstExecutionRunId<typeof agentWorkflow>> {
+    checkAgentId(agentId);
     return this.startWith(agentId, { snapshot: readSnapshot(snapshot), imported: true });
   }
 
   private async startWith(agentId: string, input: AgentWorkflowInput) {
-    checkAgentId(agentId); // every way to a new agent comes here: the CLI, the chat, the gateway, schedules
     const model = 'snapshot' in input ? input.snapshot.config.model : input.config.model;
     const options = {
       workflowId: agentId,

@@ -7,7 +7,7 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUp
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ZodError } from 'zod';
-import { agentIdProblem } from '../agent/agent-id';
+import { agentIdProblem, quoteId } from '../agent/agent-id';
 import { InputRejectedError, LivecontextError, SnapshotError, errorCode } from '../agent/errors';
 import { NoWorkerError } from '../client/worker-status';
 import { errorText, grpcCode } from '../client/retry';
@@ -41,7 +41,7 @@ export function requireAgentId(id: string | undefined, where: string): string {
 
 /** What a 404 for an agent says: its id, quoted (escapes and all), in plain words. */
 export function noAgent(agentId: string | undefined): string {
-  return agentId ? `No agent ${JSON.stringify(agentId)} in this namespace.` : 'No such agent in this namespace.';
+  return agentId ? `No agent ${quoteId(agentId)} in this namespace.` : 'No such agent in this namespace.';
 }
 
 /** `err` as the client sees it; `agentId`: the agent the request named (for a 404's words). */

@@ -93,7 +93,7 @@ test('every state-changing route refuses a foreign Origin, a text/plain body and
   ];
   for (const [method, path, body] of routes) {
     const json = body === undefined ? undefined : JSON.stringify(body);
-    const mcpAccept = path === '/mcp' ? { accept: 'application/json, text/event-stream' } : {};
+    const mcpAccept: Record<string, string> = path === '/mcp' ? { accept: 'application/json, text/event-stream' } : {};
     // What a no-cors fetch from another site sends: its Origin, and no body or a "simple" content type.
     const shapes: Array<[string, Record<string, string>, string | undefined, number]> = [
       ['foreign origin, no body', { origin: EVIL, ...mcpAccept }, undefined, 403],
