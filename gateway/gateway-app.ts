@@ -9,6 +9,7 @@ import { cors } from 'hono/cors';
 import type { AgentClient } from '../client/agent-client';
 import { HttpError, errorBody, toHttpError } from './http-errors';
 import { guardChanges } from './request-guard';
+import type { SseStreamInfo } from './events/sse';
 import { traceRequests } from './trace-middleware';
 import { type GatewayToken, type TokenScope, scopeOf } from './tokens';
 
@@ -24,6 +25,12 @@ export interface GatewayOptions {
   log?: (message: string) => void;
   /** The event streams being served (set by serveGateway, which waits for them when it closes). */
   openStreams?: Set<Promise<void>>;
+  /** What each open event stream holds (for tests and diagnostics). */
+  streamWatch?: Set<SseStreamInfo>;
+  /** Most bytes of events made ahead of a client that does not read (default SSE_BUFFER_BYTES, 256 KiB). */
+  sseBufferBytes?: number;
+  /** A client that reads nothing for this long, with its buffer full, is disconnected (default SSE_STALL_MS, 2 min). */
+  sseStallMs?: number;
 }
 
 export type Scope = TokenScope | 'open';

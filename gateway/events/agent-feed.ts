@@ -92,7 +92,9 @@ export class AgentFeed {
     const start = this.cursor;
     // One entry before the cursor too, when known: if it is not the one seen there, history restarted.
     const overlap = this.known && this.known.seq === start.seq && start.seq >= 1;
-    const fetched = await agents.history(agentId, overlap ? start.seq - 1 : start.seq);
+    // One page (at most ~1 MB): a stream from the start of a long history, or one whose client reads
+    // slowly, holds a page at a time, not the history; it is `behind` and looks again at once.
+    const fetched = (await agents.entries(agentId, { afterSeq: overlap ? start.seq - 1 : start.seq })).entries;
     // In this order: a partial output read before the state belongs to a call after every entry the state
     // counts, so if the state counts no entry beyond those read, the text follows them.
     const partial: PartialOutput | null = this.working ? await agents.partialOutput(agentId).catch(() => null) : null;

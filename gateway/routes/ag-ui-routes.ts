@@ -12,7 +12,7 @@ import type { Context, Hono } from 'hono';
 import type { AgentInput } from '../../agent';
 import { agUiRun } from '../events/ag-ui-run';
 import { cursorAt } from '../events/cursor';
-import { sseResponse } from '../events/sse';
+import { sseOptions, sseResponse } from '../events/sse';
 import type { GatewayEnv, GatewayOptions } from '../gateway-app';
 import { HttpError, requireAgentId } from '../http-errors';
 import { lastEventCursor } from './events-routes';
@@ -57,9 +57,7 @@ export function mountAgUiRoutes(app: Hono<GatewayEnv>, options: GatewayOptions):
     return sseResponse(
       c,
       (signal) => agUiRun({ agents, agentId, threadId: body.threadId, runId: body.runId, inputSeq, cursor, resumed: resumeAt !== undefined, signal }),
-      log,
-      undefined,
-      options.openStreams,
+      sseOptions(options, log),
     );
   };
   app.post(

@@ -6,7 +6,7 @@
 import type { Hono } from 'hono';
 import { agentEvents } from '../events/agent-event-stream';
 import { type Cursor, parseCursor } from '../events/cursor';
-import { sseResponse } from '../events/sse';
+import { sseOptions, sseResponse } from '../events/sse';
 import type { GatewayEnv, GatewayOptions } from '../gateway-app';
 import { HttpError, requireAgentId } from '../http-errors';
 
@@ -28,6 +28,6 @@ export function mountEventsRoutes(app: Hono<GatewayEnv>, options: GatewayOptions
     if (afterText !== undefined && !/^\d{1,15}$/.test(afterText)) throw new HttpError(400, 'BAD_REQUEST', '?after must be a sequence number (0 for the whole history).');
     await agents.state(agentId); // 404 for an unknown agent, before the stream starts
     const after = afterText === undefined ? undefined : Number(afterText);
-    return sseResponse(c, (signal) => agentEvents({ agents, agentId, signal, ...(cursor ? { cursor } : {}), ...(after !== undefined ? { after } : {}) }), log, undefined, options.openStreams);
+    return sseResponse(c, (signal) => agentEvents({ agents, agentId, signal, ...(cursor ? { cursor } : {}), ...(after !== undefined ? { after } : {}) }), sseOptions(options, log));
   });
 }
