@@ -10,8 +10,9 @@ import type { HistoryEntry, JsonValue, ModelOutputEntry, ToolCallRequest, ToolCa
 import { repairModelOutput, repairToolResult } from './entry-repair';
 import { InputRejectedError } from './errors';
 import { IDEMPOTENCY_KEYS_KEPT, isBlank, parseInput, type InboxItem } from './input';
+import { inputFingerprint } from './input-fingerprint';
 import { AgentRunState, determineState } from './run-state';
-import { type AgentSnapshot, type ApprovalState, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type TimerState } from './snapshot';
+import { type AcceptedKey, type AgentSnapshot, type ApprovalState, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type TimerState } from './snapshot';
 import { readCheckedSnapshot, readSnapshot } from './snapshot-check';
 import type { AgentError, StepDeps, StepOutcome } from './step-io';
 import { type ToolDecision, parseToolDecision } from './tool-decision';
@@ -34,6 +35,11 @@ import { type MemoryNotebookWidget, type TaskListWidget, type Widget, type Widge
 export const MAX_TOOL_CALLS_PER_BATCH = 128;
 /** Since this change an over-large batch is refused with an ExecuteError instead of run. */
 export const BATCH_LIMIT_CHANGE = 'tool-batch-limit';
+/**
+ * Since this change an idempotency key is kept with the fingerprint of its input, so that the key used
+ * again for another input is refused instead of answered as a redelivery (see checkInput).
+ */
+export const IDEMPOTENCY_PRINTS_CHANGE = 'idempotency-key-fingerprints';
 
 /** What became of one accepted input, for clients waiting on it. */
 export type TurnOutcome =
@@ -59,8 +65,11 @@ export class Agent {
   private timersValue: Record<string, TimerState>;
   private subAgentCallsValue: Record<string, SubAgentCall>;
   private readonly resetAfterInputSeq: number | undefined;
-  /** Idempotency keys of accepted inputs with their input numbers, oldest first (see AgentInput). */
-  private readonly acceptedKeys: Array<[string, number]>;
+  /**
+   * Idempotency keys of accepted inputs with their input numbers and (since IDEMPOTENCY_PRINTS_CHANGE)
+   * the fingerprints of the inputs, oldest first (see AgentInput).
+   */
+  private readonly acceptedKeys: AcceptedKey[];
   /** MCP servers' tools as the agent's model calls discovered them (see ToolCatalog). */
   private toolCatalogValue: ToolCatalog | undefined;
   /** Entries up to here no longer count against budgets (a retry of a hit budget granted more). */
@@ -80,7 +89,7 @@ export class Agent {
     this.toolCatalogValue = rest.toolCatalog;
     this.budgetFromSeq = rest.budgetFromSeq ?? 0;
     this.refusedAttachmentsValue = (rest.refusedAttachments ?? []).map((r) => ({ ...r }));
-    this.acceptedKeys = (rest.acceptedKeys ?? []).map(([k, n]) => [k, n]);
+    this.acceptedKeys = (rest.acceptedKeys ?? []).map((k): AcceptedKey => [...k]);
     this.approvalsValue = { ...rest.approvals };
     this.timersValue = { ...rest.timers };
     this.subAgentCallsValue = copySubAgentCalls(rest.subAgentCalls);
@@ -145,7 +154,7 @@ export class Agent {
       // Only once a model call found MCP tools, so snapshots of other agents stay as they were.
       ...(this.toolCatalogValue ? { toolCatalog: this.toolCatalogValue } : {}),
       // Only once an input came with a key, so snapshots of other agents stay as they were.
-      ...(this.acceptedKeys.length ? { acceptedKeys: this.acceptedKeys.map(([k, n]): [string, number] => [k, n]) } : {}),
+      ...(this.acceptedKeys.length ? { acceptedKeys: this.acceptedKeys.map((k): AcceptedKey => [...k]) } : {}),
       // Only once a retry granted more budget, so snapshots of other agents stay as they were.
       ...(this.budgetFromSeq > 0 ? { budgetFromSeq: this.budgetFromSeq } : {}),
       // Only once a provider refused an attachment, so snapshots of other agents stay as they were.
@@ -175,7 +184,7 @@ export class Agent {
       nextInputSeq: this.nextInputSeqValue,
       consumedInputSeq: this.consumedInputSeqValue,
       // A redelivery after the reset is still the input it was.
-      ...(this.acceptedKeys.length ? { acceptedKeys: this.acceptedKeys.map(([k, n]): [string, number] => [k, n]) } : {}),
+      ...(this.acceptedKeys.length ? { acceptedKeys: this.acceptedKeys.map((k): AcceptedKey => [...k]) } : {}),
       // Inputs up to here were taken before the reset: waiting for one of them says so.
       ...(this.consumedInputSeqValue > 0 ? { resetAfterInputSeq: this.consumedInputSeqValue } : {}),
     };
@@ -259,15 +268,16 @@ export class Agent {
    * Accepts input into the inbox (validated; throws InputRejectedError). Blank input is accepted and
    * dropped when pulled, as seed 004 says, so order and numbering stay exactly as sent.
    */
-  enqueueInput(raw: unknown, since?: (change: string) => boolean): { inputSeq: number; duplicate?: true } {
-    const { sections, sender, attachments, idempotencyKey, responseSchema } = parseInput(raw, since);
+  enqueueInput(raw: unknown, options: { fingerprint?: boolean; since?: (change: string) => boolean } = {}): { inputSeq: number; duplicate?: true } {
+    const parsed = parseInput(raw, options.since);
+    const { sections, sender, attachments, idempotencyKey, responseSchema } = parsed;
     if (idempotencyKey !== undefined) {
       const earlier = this.acceptedKeys.find(([key]) => key === idempotencyKey);
       if (earlier) return { inputSeq: earlier[1], duplicate: true }; // a redelivery: taken once already
     }
     const inputSeq = this.nextInputSeqValue++;
     if (idempotencyKey !== undefined) {
-      this.acceptedKeys.push([idempotencyKey, inputSeq]);
+      this.acceptedKeys.push(options.fingerprint ? [idempotencyKey, inputSeq, inputFingerprint(parsed)] : [idempotencyKey, inputSeq]);
       if (this.acceptedKeys.length > IDEMPOTENCY_KEYS_KEPT) this.acceptedKeys.shift();
     }
     const item: InboxItem = { inputSeq, sections, receivedAt: new Date(this.clock()).toISOString() };
@@ -278,9 +288,21 @@ export class Agent {
     return { inputSeq };
   }
 
-  /** The checks enqueueInput makes, without taking the input (for an update's validator); throws InputRejectedError. */
+  /**
+   * The checks enqueueInput makes, without taking the input (for an update's validator), and one more: an
+   * idempotency key taken before for another input is refused (`IDEMPOTENCY_KEY_REUSED`) rather than
+   * answered as a redelivery. Throws InputRejectedError.
+   */
   checkInput(raw: unknown): void {
-    parseInput(raw);
+    const parsed = parseInput(raw);
+    if (parsed.idempotencyKey === undefined) return;
+    const earlier = this.acceptedKeys.find(([key]) => key === parsed.idempotencyKey);
+    if (earlier?.[2] !== undefined && earlier[2] !== inputFingerprint(parsed)) {
+      throw new InputRejectedError(
+        'IDEMPOTENCY_KEY_REUSED',
+        `The idempotency key ${JSON.stringify(parsed.idempotencyKey)} was taken before, as input #${earlier[1]}, for a different input: a redelivery must send the same input; new input needs a new key.`,
+      );
+    }
   }
 
   /** Validates a configuration change without applying it; throws InputRejectedError('BAD_CONFIG'). */

@@ -1,9 +1,11 @@
 /** The pure agent core: seeds 000, 002 and 004. Safe to import from workflow code. */
 export * from './entries';
 export * from './errors';
+export * from './agent-id';
 export * from './agent-state';
 export * from './agent-config';
 export * from './input';
+export * from './input-fingerprint';
 export * from './run-state';
 export * from './step-io';
 export * from './snapshot';

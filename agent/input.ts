@@ -60,7 +60,16 @@ export const USER_SECTION_TITLE = 'Input';
  * Validates raw input (from a signal or an update) and turns it into content sections.
  * Blank input is NOT an error here: seed 004 drops it when it is pulled, so it keeps its place in order.
  */
-export function parseInput(raw: unknown, since?: (change: string) => boolean): { sections: ContentSection[]; sender?: string; attachments?: Attachment[]; idempotencyKey?: string; responseSchema?: ResponseSchema } {
+/** An input as parseInput returns it. */
+export interface ParsedInput {
+  sections: ContentSection[];
+  sender?: string;
+  attachments?: Attachment[];
+  idempotencyKey?: string;
+  responseSchema?: ResponseSchema;
+}
+
+export function parseInput(raw: unknown, since?: (change: string) => boolean): ParsedInput {
   const undecodable = undecodableReason(raw);
   if (undecodable !== undefined) {
     throw new InputRejectedError('UNDECODABLE_INPUT', `The input's payload could not be decoded (${undecodable}). Send JSON {"text": "..."} with the same data converter as the workers.`);
@@ -94,6 +103,24 @@ export function parseInput(raw: unknown, since?: (change: string) => boolean): {
     ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
     ...(responseSchema !== undefined ? { responseSchema } : {}),
   };
+}
+
+/**
+ * Idempotency keys livecontext makes for inputs of its own: an AG-UI run's (`ag-ui:<runId>`) and a
+ * schedule's delivery (`schedule:<id>`). Plain input (REST, MCP, CLI) may not use them: a key that
+ * happened to match would make the agent take that input for the run or the delivery, or the other way.
+ */
+export const RESERVED_KEY_PREFIXES = ['ag-ui:', 'schedule:'] as const;
+
+/** Throws InputRejectedError `RESERVED_IDEMPOTENCY_KEY` when a plain input's key starts with a reserved prefix. */
+export function checkPlainInputKey(key: string | undefined): void {
+  const prefix = key === undefined ? undefined : RESERVED_KEY_PREFIXES.find((p) => key.toLowerCase().startsWith(p));
+  if (prefix) {
+    throw new InputRejectedError(
+      'RESERVED_IDEMPOTENCY_KEY',
+      `Idempotency keys that start with ${RESERVED_KEY_PREFIXES.map((p) => `"${p}"`).join(' or ')} are livecontext's own (AG-UI runs, schedules): choose another key.`,
+    );
+  }
 }
 
 /** How many idempotency keys an agent remembers (the newest); an older key's redelivery is a new input. */

@@ -37,6 +37,13 @@ export type ApprovalState = z.infer<typeof ApprovalState>;
 export const TimerState = z.object({ startedAt: z.string(), wakeAt: z.string() });
 export type TimerState = z.infer<typeof TimerState>;
 
+/** An accepted idempotency key: [key, inputSeq] or [key, inputSeq, fingerprint of the input]. */
+export const AcceptedKey = z.union([
+  z.tuple([z.string().min(1).max(200), z.number().int().positive(), z.string().min(1).max(64)]),
+  z.tuple([z.string().min(1).max(200), z.number().int().positive()]),
+]);
+export type AcceptedKey = z.infer<typeof AcceptedKey>;
+
 export const AgentSnapshot = z.object({
   format: z.literal(SNAPSHOT_FORMAT),
   version: z.literal(SNAPSHOT_VERSION),
@@ -62,8 +69,12 @@ export const AgentSnapshot = z.object({
     .object({ memory_notebook: z.object({ content: z.string() }) })
     .catchall(JsonValue)
     .default({ memory_notebook: { content: '' } }),
-  /** Idempotency keys of accepted inputs with their input numbers, oldest first (see AgentInput). */
-  acceptedKeys: z.array(z.tuple([z.string().min(1).max(200), z.number().int().positive()])).max(1000).optional(),
+  /**
+   * Idempotency keys of accepted inputs with their input numbers, oldest first (see AgentInput), and
+   * (agents since IDEMPOTENCY_PRINTS_CHANGE) the fingerprint of each input, to refuse a key used again
+   * for another input.
+   */
+  acceptedKeys: z.array(AcceptedKey).max(1000).optional(),
   /** MCP servers' tools as the agent's model calls last discovered them (see ToolCatalog). */
   toolCatalog: ToolCatalog.optional(),
   /** Set by a reset: inputs up to this number were taken before it, so their turns are gone. */

@@ -1,7 +1,7 @@
 /** The agent commands of the CLI (what they do; parsing and errors live in cli.ts). */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import { type AgentSnapshot, type TurnOutcome, readSnapshot } from '../agent';
+import { type AgentSnapshot, InputRejectedError, type TurnOutcome, checkPlainInputKey, readSnapshot } from '../agent';
 import { type AgentClient, outcomeText } from '../client/agent-client';
 import type { Values } from './argv';
 import { runChat } from './chat';
@@ -56,6 +56,7 @@ export async function startCmd(agentId: string, v: Values) {
     });
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) throw new UserError(`Agent "${agentId}" already exists.`);
+    if (err instanceof InputRejectedError && err.code === 'BAD_AGENT_ID') throw new UserError(err.message);
     throw err;
   }
   console.log(`Started agent "${agentId}" with model ${model}.`);
@@ -71,6 +72,11 @@ export async function sendCmd(agentId: string, text: string, v: Values): Promise
   await agents.requireWorker(agentId); // before the watch: no worker is said at once, without notices
   const leaving = 'Ctrl-C stops waiting; the input may still be taken later.';
   const idempotencyKey = str(v, 'idempotency-key');
+  try {
+    checkPlainInputKey(idempotencyKey);
+  } catch (err) {
+    throw new UserError((err as Error).message);
+  }
   const input = {
     text,
     ...(attachments.length ? { attachments } : {}),
@@ -256,6 +262,7 @@ export async function importCmd(file: string, v: Values) {
     await agents.restore(agentId, snapshot);
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) throw new UserError(`Agent "${agentId}" already exists.`);
+    if (err instanceof InputRejectedError && err.code === 'BAD_AGENT_ID') throw new UserError(err.message);
     throw err;
   }
   console.log(`Imported as agent "${agentId}".`);

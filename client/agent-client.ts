@@ -16,6 +16,7 @@ import {
   type HistoryEntry,
   InputRejectedError,
   type ModelOutputEntry,
+  checkAgentId,
   NewAgentConfig,
   type TurnOutcome,
   readSnapshot,
@@ -148,6 +149,7 @@ export class AgentClient {
 
   /** Starts a new agent; fails with WorkflowExecutionAlreadyStartedError if one with this id is running. */
   async start(agentId: string, options: StartAgentOptions): Promise<WorkflowHandleWithFirstExecutionRunId<typeof agentWorkflow>> {
+    checkAgentId(agentId); // first: every way to a new agent comes here or to restore (CLI, chat, gateway)
     const { systemInstruction, ...raw } = options;
     // Refused here, with the reason, rather than as a run that fails at once.
     const parsed = NewAgentConfig.safeParse(raw);
@@ -164,6 +166,7 @@ export class AgentClient {
    * what is inconsistent); its tool-call approvals are asked again, not taken as given.
    */
   async restore(agentId: string, snapshot: AgentSnapshot): Promise<WorkflowHandleWithFirstExecutionRunId<typeof agentWorkflow>> {
+    checkAgentId(agentId);
     return this.startWith(agentId, { snapshot: readSnapshot(snapshot), imported: true });
   }
 

@@ -4,7 +4,7 @@
  * one input (idempotent per scheduled time) to the agent, and may start the agent when none runs.
  */
 import { type Client, ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleSummary } from '@temporalio/client';
-import { InputRejectedError, NewAgentConfig } from '../agent';
+import { InputRejectedError, NewAgentConfig, checkAgentId } from '../agent';
 import { SCHEDULED_INPUT_WORKFLOW_TYPE, type ScheduledInput } from '../workflows/messages';
 import type { StartAgentOptions } from './agent-client';
 
@@ -51,6 +51,7 @@ export class AgentSchedules {
     const every = options.every ? parseInterval(options.every) : undefined;
     const input: ScheduledInput = { agentId, text: options.text, ...(options.sender ? { sender: options.sender } : {}) };
     if (options.startIfMissing) {
+      checkAgentId(agentId); // the schedule may start it
       const { systemInstruction, ...raw } = options.startIfMissing;
       const parsed = NewAgentConfig.safeParse(raw);
       if (!parsed.success) throw new InputRejectedError('BAD_CONFIG', parsed.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; '));

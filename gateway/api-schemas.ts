@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import {
   AgentConfig,
+  AgentId,
   AgentInput,
   AgentRunState,
   AgentSnapshot,
@@ -42,12 +43,8 @@ export const ErrorBody = z
   })
   .meta({ id: 'Error' });
 
-/** An agent id in a path or a body: what Temporal accepts as a workflow id, kept short and printable. */
-export const AgentId = z
-  .string()
-  .min(1)
-  .max(255)
-  .regex(/^[^\s/\\]+$/, 'an agent id has no spaces or slashes');
+/** An agent id in a path or a body: the rules of agent/agent-id.ts, which every door shares. */
+export { AgentId };
 
 export const AgentPath = z.object({ id: AgentId });
 export const ToolCallPath = AgentPath.extend({ toolCallId: z.string().min(1).max(200) });
@@ -160,8 +157,6 @@ export const TurnOutcomeSchema = z
     z.object({ inputSeq: z.number(), status: z.literal('interrupted'), by: z.string().optional() }).describe('A person interrupted the turn.'),
     z.object({ inputSeq: z.number(), status: z.literal('asked'), question: z.string() }).describe('The turn ended with a question for the person; the reply is the next input.'),
     z.object({ inputSeq: z.number(), status: z.literal('continued') }),
-    z.object({ inputSeq: z.number(), status: z.literal('interrupted'), by: z.string().optional() }),
-    z.object({ inputSeq: z.number(), status: z.literal('asked'), question: z.string() }),
   ])
   .meta({ id: 'TurnOutcome' });
 agree<Same<z.infer<typeof TurnOutcomeSchema>, TurnOutcome>>();

@@ -8,6 +8,8 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { AgentClient } from '../client/agent-client';
 import { HttpError, errorBody, toHttpError } from './http-errors';
+import { guardChanges } from './request-guard';
+import type { SseStreamInfo } from './events/sse';
 import { traceRequests } from './trace-middleware';
 import { type GatewayToken, type TokenScope, scopeOf } from './tokens';
 
@@ -23,6 +25,12 @@ export interface GatewayOptions {
   log?: (message: string) => void;
   /** The event streams being served (set by serveGateway, which waits for them when it closes). */
   openStreams?: Set<Promise<void>>;
+  /** What each open event stream holds (for tests and diagnostics). */
+  streamWatch?: Set<SseStreamInfo>;
+  /** Most bytes of events made ahead of a client that does not read (default SSE_BUFFER_BYTES, 256 KiB). */
+  sseBufferBytes?: number;
+  /** A client that reads nothing for this long, with its buffer full, is disconnected (default SSE_STALL_MS, 2 min). */
+  sseStallMs?: number;
 }
 
 export type Scope = TokenScope | 'open';
@@ -36,6 +44,17 @@ export const IMPORT_BODY_LIMIT = 8 * 1024 * 1024;
 /** The Host header of a request to this machine (any port). */
 const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/i;
 
+/** The agent a path names (`/agents/<id>…`), for the words of a 404. */
+function agentInPath(path: string): string | undefined {
+  const segment = /^\/agents\/([^/]+)/.exec(path)?.[1];
+  if (!segment || segment === 'import') return undefined;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /** Paths anyone may read: the page, its assets and the API description carry no agent data. */
 const PUBLIC_PATH = /^\/(|index\.html|assets\/.*|openapi\.json|healthz)$/;
 
@@ -45,7 +64,7 @@ export function createGatewayApp(options: GatewayOptions): Hono<GatewayEnv> {
   const log = options.log ?? ((m) => console.error(m));
 
   app.onError((err, c) => {
-    const e = toHttpError(err);
+    const e = toHttpError(err, agentInPath(c.req.path));
     if (e.status >= 500 && e.code === 'INTERNAL') log(`gateway: ${c.req.method} ${c.req.path}: ${(err as Error).stack ?? String(err)}`);
     return c.json(errorBody(e), e.status);
   });
@@ -92,6 +111,9 @@ export function createGatewayApp(options: GatewayOptions): Hono<GatewayEnv> {
     }
     return next();
   });
+  // A web page on another site must not change agents through the browser of someone who runs this
+  // gateway (see request-guard). /mcp checks the Origin itself, and its transport the JSON type.
+  app.use('*', guardChanges(options.corsOrigins, new Set(['/mcp'])));
 
   app.get('/healthz', (c) => c.json({ ok: true }));
   return app;

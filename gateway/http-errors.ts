@@ -7,6 +7,7 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUp
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ZodError } from 'zod';
+import { agentIdProblem, quoteId } from '../agent/agent-id';
 import { InputRejectedError, LivecontextError, SnapshotError, errorCode } from '../agent/errors';
 import { NoWorkerError } from '../client/worker-status';
 import { errorText, grpcCode } from '../client/retry';
@@ -28,13 +29,29 @@ export class HttpError extends Error {
   }
 }
 
-export function toHttpError(err: unknown): HttpError {
+/**
+ * `id` when it can be an agent id (agent/agent-id.ts), else a 400 saying why: for the routes that take an
+ * agent id outside a zod schema (the event stream, AG-UI's threadId).
+ */
+export function requireAgentId(id: string | undefined, where: string): string {
+  const problem = agentIdProblem(id ?? '');
+  if (problem) throw new HttpError(400, 'BAD_AGENT_ID', `The ${where} is not an agent id: ${problem}.`);
+  return id!;
+}
+
+/** What a 404 for an agent says: its id, quoted (escapes and all), in plain words. */
+export function noAgent(agentId: string | undefined): string {
+  return agentId ? `No agent ${quoteId(agentId)} in this namespace.` : 'No such agent in this namespace.';
+}
+
+/** `err` as the client sees it; `agentId`: the agent the request named (for a 404's words). */
+export function toHttpError(err: unknown, agentId?: string): HttpError {
   if (err instanceof HttpError) return err;
   if (err instanceof HTTPException) return fromHttpException(err);
   if (err instanceof ZodError) return new HttpError(400, 'BAD_REQUEST', 'The request does not match its schema.', err.issues);
   if (err instanceof SyntaxError) return new HttpError(400, 'BAD_JSON', `The body is not valid JSON: ${err.message}`);
   if (ended(err)) return new HttpError(409, 'AGENT_ENDED', 'The agent has ended (stopped or failed): start a new one, or import its export under a new id.');
-  if (err instanceof WorkflowNotFoundError) return new HttpError(404, 'AGENT_NOT_FOUND', err.message);
+  if (err instanceof WorkflowNotFoundError) return new HttpError(404, 'AGENT_NOT_FOUND', noAgent(err.workflowId || agentId));
   if (err instanceof WorkflowExecutionAlreadyStartedError) return new HttpError(409, 'AGENT_EXISTS', 'An agent with this id is already running.');
   if (err instanceof NoWorkerError) return new HttpError(503, 'NO_WORKER', err.message);
   if (err instanceof SnapshotError) return new HttpError(400, err.code, err.message);
@@ -45,7 +62,7 @@ export function toHttpError(err: unknown): HttpError {
   }
   if (err instanceof LivecontextError) return new HttpError(400, err.code, err.message);
   const code = grpcCode(err);
-  if (code === 5) return new HttpError(404, 'AGENT_NOT_FOUND', errorText(err).split('\n')[0]);
+  if (code === 5) return new HttpError(404, 'AGENT_NOT_FOUND', noAgent(agentId));
   if (code === 8) return new HttpError(429, 'OVERLOADED', 'Temporal is overloaded; retry later.');
   if (code === 14 || code === 4) return new HttpError(503, 'UNAVAILABLE', `Temporal did not answer: ${errorText(err).split('\n')[0]}`);
   return new HttpError(500, 'INTERNAL', 'Internal error; see the gateway log.');
@@ -71,6 +88,7 @@ function fromHttpException(err: HTTPException): HttpError {
  */
 function refused(code: string, message: string): HttpError {
   if (code === 'INPUT_TOO_LARGE') return new HttpError(413, code, message);
+  if (code === 'BAD_AGENT_ID' || code === 'RESERVED_IDEMPOTENCY_KEY') return new HttpError(400, code, message);
   if (code === 'UNKNOWN_INPUT') return new HttpError(404, code, message);
   return new HttpError(409, code, message);
 }

@@ -29,6 +29,7 @@ import {
   AgentConfig,
   AgentRunState,
   ConfigChange,
+  IDEMPOTENCY_PRINTS_CHANGE,
   InfrastructureError,
   InputRejectedError,
   LivecontextError,
@@ -135,9 +136,11 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
       return handler(...args);
     };
 
+  // An input with an idempotency key keeps its fingerprint (asked for only then: most inputs have none).
+  const keyed = (raw: unknown) => ({ since: changed, fingerprint: hasIdempotencyKey(raw) && changed(IDEMPOTENCY_PRINTS_CHANGE) });
   setHandler(inputSignal, (raw) => {
     try {
-      const { inputSeq } = agent.enqueueInput(raw, changed);
+      const { inputSeq } = agent.enqueueInput(raw, keyed(raw));
       log.debug('input accepted (signal)', { category: 'History', inputSeq });
     } catch (err) {
       // A signal cannot be refused, and throwing here would fail the workflow task: log and drop.
@@ -149,7 +152,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     if (stopReason !== undefined) throw new InputRejectedError('AGENT_STOPPING', 'The agent is stopping.');
     agent.checkInput(raw); // so a refused input never reaches the handler
   };
-  setHandler(sendInputUpdate, counted((raw) => agent.enqueueInput(raw, changed)), { validator: refusing(checkInput) });
+  setHandler(sendInputUpdate, counted((raw) => agent.enqueueInput(raw, keyed(raw))), { validator: refusing(checkInput) });
 
   /** Waits for the turn of `inputSeq` to be over (or this run to end) and says how it ended. */
   const receipt = async (inputSeq: number, withAnswer?: boolean): Promise<TurnReceipt> => {
@@ -165,7 +168,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   setHandler(
     askUpdate,
     counted(async ({ input, withAnswer }): Promise<AskReceipt> => {
-      const { inputSeq, duplicate } = agent.enqueueInput(input, changed);
+      const { inputSeq, duplicate } = agent.enqueueInput(input, keyed(input));
       return { ...(await receipt(inputSeq, withAnswer === true)), ...(duplicate ? { duplicate } : {}) };
     }),
     { validator: refusing((request) => checkInput((request as { input?: unknown } | undefined)?.input)) },
@@ -516,7 +519,7 @@ function createAgent(input: AgentWorkflowInput, clock: () => number, changed: (c
       return Agent.fromSnapshot(input.snapshot, clock, { imported: input.imported === true, checked, since: changed });
     }
     const agent = Agent.create({ config: AgentConfig.parse(input?.config), systemInstruction: input?.systemInstruction, clock });
-    if (input?.initialInput !== undefined) agent.enqueueInput(input.initialInput, changed);
+    if (input?.initialInput !== undefined) agent.enqueueInput(input.initialInput, { since: changed });
     return agent;
   } catch (err) {
     throw ApplicationFailure.nonRetryable(`Cannot start the agent: ${(err as Error).message}`, 'BAD_START_INPUT');
@@ -755,4 +758,9 @@ function toAgentFailure(err: unknown): LivecontextError {
     return new LivecontextError(cause.type ?? 'ACTIVITY_FAILED', cause.message);
   }
   return new LivecontextError('ACTIVITY_FAILED', cause instanceof Error ? cause.message : String(cause));
+}
+
+/** Whether raw input names an idempotency key (before it is parsed). */
+function hasIdempotencyKey(raw: unknown): boolean {
+  return typeof raw === 'object' && raw !== null && typeof (raw as { idempotencyKey?: unknown }).idempotencyKey === 'string';
 }

@@ -6,6 +6,7 @@
  * It only calls tools the agent is offered (`--tools`), and names notes by input number, so notes
  * written before a /reset are never overwritten.
  */
+import { randomBytes } from 'node:crypto';
 import { BaseModel } from './base-model';
 import type { ContextMessage, MessageDelta, ModelInputEntry, ToolResultsEntry, ToolSpec } from '../../agent';
 import { DeltaSequencer, unwrap } from '../../agent';
@@ -44,7 +45,9 @@ class OfflineDemoModel extends BaseModel {
       const { say, calls } = plan(last, offered);
       yield* words(d, `${LABEL} ${say}`);
       for (const [i, c] of calls.entries()) {
-        const id = `demo_${last.seq}_${i}`;
+        // Unguessable, as a provider's are: a call waiting for approval is approved by its id, and a
+        // predictable one would let anything that can reach the gateway approve it without reading state.
+        const id = `demo_${last.seq}_${i}_${randomBytes(8).toString('hex')}`;
         yield d.next({ kind: 'tool_call_start', toolCallId: id, toolName: c.name });
         yield d.next({ kind: 'tool_call_args', toolCallId: id, argsTextDelta: JSON.stringify(c.args) });
         yield d.next({ kind: 'tool_call_end', toolCallId: id });

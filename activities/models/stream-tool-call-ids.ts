@@ -4,13 +4,18 @@
  * several calls of one message. Seed 002's assembler refuses a second call under an id it has seen, so
  * an adapter takes every id through here: a usable one is kept, any other replaced by a fresh one.
  */
+import { randomBytes } from 'node:crypto';
+
 export class StreamToolCallIds {
   private readonly used = new Set<string>();
 
-  /** `raw` when it is a non-empty string not used yet in this message, else a new id built from `fallback`. */
+  /**
+   * `raw` when it is a non-empty string not used yet in this message, else a new id: `fallback` and a
+   * random part, so that it cannot be guessed (a call waiting for approval is approved by its id).
+   */
   idFor(raw: unknown, fallback: string): string {
-    let id = typeof raw === 'string' && raw.trim() ? raw : fallback;
-    for (let n = 2; this.used.has(id); n++) id = `${fallback}_${n}`;
+    let id = typeof raw === 'string' && raw.trim() ? raw : `${fallback}_${randomBytes(8).toString('hex')}`;
+    while (this.used.has(id)) id = `${fallback}_${randomBytes(8).toString('hex')}`;
     this.used.add(id);
     return id;
   }

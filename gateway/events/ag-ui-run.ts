@@ -29,7 +29,7 @@ const UNREADABLE_MS = 30_000;
 
 export async function* agUiRun(o: AgUiRunOptions): AsyncGenerator<Emitted> {
   const { agents, agentId, threadId, runId, inputSeq, signal } = o;
-  const feed = new AgentFeed(agents, agentId, { kind: 'run', threadId, inputSeq }, o.cursor);
+  const feed = new AgentFeed(agents, agentId, { kind: 'run', threadId, inputSeq }, o.cursor, undefined, o.resumed);
   const here = () => feed.cursor;
   const finished = (result: Record<string, unknown>, outcome?: { type: 'cancelled' }): Emitted => ({
     event: { type: EventType.RUN_FINISHED, threadId, runId, result, ...(outcome ? { outcome } : {}) },

@@ -11,8 +11,8 @@ import type { HistoryEntry, ToolCallRequest, TurnEndEntry } from '../../agent';
 import type { AgentClient } from '../../client/agent-client';
 import type { AgentStatus } from '../../workflows/messages';
 import { type AgentStateView, agentStateView } from './agent-state-view';
-import { type Cursor, cursorAt } from './cursor';
-import { type Emitted, type StreamMode, blockedEvents, deriveEvents, openBatch } from './derive-events';
+import { type Cursor, cursorAt, streamingIsReal } from './cursor';
+import { type Emitted, type StreamMode, blockedEvents, deriveEvents, openBatch, producedBy } from './derive-events';
 import { jsonPatch } from './json-patch';
 
 export const POLL_MS = 200;
@@ -49,6 +49,8 @@ export class AgentFeed {
    * Temporal action, a describe is not.
    */
   private queried: { mark: string; status: AgentStatus; caughtUp: boolean } | undefined;
+  /** The cursor came from a client, and says a message is streaming: checked at the first look. */
+  private unverified: boolean;
 
   constructor(
     private readonly agents: AgentClient,
@@ -56,8 +58,11 @@ export class AgentFeed {
     readonly mode: StreamMode,
     public cursor: Cursor,
     batch?: ToolCallRequest[],
+    /** The cursor is a client's (Last-Event-ID), not one this gateway just made. */
+    fromClient = false,
   ) {
     this.batch = batch;
+    this.unverified = fromClient && cursor.streaming !== undefined;
   }
 
   /** STATE_SNAPSHOT of `status` (a stream's first state event, and after a reset). */
@@ -87,7 +92,9 @@ export class AgentFeed {
     const start = this.cursor;
     // One entry before the cursor too, when known: if it is not the one seen there, history restarted.
     const overlap = this.known && this.known.seq === start.seq && start.seq >= 1;
-    const fetched = await agents.history(agentId, overlap ? start.seq - 1 : start.seq);
+    // One page (at most ~1 MB): a stream from the start of a long history, or one whose client reads
+    // slowly, holds a page at a time, not the history; it is `behind` and looks again at once.
+    const fetched = (await agents.entries(agentId, { afterSeq: overlap ? start.seq - 1 : start.seq })).entries;
     // In this order: a partial output read before the state belongs to a call after every entry the state
     // counts, so if the state counts no entry beyond those read, the text follows them.
     const partial: PartialOutput | null = this.working ? await agents.partialOutput(agentId).catch(() => null) : null;
@@ -102,6 +109,21 @@ export class AgentFeed {
       return { emitted: [], status, reset: true, behind: true };
     }
     const entries = fetched.filter((e) => e.seq > start.seq);
+    if (this.unverified) {
+      this.unverified = false;
+      // The next entry that ends what streams (an output, an input after an interrupt, a turn's end) tells which call it was.
+      const next = entries.find((e) => e.kind === 'model_output' || e.kind === 'model_input' || e.kind === 'turn_end');
+      const by = next?.kind === 'model_output' ? producedBy(next) : next ? { callId: '\u0000none', attempt: 0 } : undefined;
+      if (start.streaming && !streamingIsReal(start.streaming, by, partial)) {
+        const { streaming: _made_up, ...rest } = start;
+        return this.pollFrom(rest, entries, partial, status, mark);
+      }
+    }
+    return this.pollFrom(start, entries, partial, status, mark);
+  }
+
+  /** The rest of a look, from `start`, with what it read. */
+  private pollFrom(start: Cursor, entries: HistoryEntry[], partial: PartialOutput | null, status: AgentStatus, mark: string | undefined): Poll {
     const lastRead = entries.length ? entries[entries.length - 1].seq : start.seq;
     const caughtUp = status.lastSeq === lastRead;
     const result = deriveEvents({ mode: this.mode, cursor: start, entries, batch: this.batch, partial: caughtUp ? partial : null });

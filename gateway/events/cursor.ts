@@ -83,5 +83,22 @@ export function parseCursor(text: string): Cursor | null {
       fields.shift();
     }
   }
-  return fields.length ? null : cursor;
+  if (fields.length) return null;
+  // Only a position a stream can have been at: a message streams from a call after entry baseSeq, so
+  // baseSeq is at most seq (host writes may follow it); attempts count from 1; ids are short.
+  const m = cursor.streaming;
+  if (m && (m.baseSeq > cursor.seq || m.attempt < 1 || m.callId.length > 300)) return null;
+  if (cursor.run && (cursor.run.runId === '' || cursor.run.runId.length > 300)) return null;
+  return cursor;
+}
+
+/**
+ * Whether the message a resumed cursor says is streaming is one the agent's model really streamed: the
+ * call that produced the next output after the cursor (`next`), or, while none did, the call running now
+ * (`partial`) — the same call, at that attempt or a later one. A cursor made up by a client names a
+ * message this stream never started; continuing it would end a message (TEXT_MESSAGE_END) without a start.
+ */
+export function streamingIsReal(m: StreamingMessage, next: { callId: string; attempt: number } | undefined, partial: { callId?: string; attempt: number } | null): boolean {
+  const by = next ?? (partial ? { callId: partial.callId ?? '', attempt: partial.attempt } : undefined);
+  return by !== undefined && by.callId === m.callId && m.attempt <= by.attempt;
 }

@@ -65,7 +65,7 @@ export const outputMessageId = (baseSeq: number, callId: string, attempt: number
 export const inputText = (e: ModelInputEntry) => e.sections.map((s) => s.content).join('\n\n');
 
 /** Which call and attempt produced an output (recorded by callModel; absent in older entries). */
-function producedBy(e: ModelOutputEntry): { callId: string; attempt: number } {
+export function producedBy(e: ModelOutputEntry): { callId: string; attempt: number } {
   const callId = e.metadata?.call_id;
   const attempt = e.metadata?.attempts;
   return { callId: typeof callId === 'string' ? callId : '', attempt: typeof attempt === 'number' ? attempt : 1 };

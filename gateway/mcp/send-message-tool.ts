@@ -3,6 +3,7 @@
  * (see DEFAULT_WAIT_CAP_MS) and ends early when the agent needs a person (an approval), so the request
  * is never held open indefinitely; the reply then names the inputSeq and how to get the answer later.
  */
+import { checkPlainInputKey } from '../../agent';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { awaitTurn } from './await-turn';
@@ -35,6 +36,7 @@ export function registerSendMessage(server: McpServer, ctx: McpToolContext): voi
     async ({ agent_id, text, wait, idempotency_key }, extra) => {
       try {
         requireFullScope(ctx.scope, 'send_message');
+        checkPlainInputKey(idempotency_key);
         const { inputSeq, duplicate } = await ctx.agents.send(agent_id, { text, ...(idempotency_key ? { idempotencyKey: idempotency_key } : {}) });
         const again = duplicate ? ` (a repeat of input #${inputSeq}, which the agent took before)` : '';
         if (!wait) {

@@ -12,9 +12,9 @@ import type { Context, Hono } from 'hono';
 import type { AgentInput } from '../../agent';
 import { agUiRun } from '../events/ag-ui-run';
 import { cursorAt } from '../events/cursor';
-import { sseResponse } from '../events/sse';
+import { sseOptions, sseResponse } from '../events/sse';
 import type { GatewayEnv, GatewayOptions } from '../gateway-app';
-import { HttpError } from '../http-errors';
+import { HttpError, requireAgentId } from '../http-errors';
 import { lastEventCursor } from './events-routes';
 
 /** The idempotency key of a run's input (at most 200 characters, as AgentInput allows). */
@@ -57,17 +57,15 @@ export function mountAgUiRoutes(app: Hono<GatewayEnv>, options: GatewayOptions):
     return sseResponse(
       c,
       (signal) => agUiRun({ agents, agentId, threadId: body.threadId, runId: body.runId, inputSeq, cursor, resumed: resumeAt !== undefined, signal }),
-      log,
-      undefined,
-      options.openStreams,
+      sseOptions(options, log),
     );
   };
   app.post(
     '/agents/:id/ag-ui',
-    run((c) => c.req.param('id')!),
+    run((c) => requireAgentId(c.req.param('id'), 'path\'s agent id')),
   );
   app.post(
     '/ag-ui',
-    run((_c, body) => body.threadId),
+    run((_c, body) => requireAgentId(body.threadId, 'threadId (the agent id)')),
   );
 }

@@ -5,6 +5,7 @@
  * continue-as-new, with nothing kept here.
  */
 import { createRoute } from '@hono/zod-openapi';
+import { checkPlainInputKey } from '../../agent';
 import type { AgentClient } from '../../client/agent-client';
 import { AnswerPath, AgentPath, InputAccepted, InputAnswered, InputBody, InputHeaders, InputQuery, TurnOutcomeSchema } from '../api-schemas';
 import { HttpError } from '../http-errors';
@@ -19,7 +20,8 @@ export const sendInput = createRoute({
   summary: 'Input for the agent (text or sections), taken exactly once per idempotency key',
   description:
     'Answers once the agent accepted the input (202, with its inputSeq), or with ?wait=1 once the turn has ended (200, with its outcome). ' +
-    'The `Idempotency-Key` header is the body\'s `idempotencyKey`: a delivery with a key the agent took before returns the first inputSeq with `duplicate: true` and starts no turn.',
+    'The `Idempotency-Key` header is the body\'s `idempotencyKey`: a delivery with a key the agent took before returns the first inputSeq with `duplicate: true` and starts no turn; ' +
+    'the same key with a different input is refused (409 IDEMPOTENCY_KEY_REUSED), and keys starting `ag-ui:` or `schedule:` are livecontext\'s own (400).',
   request: { params: AgentPath, query: InputQuery, headers: InputHeaders, body: jsonBody(InputBody) },
   responses: {
     202: jsonResponse(InputAccepted, 'Accepted (or taken before, `duplicate: true`).'),
@@ -46,6 +48,7 @@ export function mountAgentInputRoutes(api: ApiApp, agents: AgentClient): void {
     if (headerKey && input.idempotencyKey && headerKey !== input.idempotencyKey) {
       throw new HttpError(400, 'IDEMPOTENCY_KEY_MISMATCH', 'The Idempotency-Key header and the body\'s idempotencyKey differ: send one, or the same in both.');
     }
+    checkPlainInputKey(headerKey ?? input.idempotencyKey);
     const accepted = await agents.send(id, headerKey ? { ...input, idempotencyKey: headerKey } : input);
     if (!wait) return c.json(accepted, 202);
     return c.json({ ...accepted, outcome: await agents.waitForAnswer(id, accepted.inputSeq) }, 200);

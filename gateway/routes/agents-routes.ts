@@ -10,8 +10,9 @@ import { mountAgentLifecycleRoutes } from './agents-lifecycle-routes';
 import { mountAgentReadRoutes } from './agents-read-routes';
 import { mountAgentWidgetRoutes } from './agents-widget-routes';
 import { mountOpenApiRoute } from './openapi-routes';
+import { describeStreamingRoutes } from './streaming-routes-doc';
 
-/** The REST API alone (what /openapi.json describes); tests read its routes. */
+/** The REST API (its routes registered here; /openapi.json also describes the streaming ones); tests read its routes. */
 export function agentsApi(agents: AgentClient): ApiApp {
   const api = createApiApp();
   mountAgentLifecycleRoutes(api, agents);
@@ -20,6 +21,7 @@ export function agentsApi(agents: AgentClient): ApiApp {
   mountAgentControlRoutes(api, agents);
   mountAgentWidgetRoutes(api, agents);
   mountAgentAutonomyRoutes(api, agents);
+  describeStreamingRoutes(api);
   return api;
 }
 

@@ -9,29 +9,13 @@ import type { Context, Hono } from 'hono';
 import type { GatewayEnv, GatewayOptions } from '../gateway-app';
 import { createAgentsMcpServer } from '../mcp/agents-mcp-server';
 import { DEFAULT_WAIT_CAP_MS } from '../mcp/tool-context';
+import { ORIGIN_REFUSED, originAllowed } from '../request-guard';
 
 export interface McpRouteOptions extends Pick<GatewayOptions, 'agents' | 'corsOrigins' | 'log'> {
   /** The longest send_message waits for an answer (default DEFAULT_WAIT_CAP_MS). */
   mcpWaitCapMs?: number;
   /** How often a waiting send_message reads the agent's state (default 500 ms). */
   mcpPollMs?: number;
-}
-
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/**
- * The MCP transport spec asks servers to check Origin against DNS rebinding: a web page on another site
- * whose name resolves to 127.0.0.1 could otherwise drive an open (token-less, loopback) gateway. MCP
- * hosts are not browsers and send no Origin; a browser's must be loopback or allowed by CORS.
- */
-function originAllowed(origin: string | undefined, corsOrigins: readonly string[] | undefined): boolean {
-  if (!origin) return true;
-  if (corsOrigins?.includes('*') || corsOrigins?.includes(origin)) return true;
-  try {
-    return LOOPBACK_HOSTS.has(new URL(origin).hostname);
-  } catch {
-    return false;
-  }
 }
 
 const jsonRpcError = (c: Context<GatewayEnv>, status: 403 | 405, message: string) => c.json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }, status);
@@ -45,9 +29,10 @@ export function mountMcpRoutes(app: Hono<GatewayEnv>, options: McpRouteOptions):
   app.get('/mcp', notOffered);
   app.delete('/mcp', notOffered);
   app.post('/mcp', async (c) => {
-    // Only an open gateway needs it: with tokens, a page on another site cannot present one.
-    if (c.var.scope === 'open' && !originAllowed(c.req.header('origin'), options.corsOrigins)) {
-      return jsonRpcError(c, 403, 'Origin not allowed.');
+    // The MCP transport spec asks servers to check Origin (DNS rebinding, pages on other sites); MCP
+    // hosts are not browsers and send none. The same rule as every other change (request-guard).
+    if (!originAllowed(c.req.header('origin'), c.req.header('host'), options.corsOrigins)) {
+      return jsonRpcError(c, 403, ORIGIN_REFUSED);
     }
     const server = createAgentsMcpServer({
       agents: options.agents,

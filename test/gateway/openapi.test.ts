@@ -29,6 +29,9 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** The routes the gateway serves beside the REST API (SSE, AG-UI, MCP, health): described, not zod-validated. */
+const STREAMING = ['GET /agents/{id}/events', 'POST /agents/{id}/ag-ui', 'POST /ag-ui', 'POST /mcp', 'GET /healthz'];
+
 /** The REST routes of the gateway's contract (method and OpenAPI path). */
 const CONTRACT = [
   'GET /agents',
@@ -62,7 +65,7 @@ const operations = () => Object.entries(doc.paths).flatMap(([p, item]: [string, 
 test('an OpenAPI 3.1 document of every REST route, and only of routes the gateway serves', () => {
   expect(doc).toMatchObject({ openapi: '3.1.0', info: { title: expect.any(String), version: expect.any(String) }, security: [{ bearer: [] }] });
   expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
-  expect(operations().sort()).toEqual([...CONTRACT].sort());
+  expect(operations().sort()).toEqual([...CONTRACT, ...STREAMING].sort());
   // The same table registers the routes: each registered route is described, each described one registered.
   const registered = agentsApi(t.agents).routes.map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`);
   expect([...new Set(registered)].sort()).toEqual([...CONTRACT].sort());
@@ -71,6 +74,7 @@ test('an OpenAPI 3.1 document of every REST route, and only of routes the gatewa
     for (const [method, op] of Object.entries(item) as Array<[string, any]>) {
       const where = `${method.toUpperCase()} ${p}`;
       expect({ where, summary: typeof op.summary }).toEqual({ where, summary: 'string' });
+      if (STREAMING.includes(where)) continue; // their answers are SSE or JSON-RPC
       const ok = Object.keys(op.responses).filter((s) => s.startsWith('2'));
       expect({ where, ok: ok.length > 0 }).toEqual({ where, ok: true });
       for (const s of ok) expect(op.responses[s].content['application/json'].schema).toBeDefined();
@@ -98,6 +102,51 @@ function responseValidator(method: string, path: string, status: number) {
   const local = (x: unknown) => JSON.parse(JSON.stringify(x).replaceAll('#/components/schemas/', '#/$defs/'));
   return z.fromJSONSchema({ ...local(response.content['application/json'].schema), $defs: local(doc.components.schemas) });
 }
+
+test('the event stream, AG-UI, /mcp and /healthz are described too', () => {
+  expect(doc.paths['/agents/{id}/events'].get.responses['200'].content['text/event-stream']).toBeDefined();
+  expect(doc.paths['/agents/{id}/events'].get.parameters.map((x: any) => `${x.in} ${x.name}`).sort()).toEqual(['header last-event-id', 'path id', 'query after']);
+  expect(doc.paths['/ag-ui'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/RunAgentInput' });
+  expect(doc.paths['/mcp'].post.responses['403']).toBeDefined();
+  expect(doc.paths['/healthz'].get).toMatchObject({ security: [], responses: { 200: expect.any(Object) } });
+});
+
+test('every response schema compiles and parses, in zod and in the document; no union lists an alternative twice', () => {
+  // The zod schemas the routes answer with: a parse must answer, not throw (a discriminated union with a
+  // value listed twice throws at its first parse).
+  const registered = agentsApi(t.agents).openAPIRegistry.definitions.filter((d: any) => d.type === 'route');
+  let parsed = 0;
+  for (const { route } of registered as any[]) {
+    for (const [status, response] of Object.entries(route.responses ?? {}) as Array<[string, any]>) {
+      const schema = response.content?.['application/json']?.schema;
+      if (!schema?.safeParse) continue;
+      const where = `${route.method} ${route.path} ${status}`;
+      expect({ where, threw: (() => { try { schema.safeParse({}); return false; } catch (e) { return String(e); } })() }).toEqual({ where, threw: false });
+      parsed++;
+    }
+  }
+  expect(parsed).toBeGreaterThan(50);
+  // The document's schemas: each builds a validator, and no oneOf/anyOf has two equal alternatives
+  // (then `oneOf` refuses a value that matches both).
+  for (const [p, item] of Object.entries(doc.paths) as Array<[string, any]>) {
+    for (const [method, op] of Object.entries(item) as Array<[string, any]>) {
+      for (const status of Object.keys(op.responses)) {
+        if (!op.responses[status].content?.['application/json']) continue;
+        expect(() => responseValidator(method, p, Number(status)).safeParse(null)).not.toThrow();
+      }
+    }
+  }
+  const unions = (node: any): any[][] => (!node || typeof node !== 'object' ? [] : [...(Array.isArray(node.oneOf) ? [node.oneOf] : []), ...(Array.isArray(node.anyOf) ? [node.anyOf] : []), ...Object.values(node).flatMap(unions)]);
+  for (const alternatives of unions(doc)) {
+    const texts = alternatives.map((a) => JSON.stringify(a));
+    expect(texts.filter((x, i) => texts.indexOf(x) !== i)).toEqual([]);
+  }
+  // Each way a turn can end validates as the document gives it.
+  const outcome = responseValidator('GET', '/agents/{id}/answers/{inputSeq}', 200);
+  for (const o of [{ inputSeq: 1, status: 'interrupted', by: 'ops' }, { inputSeq: 1, status: 'interrupted' }, { inputSeq: 2, status: 'asked', question: 'Which one?' }, { inputSeq: 3, status: 'continued' }]) {
+    expect({ o, ok: outcome.safeParse(o).success }).toEqual({ o, ok: true });
+  }
+});
 
 /** Sends a request and checks its answer against the document's schema for that route and status. */
 async function valid(method: string, template: string, path: string, status: number, body?: unknown, token = 'full-secret') {

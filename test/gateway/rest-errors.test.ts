@@ -59,9 +59,16 @@ test('404: an unknown agent, input or route', async () => {
     ['POST', `/agents/${ghost}/tool-calls/c1/approve`, {}],
     ['POST', `/agents/${ghost}/stop`, {}],
     ['POST', `/agents/${ghost}/retry`],
+    ['POST', `/agents/${ghost}/reset`],
+    ['POST', `/agents/${ghost}/interrupt`],
+    ['POST', `/agents/${ghost}/notebook`, { append: 'x' }],
+    ['GET', `/agents/${ghost}/answers/1`],
   ] as const) {
-    expect({ path, ...(await gw.request(method, path, body)) }).toMatchObject({ status: 404, body: { error: { code: 'AGENT_NOT_FOUND' } } });
+    // In plain words, with the id: not Temporal's "workflow not found for ID".
+    expect({ path, ...(await gw.request(method, path, body)) }).toMatchObject({ status: 404, body: { error: { code: 'AGENT_NOT_FOUND', message: `No agent "${ghost}" in this namespace.` } } });
   }
+  const events = await fetch(`${gw.url}/agents/${ghost}/events`);
+  expect({ status: events.status, body: await events.json() }).toMatchObject({ status: 404, body: { error: { message: `No agent "${ghost}" in this namespace.` } } });
   expect(await gw.request('GET', `/agents/${agentId}/answers/99`)).toMatchObject({ status: 404, body: { error: { code: 'UNKNOWN_INPUT', message: expect.stringContaining('#99') } } });
   expect(await gw.request('DELETE', `/agents/${agentId}`)).toMatchObject({ status: 404, body: { error: { code: 'NOT_FOUND' } } });
 });

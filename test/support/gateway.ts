@@ -15,7 +15,8 @@ export async function startTestGateway(agents: AgentClient, options: { fullToken
     ...gateway,
     async request(method, path, body, o = {}) {
       const headers: Record<string, string> = { ...(o.headers ?? {}) };
-      if (body !== undefined) headers['content-type'] = 'application/json';
+      // As a well-behaved client: every change says JSON, even without a body (see gateway/request-guard).
+      if (body !== undefined || !['GET', 'HEAD'].includes(method)) headers['content-type'] ??= 'application/json';
       if (o.token) headers.authorization = `Bearer ${o.token}`;
       const res = await fetch(gateway.url + path, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
       const text = await res.text();

@@ -47,11 +47,15 @@ export async function failure(res) {
   return new ApiError(res.status, body?.error?.code ?? `HTTP_${res.status}`, body?.error?.message ?? (text.slice(0, 200) || `HTTP ${res.status}`));
 }
 
-/** One JSON call; resolves to the parsed body, throws ApiError on an error status. */
+/**
+ * One JSON call; resolves to the parsed body, throws ApiError on an error status. Every call that is
+ * not a GET says it sends JSON, with a body or without: the gateway refuses changes of any other type.
+ */
 export async function api(method, path, body, headers = {}) {
+  const json = body !== undefined || !['GET', 'HEAD'].includes(method.toUpperCase());
   const res = await fetch(path, {
     method,
-    headers: authHeaders(body === undefined ? headers : { 'Content-Type': 'application/json', ...headers }),
+    headers: authHeaders(json ? { 'Content-Type': 'application/json', ...headers } : headers),
     body: body === undefined ? undefined : JSON.stringify(body),
     cache: 'no-store',
   });
