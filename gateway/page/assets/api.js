@@ -47,8 +47,13 @@ export async function failure(res) {
   return new ApiError(res.status, body?.error?.code ?? `HTTP_${res.status}`, body?.error?.message ?? (text.slice(0, 200) || `HTTP ${res.status}`));
 }
 
-/** One JSON call; resolves to the parsed body, throws ApiError on an error status. */
+/**
+ * One JSON call; resolves to the parsed body, throws ApiError on an error status. Every call that
+ * changes something sends a JSON body (`{}` when it has nothing to say) with its content type, as the
+ * gateway asks of state-changing requests.
+ */
 export async function api(method, path, body, headers = {}) {
+  if (body === undefined && method !== 'GET' && method !== 'HEAD') body = {};
   const res = await fetch(path, {
     method,
     headers: authHeaders(body === undefined ? headers : { 'Content-Type': 'application/json', ...headers }),
