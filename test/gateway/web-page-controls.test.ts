@@ -17,7 +17,9 @@ import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Browser, type Page, chromium } from 'playwright-core';
-import { type Script, ScriptedModelProvider } from '../../activities';
+import { z } from 'zod';
+import { defineTool, type Script, ScriptedModelProvider } from '../../activities';
+import { unwrap } from '../../agent';
 import { serveGateway } from '../../gateway/serve-gateway';
 import { tokensFromEnv } from '../../gateway/tokens';
 import { type TestGateway, startTestGateway } from '../support/gateway';
@@ -48,7 +50,11 @@ const MARKDOWN = [
   'if (a < b) { go(); }',
   '```',
 ].join('\n');
-const markdownScript: Script = () => ({ text: MARKDOWN });
+/** A tool name as long as MCP's `server__tool` names get: shown whole, nowhere clipped. */
+const LONG_TOOL = 'summarize_customer_billing_history_for_the_quarter';
+const longTool = defineTool({ name: LONG_TOOL, description: 'Summarizes billing.', parameters: z.object({}), execute: async () => 'billing is fine' });
+/** Calls the long-named tool, then answers in markdown. */
+const markdownScript: Script = (req) => (unwrap(req.messages[req.messages.length - 1]).kind === 'tool_results' ? { text: MARKDOWN } : { toolCalls: [{ name: LONG_TOOL, args: {} }] });
 
 let t: TestContext;
 beforeAll(async () => (t = await connectTest(taskQueue)));
@@ -171,8 +177,8 @@ describeInBrowser('web page: a place to run agents (headless Chromium)', () => {
     });
   });
 
-  test('an answer in markdown is shown as markdown, and markup in it stays text', async () => {
-    await withWorker({ taskQueue, workspaceRoot, models: models() }, async () => {
+  test('an answer in markdown is shown as markdown, and markup in it stays text; a long tool name is whole', async () => {
+    await withWorker({ taskQueue, workspaceRoot, models: models(), tools: [longTool] }, async () => {
       const agentId = uniqueId('md');
       await t.agents.start(agentId, { model: 'scripted:md' });
       const { page, errors, close } = await openPage(agentUrl(agentId));
@@ -197,6 +203,14 @@ describeInBrowser('web page: a place to run agents (headless Chromium)', () => {
         expect(await answer.locator('a').getAttribute('rel')).toContain('noopener');
         await answer.locator('a').click({ modifiers: ['Control'] }).catch(() => undefined);
         expect(await page.evaluate('window.__pwned')).toBeUndefined();
+        // The tool's long name, underscores and all, is whole in the conversation and on the timeline.
+        const label = page.locator('#timeline .step.tool .step-label');
+        await label.waitFor();
+        expect(await label.textContent()).toBe(LONG_TOOL);
+        expect(await page.locator('.tool .tool-name').textContent()).toBe(LONG_TOOL);
+        for (const name of [label, page.locator('.tool .tool-name')]) {
+          expect(await name.evaluate((node) => node.scrollWidth <= node.clientWidth + 1 && node.getBoundingClientRect().right <= (node.closest('aside, li') ?? node).getBoundingClientRect().right + 1)).toBe(true);
+        }
         await page.screenshot({ path: path.join(ARTIFACTS, '6-markdown.png') });
         expect(errors).toEqual([]);
       } finally {
@@ -311,8 +325,9 @@ describeInBrowser('web page: a place to run agents (headless Chromium)', () => {
         await page.press('#message', 'Enter');
         await page.locator('#timeline .turn').waitFor();
 
-        // The next history read is held (as a read waits on a gateway going down) until the gateway is back and
-        // the stream has resumed: the page then asks for history again while the first read is still out.
+        // The next history read is answered by the gateway, but its answer is held back (as a read is slow while
+        // a gateway goes down) until the gateway is back and the stream has resumed: the page then asks for
+        // history again while the first read is still out. Before the fix both appended what they read.
         let release!: () => void;
         const held = new Promise<void>((resolve) => (release = resolve));
         let holding = true;
@@ -320,17 +335,19 @@ describeInBrowser('web page: a place to run agents (headless Chromium)', () => {
         let answered = 0;
         page.on('requestfinished', (r) => /\/history\?/.test(r.url()) && (answered += 1));
         page.on('requestfailed', (r) => /\/history\?/.test(r.url()) && (answered += 1));
+        let fetched = false;
         await page.route('**/history?*', async (route) => {
           asked += 1;
-          if (holding) {
-            holding = false;
-            await held;
-          }
-          await route.continue();
+          if (!holding) return route.continue();
+          holding = false;
+          const response = await route.fetch();
+          fetched = true;
+          await held;
+          await route.fulfill({ response });
         });
         await page.fill('#message', 'plan buy milk, call mum');
         await page.press('#message', 'Enter');
-        await eventually(() => asked >= 1, 30_000, 'a history read');
+        await eventually(() => fetched, 30_000, 'a history read answered');
         await own.close();
         await page.locator('#connection[data-status=reconnecting]').waitFor();
         own = await serveGateway({ agents: t.agents, tokens, port, host: '127.0.0.1', log: () => {} });
@@ -338,6 +355,10 @@ describeInBrowser('web page: a place to run agents (headless Chromium)', () => {
         await page.fill('#message', 'done 1');
         await page.press('#message', 'Enter');
         await page.locator('#tasks .task.done', { hasText: 'buy milk' }).waitFor();
+        await page.locator('.msg.assistant', { hasText: 'My task list' }).nth(1).waitFor();
+        // The page asks for the new entries a moment after the stream brings them: a page that reads
+        // history twice at once has asked by now (one that reads one at a time waits for the held read).
+        await eventually(() => asked >= 2, 3_000, 'a second history read').catch(() => undefined);
         release();
 
         const inputs = (await t.agents.history(agentId)).filter((e) => e.kind === 'model_input').length;
