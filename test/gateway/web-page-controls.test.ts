@@ -297,10 +297,10 @@ describeInBrowser('web page: a place to run agents (headless Chromium)', () => {
         await page.click('#toggle-details');
         await page.locator('#details.open').waitFor();
         await page.locator('#tasks .task', { hasText: 'call mum' }).waitFor({ state: 'visible' });
+        await page.locator('#details').evaluate((node) => Promise.all((node as unknown as { getAnimations(): Array<{ finished: Promise<unknown> }> }).getAnimations().map((a) => a.finished))); // the slide has ended
         const drawer = (await page.locator('#details').boundingBox())!;
         expect(drawer.x + drawer.width).toBeLessThanOrEqual(391);
         expect(drawer.height).toBeGreaterThan(800);
-        await page.waitForTimeout(300); // the drawer's slide, for the screenshot only
         await page.screenshot({ path: path.join(ARTIFACTS, '9-phone-details.png') });
         await page.click('#close-details');
         await page.locator('#details').waitFor({ state: 'hidden' });
