@@ -17,7 +17,7 @@ import { type AgentClient, outcomeText } from '../client/agent-client';
 import { ChatScreen } from './chat-screen';
 import { checkModel } from './model-check';
 import { formatEntry, formatProgress } from './format';
-import { describeState, runStateWord } from './state-view';
+import { describeState, runStateWord } from '../client/state-view';
 import { AgentFollower } from './turn-view';
 
 export interface ChatOptions {

@@ -9,7 +9,7 @@ import { UserError, connectAgents, defaultModel } from '../client/connect';
 import { formatEntry, formatTable } from './format';
 import { readImageFiles } from './image-files';
 import { readSchemaFile } from './schema-file';
-import { describeState, listedRunStateWord, runStateWord } from './state-view';
+import { describeState, runStateWord } from '../client/state-view';
 import { checkModel, modelWarning } from './model-check';
 import { watchWorkerWhile } from './worker-watch';
 import { budgetsOption } from './budget-option';
@@ -186,7 +186,7 @@ export async function listCmd(v: Values) {
   print(!!v.json, list, () => {
     if (!list.length) return v.all ? '(no agents)' : '(no running agents; --all lists ended ones too)';
     // One row per run: with --all, the runs an agent continued from are marked as such.
-    return formatTable([['AGENT', 'STATE', 'MODEL', 'STARTED'], ...list.map((a) => [a.agentId, listedRunStateWord(a.runState, a.status), a.model ?? '-', a.startTime.slice(0, 19).replace('T', ' ')])]);
+    return formatTable([['AGENT', 'STATE', 'MODEL', 'STARTED'], ...list.map((a) => [a.agentId, a.stateWord, a.model ?? '-', a.startTime.slice(0, 19).replace('T', ' ')])]);
   });
 }
 

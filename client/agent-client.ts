@@ -63,6 +63,7 @@ import { AgentSchedules } from './agent-schedules';
 import { askWorkerInfo } from './worker-info';
 import { NoWorkerError, POLLED_WITHIN_MS, type WorkerStatus, describeWorkers, expectWorker } from './worker-status';
 import { sharedStreamReader } from '../common/stream-channel/channel-reader';
+import { LISTED_RUNNING, listedRunStateWord, runStateWord } from './state-view';
 
 export interface AgentSummary {
   agentId: string;
@@ -71,7 +72,17 @@ export interface AgentSummary {
   runState: string | null;
   model: string | null;
   provider: string | null;
+  /**
+   * The run state in the words every view uses (client/state-view.ts): from `runState` while it runs,
+   * else how the workflow ended; for a running agent without the search attribute, from its state query.
+   */
+  stateWord: string;
 }
+
+/** Running agents without the run-state search attribute whose state a list asks for (the rest read `running`). */
+const LIST_STATE_QUERIES = 20;
+/** How long a list waits for such an agent's answer (an agent without a worker does not answer). */
+const LIST_STATE_QUERY_MS = 3_000;
 
 export interface StartAgentOptions extends AgentConfig {
   systemInstruction?: string;
@@ -213,10 +224,33 @@ export class AgentClient {
         runState: sa.get(RUN_STATE_ATTRIBUTE) ?? null,
         model: sa.get(MODEL_ATTRIBUTE) ?? null,
         provider: sa.get(PROVIDER_ATTRIBUTE) ?? null,
+        stateWord: listedRunStateWord(sa.get(RUN_STATE_ATTRIBUTE) ?? null, wf.status.name),
       });
       if (out.length >= (options.limit ?? 1000)) break;
     }
+    await this.unlistedStates(out);
     return out;
+  }
+
+  /**
+   * Agents started without the search attributes (sub-agents are child workflows started without them;
+   * namespaces without them) would read `running` whatever they do: the first few are asked their state,
+   * briefly, so the list says what `state` says (an agent blocked by an error reads so in both).
+   */
+  private async unlistedStates(list: AgentSummary[]): Promise<void> {
+    const unlisted = list.filter((a) => a.stateWord === LISTED_RUNNING).slice(0, LIST_STATE_QUERIES);
+    await Promise.all(
+      unlisted.map(async (a) => {
+        try {
+          const s = await this.client.connection.withDeadline(Date.now() + LIST_STATE_QUERY_MS, () => this.handle(a.agentId).query(stateQuery));
+          a.stateWord = runStateWord(s);
+          a.model ??= s.config.model;
+          a.provider ??= s.config.model.split(':')[0];
+        } catch {
+          // no answer in time (no worker, a long replay): it stays `running`
+        }
+      }),
+    );
   }
 
   /** Starts the agent over with an empty history, keeping its configuration and queued input. */

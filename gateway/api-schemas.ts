@@ -25,7 +25,10 @@ import {
   type UsageTotals,
 } from '../agent';
 import type { AgentSummary } from '../client/agent-client';
+import { RunStateWords, type RunStateWord, type stateWords } from '../client/state-view';
 import type { NotebookWrite, NotebookWriteResult } from '../workflows/messages';
+
+type StateWords = ReturnType<typeof stateWords>;
 
 /** True when A and B are the same type (each assignable to the other). */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -94,6 +97,9 @@ export const AgentSummarySchema = z
     runState: z.string().nullable().describe('WaitingInput, WaitingApproval, BlockedOnError, Working… (null without search attributes).'),
     model: z.string().nullable(),
     provider: z.string().nullable(),
+    stateWord: z
+      .string()
+      .describe('The run state in words, as every livecontext view says it: waiting for input, working, waiting for approval, blocked by an error, stopping, stopped, ended: …'),
   })
   .meta({ id: 'AgentSummary' });
 agree<Same<z.infer<typeof AgentSummarySchema>, AgentSummary>>();
@@ -142,9 +148,16 @@ export const AgentStatusSchema = z
     usage: UsageTotalsSchema,
     stopping: z.boolean(),
     warning: z.string().nullable(),
+    stateWord: z
+      .enum(Object.values(RunStateWords) as [RunStateWord, ...RunStateWord[]])
+      .describe('The run state in words, as every livecontext view says it (the CLI, the MCP tools, the web page).'),
+    stateDetail: z
+      .string()
+      .nullable()
+      .describe('What goes with the word: what a working agent does, the tools waiting for approval, the error code or budget that blocks it.'),
   })
   .meta({ id: 'AgentStatus' });
-agree<Same<z.infer<typeof AgentStatusSchema>, AgentStatus>>();
+agree<Same<z.infer<typeof AgentStatusSchema>, AgentStatus & StateWords>>();
 
 /** What became of one input (see TurnOutcome in agent/agent.ts). */
 export const TurnOutcomeSchema = z

@@ -5,12 +5,16 @@
  * sub-agents working for it, the agent that delegated to it). Only what changes at the pace of a turn:
  * no sequence numbers, which would make a delta of every entry.
  */
+import { stateWords } from '../../client/state-view';
 import type { AgentStatus } from '../../workflows/messages';
 import type { Json } from './json-patch';
 
 export interface AgentStateView {
   [key: string]: Json;
   runState: string;
+  /** The run state in the words of every view (client/state-view.ts), and what goes with it. */
+  stateWord: string;
+  stateDetail: string | null;
   blockedOn: AgentStatus['blockedOn'];
   awaitingApproval: Array<{ toolCallId: string; toolName: string; arguments: string; reason: string; requestedAt: string }>;
   lastError: { code: string; message: string; at: string } | null;
@@ -28,6 +32,7 @@ export interface AgentStateView {
 export function agentStateView(s: AgentStatus): AgentStateView {
   return {
     runState: s.runState,
+    ...stateWords(s),
     blockedOn: s.blockedOn,
     awaitingApproval: s.awaitingApproval.map(({ toolCallId, toolName, arguments: args, reason, requestedAt }) => ({ toolCallId, toolName, arguments: args, reason, requestedAt })),
     lastError: s.lastError ? { code: s.lastError.code, message: s.lastError.message, at: s.lastError.at } : null,

@@ -1,7 +1,7 @@
 /** `approve_tool_call`: approve or deny a tool call an agent waits on (AgentClient.decide). */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { runStateWord } from '../../cli/state-view';
+import { runStateWord } from '../../client/state-view';
 import type { McpToolContext } from './tool-context';
 import { approvalLines } from './turn-report';
 import { requireFullScope, textResult, toolError } from './tool-results';

@@ -5,7 +5,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { describeState, runStateWord } from '../../cli/state-view';
+import { describeState, runStateWord } from '../../client/state-view';
 import { awaitTurn } from './await-turn';
 import type { McpToolContext } from './tool-context';
 import { reportTurn } from './turn-report';

@@ -1,7 +1,6 @@
 /** `list_agents`: the agents of the namespace, with run state and model (AgentClient.list). */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { listedRunStateWord } from '../../cli/state-view';
 import type { McpToolContext } from './tool-context';
 import { textResult, toolError } from './tool-results';
 
@@ -20,7 +19,7 @@ export function registerListAgents(server: McpServer, ctx: McpToolContext): void
         const agents = await ctx.agents.list({ all: all ?? false });
         const rows = agents.map((a) => ({
           agent_id: a.agentId,
-          run_state: listedRunStateWord(a.runState, a.status),
+          run_state: a.stateWord,
           model: a.model,
           started: a.startTime,
         }));

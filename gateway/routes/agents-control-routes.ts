@@ -13,6 +13,7 @@ import {
   StopResult,
   ToolCallPath,
 } from '../api-schemas';
+import { withStateWords } from '../../client/state-view';
 import { type ApiApp, errorResponses, jsonBody, jsonResponse } from '../openapi';
 
 const TAG = ['control'];
@@ -75,16 +76,16 @@ export const resetAgent = createRoute({
 export function mountAgentControlRoutes(api: ApiApp, agents: AgentClient): void {
   api.openapi(approveToolCall, async (c) => {
     const { id, toolCallId } = c.req.valid('param');
-    return c.json(await agents.approve(id, toolCallId, c.req.valid('json').by), 200);
+    return c.json(withStateWords(await agents.approve(id, toolCallId, c.req.valid('json').by)), 200);
   });
 
   api.openapi(denyToolCall, async (c) => {
     const { id, toolCallId } = c.req.valid('param');
     const { reason, by } = c.req.valid('json');
-    return c.json(await agents.deny(id, toolCallId, reason, by), 200);
+    return c.json(withStateWords(await agents.deny(id, toolCallId, reason, by)), 200);
   });
 
-  api.openapi(configureAgent, async (c) => c.json(await agents.configure(c.req.valid('param').id, c.req.valid('json')), 200));
+  api.openapi(configureAgent, async (c) => c.json(withStateWords(await agents.configure(c.req.valid('param').id, c.req.valid('json'))), 200));
 
   api.openapi(retryAgent, async (c) => {
     // Asks the agent first: nothing is sent when it is not blocked by an error.

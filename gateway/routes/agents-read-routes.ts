@@ -2,6 +2,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { AgentClient } from '../../client/agent-client';
 import { AgentList, AgentPath, AgentStatusSchema, HistoryPage, HistoryQuery, ListQuery, SnapshotSchema } from '../api-schemas';
+import { withStateWords } from '../../client/state-view';
 import { type ApiApp, errorResponses, jsonResponse } from '../openapi';
 
 const TAG = ['agents'];
@@ -48,7 +49,7 @@ export function mountAgentReadRoutes(api: ApiApp, agents: AgentClient): void {
     return c.json({ agents: await agents.list({ all, ...(limit ? { limit } : {}) }) }, 200);
   });
 
-  api.openapi(getAgent, async (c) => c.json(await agents.state(c.req.valid('param').id), 200));
+  api.openapi(getAgent, async (c) => c.json(withStateWords(await agents.state(c.req.valid('param').id)), 200));
 
   api.openapi(getHistory, async (c) => {
     const { id } = c.req.valid('param');

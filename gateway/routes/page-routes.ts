@@ -40,17 +40,30 @@ export function pageDir(): string {
   return found;
 }
 
+/**
+ * Libraries the page uses, served from node_modules as their packages ship them (no bundler, no copy):
+ * `marked` splits an answer's markdown into tokens (assets/markdown.js builds the elements).
+ */
+const VENDOR: Record<string, () => string> = {
+  'marked.js': () => path.join(path.dirname(require.resolve('marked/package.json')), 'lib', 'marked.esm.js'),
+};
+
 export function mountPageRoutes(app: Hono<GatewayEnv>): void {
   let dir: string | undefined;
   const serve = (file: string) => {
     dir ??= pageDir();
-    const body = readFileSync(path.join(dir, file));
+    const body = readFileSync(path.isAbsolute(file) ? file : path.join(dir, file));
     return new Response(body, {
       headers: { 'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-cache', ...SECURITY_HEADERS },
     });
   };
   app.get('/', () => serve('index.html'));
   app.get('/index.html', () => serve('index.html'));
+  app.get('/assets/vendor/:name', (c) => {
+    const name = c.req.param('name');
+    if (!Object.hasOwn(VENDOR, name)) throw new HttpError(404, 'NOT_FOUND', `No asset vendor/${name}.`);
+    return serve(VENDOR[name]());
+  });
   app.get('/assets/:name', (c) => {
     const name = c.req.param('name');
     if (!ASSET_NAME.test(name) || !existsSync(path.join((dir ??= pageDir()), 'assets', name))) {

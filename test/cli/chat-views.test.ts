@@ -3,7 +3,7 @@
  * continues (also when partial output carries only the tail of a long text), and the test terminal.
  */
 import type { AgentStatus } from '../../workflows/messages';
-import { describeState, listedRunStateWord, runStateWord } from '../../cli/state-view';
+import { describeState, listedRunStateWord, runStateWord } from '../../client/state-view';
 import { continuation } from '../../cli/turn-view';
 import { renderTerminal } from './pty-chat';
 

@@ -129,7 +129,7 @@ describeInBrowser('web page: sub-agents, budgets, interrupts, questions (headles
         for (const id of ids) {
           const row = page.locator(`#agent-tree .tree-child[data-agent-id="${id}"]`);
           await row.locator('.tree-meta', { hasText: 'researcher · working' }).waitFor();
-          await row.locator('.tree-state', { hasText: 'PendingInput · working' }).waitFor();
+          await row.locator('.tree-state', { hasText: 'working · calling the model' }).waitFor();
           // The delegating tool call in the conversation links to its child too.
           await page.locator(`.tool a.agent-link[data-agent-id="${id}"]`).waitFor();
         }
@@ -180,7 +180,7 @@ describeInBrowser('web page: sub-agents, budgets, interrupts, questions (headles
         const { lastError } = await t.agents.state(agentId);
         expect(await stop.locator('.message').textContent()).toBe(lastError!.message); // what to do, in the agent's words
         expect(lastError!.message).toMatch(/configure|retry/i);
-        await page.locator('#run-state', { hasText: 'stopped by a budget' }).waitFor();
+        await page.locator('#run-state', { hasText: 'blocked by an error · its budget of model calls per turn' }).waitFor();
         expect(await page.locator('#interrupt').isVisible()).toBe(true); // the turn is open: it can be given up
         await page.screenshot({ path: path.join(ARTIFACTS, '4-budget.png') });
         const calls = async () => (await t.agents.history(agentId)).filter((e) => e.kind === 'model_output').length;
@@ -217,7 +217,7 @@ describeInBrowser('web page: sub-agents, budgets, interrupts, questions (headles
         await page.locator('.note.turn-end', { hasText: 'The turn was interrupted by web' }).waitFor();
         await eventually(() => slowSeen.includes(`cancelled ${topic}`), 30_000, 'the tool to see its cancellation');
         await button.waitFor({ state: 'hidden' });
-        await page.locator('#run-state', { hasText: 'WaitingInput · idle' }).waitFor();
+        await page.locator('#run-state', { hasText: 'waiting for input' }).waitFor();
         expect((await t.agents.history(agentId)).at(-1)).toMatchObject({ kind: 'turn_end', reason: 'interrupted', by: 'web' });
         const cut = page.locator('.tool', { hasText: 'slow_report' });
         await cut.locator('.result', { hasText: 'Interrupted by web' }).waitFor();

@@ -129,7 +129,7 @@ describeInBrowser('web page in headless Chromium', () => {
       expect(await card.locator('.tool-name').textContent()).toBe('deploy');
       expect(await card.locator('.args').textContent()).toContain('"env": "prod"');
       expect(await card.textContent()).toContain('deploys to prod need approval');
-      expect(await page.locator('#run-state').textContent()).toContain('waits for approval');
+      expect(await page.locator('#run-state').textContent()).toContain('waiting for approval');
       await page.screenshot({ path: path.join(ARTIFACTS, '2-approval.png') });
       await card.locator('button.approve').click();
       await card.locator('button.approve').waitFor({ state: 'detached' }); // decided: the buttons go
@@ -150,7 +150,7 @@ describeInBrowser('web page in headless Chromium', () => {
       expect((await t.agents.history(agentId)).filter((e) => e.kind === 'model_output')).toHaveLength(2);
 
       // State and history panels: usage, and a timeline with both model calls and the tool.
-      await page.locator('#run-state', { hasText: 'idle' }).waitFor();
+      await page.locator('#run-state', { hasText: 'waiting for input' }).waitFor();
       await page.locator('#usage dd').first().waitFor();
       expect(await page.locator('#usage').textContent()).toMatch(/Model calls\s*2/);
       await page.locator('#timeline .step.tool', { hasText: 'Skipped' }).waitFor();
@@ -159,11 +159,11 @@ describeInBrowser('web page in headless Chromium', () => {
       expect(await page.locator('#timeline .step.tool .step-note').allTextContents()).toEqual(['Success', 'Skipped']);
       await page.screenshot({ path: path.join(ARTIFACTS, '3-answered.png'), fullPage: true });
 
-      // The list: filtered by run state (it refreshes every few seconds) and searched by name.
+      // The list: filtered by run state (in the words every view uses) and searched by name.
       const listed = page.locator(`#agent-list [data-agent-id="${agentId}"]`);
-      await page.selectOption('#agent-state', 'WaitingApproval');
+      await page.selectOption('#agent-state', 'waiting for approval');
       await listed.waitFor({ state: 'detached' });
-      await page.selectOption('#agent-state', 'WaitingInput');
+      await page.selectOption('#agent-state', 'waiting for input');
       await listed.waitFor();
       await page.fill('#agent-search', 'no-such-agent');
       await page.locator('#agent-list .empty', { hasText: 'No agent matches.' }).waitFor();

@@ -1,14 +1,16 @@
 /**
  * The web chat: wires the agents list, the conversation (from the agent's event stream), the side
  * panels (from its state), the tree of agents around it (parent, sub-agents) and the forms and
- * buttons to the gateway's routes. The chosen agent is in the address (#agent=<id>), so a reload, a
- * shared link or a link in the tree opens it again.
+ * buttons to the gateway's routes — the controls the CLI has for an agent: send, approve/deny, retry,
+ * interrupt, model, stop, reset, notebook edit, export. The chosen agent is in the address
+ * (#agent=<id>), so a reload, a shared link or a link in the tree opens it again.
  */
 import { AgentTree } from './agent-tree.js';
 import { AgentsList } from './agents-list.js';
 import { agentPath, api, onUnauthorized, requestId, token } from './api.js';
 import { Conversation } from './conversation.js';
-import { fill } from './dom.js';
+import { el, fill } from './dom.js';
+import { demoHint } from './demo-hint.js';
 import { followEvents } from './event-stream.js';
 import { applyPatch } from './json-patch.js';
 import { renderNotebook, renderRunState, renderTasks, renderUsage } from './panels.js';
@@ -25,6 +27,11 @@ const view = {
   state: {},
   entries: [],
   historyTimer: null,
+  /** The history load under way (one at a time), and whether another is wanted after it. */
+  historyLoad: null,
+  historyAgain: false,
+  /** Bumped when the entries start over (another agent, a reset): a load of before drops what it read. */
+  historyGeneration: 0,
 };
 
 const conversation = new Conversation($('conversation'), {
@@ -63,13 +70,19 @@ function openFromHash(force = false) {
 function openAgent(agentId) {
   view.stream?.close();
   clearTimeout(view.historyTimer);
-  Object.assign(view, { agentId, state: {}, entries: [] });
+  Object.assign(view, { agentId, state: {}, entries: [], historyGeneration: view.historyGeneration + 1 });
   agents.select(agentId);
   conversation.reset();
   tree.reset(agentId);
   fill($('agent-title'), agentId);
   $('composer').hidden = false;
   $('details').hidden = false;
+  $('agent-controls').hidden = false;
+  $('welcome').hidden = true;
+  $('toggle-details').hidden = false;
+  $('agent-model').value = '';
+  fill($('control-status'));
+  closeNotebookEditor();
   showAgentError('');
   renderState();
   renderTimeline($('timeline'), []);
@@ -96,6 +109,7 @@ function onEvent(event) {
     renderState();
   } else if (event.type === 'CUSTOM' && event.name === 'livecontext.reset') {
     view.entries = [];
+    view.historyGeneration += 1;
     scheduleHistory(0);
   }
   if (HISTORY_CHANGES.has(event.type)) scheduleHistory();
@@ -104,6 +118,16 @@ function onEvent(event) {
 function renderState() {
   const s = view.state;
   renderRunState($('run-state'), s);
+  conversation.setActivity(s);
+  agents.setLive(view.agentId, s.stateWord, s.model);
+  const demo = s.model === 'demo:offline';
+  conversation.setHint(s.model ? (demo ? 'demo' : 'plain') : null, () => (demo ? demoHint(tryText) : [el('p', {}, 'No messages yet: send one below to start a turn.')]));
+  // The model field shows the agent's model until you type another.
+  const model = $('agent-model');
+  if (s.model && document.activeElement !== model && (!model.value || model.dataset.shown === model.value)) {
+    model.value = s.model;
+    model.dataset.shown = s.model;
+  }
   renderUsage($('usage'), s.usage);
   renderTasks($('tasks'), s.tasks);
   renderNotebook($('notebook'), s.notebook);
@@ -124,13 +148,36 @@ function scheduleHistory(delayMs = 300) {
   view.historyTimer = setTimeout(() => void loadHistory(view.agentId), delayMs);
 }
 
-async function loadHistory(agentId) {
+/**
+ * One load at a time: a load asked for while one is under way runs after it. Two at once both read
+ * after the same entry and both appended what they read — the same turn twice on the timeline, as
+ * after a gateway restart, when the first load waited on the gateway and the resumed stream asked
+ * again. Entries are also kept by seq, so none is ever taken twice.
+ */
+function loadHistory(agentId) {
+  if (view.historyLoad) {
+    view.historyAgain = true;
+    return view.historyLoad;
+  }
+  view.historyLoad = readHistory(agentId).finally(() => {
+    view.historyLoad = null;
+    if (view.historyAgain && agentId === view.agentId) {
+      view.historyAgain = false;
+      void loadHistory(agentId);
+    }
+  });
+  return view.historyLoad;
+}
+
+async function readHistory(agentId) {
+  const generation = view.historyGeneration;
   try {
     for (let pages = 0; pages < 100; pages++) {
       const after = view.entries.length ? view.entries[view.entries.length - 1].seq : 0;
       const page = await api('GET', agentPath(agentId, `/history?after=${after}&limit=${HISTORY_PAGE}`));
-      if (agentId !== view.agentId) return;
-      const fresh = (page?.entries ?? []).filter((e) => e.seq > after);
+      if (agentId !== view.agentId || generation !== view.historyGeneration) return;
+      const last = view.entries.length ? view.entries[view.entries.length - 1].seq : 0;
+      const fresh = (page?.entries ?? []).filter((e) => e.seq > last);
       view.entries.push(...fresh);
       if (!fresh.length || page.nextAfter === null || page.nextAfter === undefined || fresh.length < HISTORY_PAGE) break;
     }
@@ -142,23 +189,126 @@ async function loadHistory(agentId) {
   }
 }
 
+/**
+ * Sends the message, shown at once in the conversation (pending) and taken over by the stream's copy
+ * when the agent's turn brings it: never shown twice. A send that fails is taken back, its text
+ * returned to the box.
+ */
 async function send(event) {
   event.preventDefault();
   const box = $('message');
   const text = box.value;
   if (!text.trim() || !view.agentId) return;
-  $('send').disabled = true;
+  const agentId = view.agentId;
   fill($('send-error'));
+  box.value = '';
+  const pending = conversation.addPending(text);
   try {
     // The key makes a resend after a lost answer the same input, never a second turn.
-    await api('POST', agentPath(view.agentId, '/input'), { text, sender: 'web' }, { 'Idempotency-Key': `web-${requestId()}` });
-    box.value = '';
+    const { inputSeq } = await api('POST', agentPath(agentId, '/input'), { text, sender: 'web' }, { 'Idempotency-Key': `web-${requestId()}` });
+    if (agentId === view.agentId) pending.accepted(inputSeq);
   } catch (err) {
+    if (agentId !== view.agentId) return;
+    pending.failed();
+    if (!box.value) box.value = text;
     fill($('send-error'), err.message);
   } finally {
-    $('send').disabled = false;
     box.focus();
   }
+}
+
+/** A suggestion of the empty screen: into the box, ready to send. */
+function tryText(text) {
+  const box = $('message');
+  box.value = text;
+  box.focus();
+}
+
+/** Runs a control: its button disabled meanwhile, what happened (or went wrong) said beside the controls. */
+async function control(button, action, done) {
+  button.disabled = true;
+  fill($('control-status'));
+  $('control-status').classList.remove('error');
+  try {
+    const said = await action();
+    fill($('control-status'), said ?? done);
+  } catch (err) {
+    $('control-status').classList.add('error');
+    fill($('control-status'), err.message);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function setModel(event) {
+  event.preventDefault();
+  const model = $('agent-model').value.trim();
+  if (!model) return;
+  void control($('set-model'), async () => {
+    await api('POST', agentPath(view.agentId, '/configure'), { model });
+    $('agent-model').dataset.shown = model;
+    return `Model set to ${model}.`;
+  });
+}
+
+function stopAgent() {
+  if (!confirm(`Stop agent ${view.agentId}? It ends after its current step; its history stays readable.`)) return;
+  void control($('stop-agent'), () => api('POST', agentPath(view.agentId, '/stop'), { reason: 'stopped from the web page' }), 'Stopping after the current step.');
+}
+
+function resetAgent() {
+  if (!confirm(`Reset agent ${view.agentId}? Its history starts over (its configuration and queued input stay).`)) return;
+  void control($('reset-agent'), () => api('POST', agentPath(view.agentId, '/reset'), {}), 'Reset: the history starts over.');
+}
+
+/** Downloads the agent's snapshot as `<agent>.json` (for `livecontext import` or POST /agents/import). */
+function exportAgent() {
+  const agentId = view.agentId;
+  void control($('export-agent'), async () => {
+    const snapshot = await api('GET', agentPath(agentId, '/export'));
+    const url = URL.createObjectURL(new Blob([JSON.stringify(snapshot, null, 2)], { type: 'application/json' }));
+    const link = el('a', { href: url, download: `${agentId.replace(/[^A-Za-z0-9._-]/g, '_')}.json` });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    return `Exported ${agentId}.json.`;
+  });
+}
+
+function openNotebookEditor() {
+  $('notebook-text').value = view.state.notebook ?? '';
+  fill($('notebook-error'));
+  $('notebook-form').hidden = false;
+  $('notebook').hidden = true;
+  $('notebook-text').focus();
+}
+
+function closeNotebookEditor() {
+  $('notebook-form').hidden = true;
+  $('notebook').hidden = false;
+}
+
+/** Writes the notebook as the host (POST /agents/:id/notebook {set}); the state then shows it. */
+async function saveNotebook(event) {
+  event.preventDefault();
+  const button = $('notebook-form').querySelector('button[type=submit]');
+  button.disabled = true;
+  try {
+    await api('POST', agentPath(view.agentId, '/notebook'), { set: $('notebook-text').value, by: 'web' });
+    closeNotebookEditor();
+  } catch (err) {
+    fill($('notebook-error'), err.message);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** On a phone the details are a drawer over the conversation, opened and closed from the top bar. */
+function setDetailsOpen(open) {
+  $('details').classList.toggle('open', open);
+  $('scrim').hidden = !open;
+  $('toggle-details').setAttribute('aria-expanded', String(open));
 }
 
 /** Ends the running turn (POST /agents/:id/interrupt); the stream then shows the turn's end. */
@@ -220,6 +370,16 @@ function init() {
     const open = $('agents').classList.toggle('open');
     $('toggle-agents').setAttribute('aria-expanded', String(open));
   });
+  $('toggle-details').addEventListener('click', () => setDetailsOpen(!$('details').classList.contains('open')));
+  $('close-details').addEventListener('click', () => setDetailsOpen(false));
+  $('scrim').addEventListener('click', () => setDetailsOpen(false));
+  $('agent-controls').addEventListener('submit', setModel);
+  $('stop-agent').addEventListener('click', stopAgent);
+  $('reset-agent').addEventListener('click', resetAgent);
+  $('export-agent').addEventListener('click', exportAgent);
+  $('edit-notebook').addEventListener('click', openNotebookEditor);
+  $('cancel-notebook').addEventListener('click', closeNotebookEditor);
+  $('notebook-form').addEventListener('submit', saveNotebook);
   $('composer').addEventListener('submit', send);
   $('interrupt').addEventListener('click', () => void interrupt());
   $('message').addEventListener('keydown', (event) => {

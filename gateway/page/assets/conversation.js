@@ -1,12 +1,14 @@
 /**
  * The conversation view, built from AG-UI events as they arrive: messages (streamed text grows in
- * place), tool calls with their arguments and results, turn errors (a budget stop says which budget and
+ * place; an agent's finished answer is shown as markdown, safely — markdown.js), your own messages at
+ * once (pending until the stream brings them, then the stream's own), tool calls with their arguments and results, turn errors (a budget stop says which budget and
  * what to do), turns ended without an answer (interrupted, or a question the agent asks), approve/deny
  * buttons on the calls that wait for a person, and on a sub-agent's call a link to that agent. Every
  * piece of agent data is put in as text (see dom.js).
  */
 import { agentHref } from './agent-tree.js';
 import { el, fill, keepScrolledToEnd } from './dom.js';
+import { renderMarkdown } from './markdown.js';
 import { budgetName } from './panels.js';
 
 const ROLE_LABEL = { user: 'You', assistant: 'Agent', system: 'System', developer: 'Developer', tool: 'Tool' };
@@ -27,14 +29,93 @@ export class Conversation {
     this.messages = new Map();
     this.tools = new Map();
     this.waiting = new Set();
+    /** Messages sent from this page that the stream has not brought yet, oldest first: `{ item, text, inputSeq? }`. */
+    this.pending = [];
+    /** The input sequence number of the turn the stream opened last (RUN_STARTED `turn-<inputSeq>`). */
+    this.turnInputSeq = null;
+    this.running = false;
+    this.asked = false;
+    this.blockedOn = undefined;
+    this.detail = null;
     fill(this.list);
+    this.hint = el('li', { class: 'hint', hidden: true });
+    this.hintKey = null;
     this.working = el('li', { class: 'working', hidden: true }, 'working…');
-    this.list.append(this.working);
+    this.list.append(this.hint, this.working);
+  }
+
+  /**
+   * What the empty conversation offers to try: `build()`'s content, made again only when `key` changes
+   * (null: nothing). Hidden once there is anything else to show.
+   */
+  setHint(key, build) {
+    if (key !== this.hintKey) {
+      this.hintKey = key;
+      fill(this.hint, key === null ? [] : build());
+    }
+    this.updateHint();
+  }
+
+  updateHint() {
+    const shown = this.list.querySelector('li.msg, li.tool, li.run-error, li.note');
+    this.hint.hidden = !!shown || !this.hint.firstChild;
   }
 
   /** Shows one AG-UI event. */
   handle(event) {
-    keepScrolledToEnd(this.list, () => this.apply(event));
+    keepScrolledToEnd(this.list, () => {
+      this.apply(event);
+      this.updateHint();
+    });
+  }
+
+  /**
+   * A message sent from this page, shown at once (marked as sending, then as queued) until the stream
+   * brings it; returns a handle to say what became of the send.
+   */
+  addPending(text) {
+    const item = el('li', { class: 'msg user pending' }, el('span', { class: 'who' }, 'You'), el('div', { class: 'text' }, text), el('span', { class: 'note sending' }, 'sending…'));
+    const p = { item, text, inputSeq: null };
+    this.pending.push(p);
+    this.asked = false; // this is the answer the agent waited for
+    this.renderWorking();
+    keepScrolledToEnd(this.list, () => {
+      this.list.append(item); // after "working…": the turn under way comes first
+      this.updateHint();
+    });
+    return {
+      /** The gateway took it as input #inputSeq (it may wait behind the turn under way). */
+      accepted: (inputSeq) => {
+        p.inputSeq = inputSeq;
+        if (item.isConnected && item.classList.contains('pending')) fill(item.querySelector('.note'), 'sent');
+      },
+      /** It was not taken: the view forgets it (the page shows why, and keeps the text). */
+      failed: () => {
+        this.pending = this.pending.filter((x) => x !== p);
+        item.remove();
+        this.updateHint();
+      },
+    };
+  }
+
+  /**
+   * The stream's user message `messageId` (its input's turn is turnInputSeq): the pending message it is,
+   * if it came from this page — by input number once the send was answered, else the oldest sent from
+   * here — taken over as the stream's, so it is shown once.
+   */
+  claimPending(messageId, name) {
+    if (name !== 'web' || !this.pending.length) return null;
+    const byNumber = this.turnInputSeq !== null ? this.pending.find((p) => p.inputSeq === this.turnInputSeq) : undefined;
+    const p = byNumber ?? this.pending.find((x) => x.inputSeq === null) ?? null;
+    if (!p) return null;
+    this.pending = this.pending.filter((x) => x !== p);
+    const { item } = p;
+    item.classList.remove('pending');
+    item.querySelector('.note')?.remove();
+    item.dataset.messageId = messageId;
+    const text = document.createTextNode('');
+    fill(item.querySelector('.text'), text); // the stream's text follows (the same, as the agent took it)
+    return { item, text };
   }
 
   apply(event) {
@@ -47,7 +128,7 @@ export class Conversation {
         this.message(event.messageId, event.role).text.appendData(event.delta ?? '');
         break;
       case 'TEXT_MESSAGE_END':
-        this.messages.get(event.messageId)?.item.classList.remove('streaming');
+        this.endMessage(event.messageId);
         break;
       case 'TOOL_CALL_START':
         this.tool(event.toolCallId, event.toolCallName);
@@ -61,9 +142,13 @@ export class Conversation {
       case 'TOOL_CALL_RESULT':
         this.toolResult(event.toolCallId, event.content);
         break;
-      case 'RUN_STARTED':
+      case 'RUN_STARTED': {
+        const turn = /^turn-(\d+)$/.exec(String(event.runId ?? ''));
+        this.turnInputSeq = turn ? Number(turn[1]) : null;
+        this.asked = false;
         this.setWorking(true);
         break;
+      }
       case 'RUN_FINISHED':
         this.setWorking(false);
         this.turnEnded(event.result);
@@ -83,19 +168,50 @@ export class Conversation {
     }
   }
 
-  /** Puts an item before the "working…" line, which stays last. */
+  /** Puts an item before the "working…" line, which stays last but for messages not yet taken. */
   add(item) {
     this.list.insertBefore(item, this.working);
   }
 
   setWorking(on) {
-    this.working.hidden = !on;
+    this.running = on;
+    this.renderWorking();
+  }
+
+  /** What the agent does, from its state (its words, and what it is blocked on): the working line says it. */
+  setActivity(state) {
+    this.blockedOn = state?.blockedOn;
+    this.detail = state?.stateDetail ?? null;
+    this.renderWorking();
+  }
+
+  /**
+   * The line under the conversation: what the turn under way waits for — the agent ("working…", with
+   * what it does), or you (an approval, or the answer to its question).
+   */
+  renderWorking() {
+    let text = null;
+    if (this.running && this.blockedOn === 'approval') text = 'waiting for your approval';
+    else if (this.running && this.blockedOn !== 'error') text = this.detail ? `working… (${this.detail})` : 'working…';
+    else if (!this.running && this.asked) text = 'waiting for your answer';
+    this.working.hidden = !text;
+    this.working.classList.toggle('you', !!text && text.startsWith('waiting for your'));
+    if (text && this.working.textContent !== text) fill(this.working, text);
   }
 
   /** The message's element, made on first sight; `name` is who sent an input (a person, a service). */
   message(messageId, role = 'assistant', name = undefined) {
     let m = this.messages.get(messageId);
     if (m) return m;
+    if (role === 'user') {
+      const claimed = this.claimPending(messageId, name);
+      if (claimed) {
+        this.add(claimed.item); // where the stream puts it: after the turns before it
+        m = { item: claimed.item, text: claimed.text, role };
+        this.messages.set(messageId, m);
+        return m;
+      }
+    }
     const text = document.createTextNode('');
     const who = role === 'user' && name && name !== 'web' ? String(name) : (ROLE_LABEL[role] ?? role);
     const item = el('li', { class: `msg ${role} streaming`, 'data-message-id': messageId }, el('span', { class: 'who' }, who), el('div', { class: 'text' }, text));
@@ -106,10 +222,21 @@ export class Conversation {
       before.classList.add('superseded');
       before.append(el('span', { class: 'note' }, 'cut short; the model call was made again'));
     }
-    m = { item, text };
+    m = { item, text, role };
     this.messages.set(messageId, m);
     this.add(item);
     return m;
+  }
+
+  /** A message is complete: an agent's text is shown as markdown (built as elements, never as HTML). */
+  endMessage(messageId) {
+    const m = this.messages.get(messageId);
+    if (!m) return;
+    m.item.classList.remove('streaming');
+    if (m.role !== 'assistant' || m.item.classList.contains('markdown')) return;
+    const box = m.item.querySelector('.text');
+    fill(box, renderMarkdown(m.text.data));
+    m.item.classList.add('markdown');
   }
 
   /**
@@ -118,6 +245,8 @@ export class Conversation {
    */
   turnEnded(result) {
     if (result?.ended === 'ask_user') {
+      this.asked = true;
+      this.renderWorking();
       this.add(
         el('li', { class: 'msg assistant question' }, el('span', { class: 'who' }, 'The agent asks'), el('div', { class: 'text' }, String(result.question ?? ''))),
       );

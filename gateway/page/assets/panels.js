@@ -25,6 +25,7 @@ export function renderTasks(list, tasks = []) {
 }
 
 export function renderNotebook(pre, text) {
+  pre.dataset.text = text ? String(text) : '';
   fill(pre, text ? String(text) : '(empty)');
   pre.classList.toggle('empty', !text);
 }
@@ -45,17 +46,18 @@ export function budgetName(code) {
   return BUDGET_NAMES[code] ?? code.slice('Budget.'.length);
 }
 
-/** An agent's run state and what it waits for, in words: `WaitingToolResults · working`. */
+/**
+ * An agent's run state in the gateway's words (`stateWord`, `stateDetail`: the vocabulary the CLI and
+ * the MCP tools use too, client/state-view.ts): `waiting for approval · delete_file`.
+ */
 export function runStateText(state) {
-  if (!state?.runState) return '';
-  const blocked = budgetName(state.lastError?.code) ? 'stopped by a budget' : 'blocked by an error';
-  const waits = { input: 'idle', approval: 'waits for approval', error: blocked }[state.blockedOn] ?? 'working';
-  return `${state.runState} · ${state.stopping ? 'stopping' : waits}`;
+  if (!state?.stateWord) return '';
+  return state.stateDetail ? `${state.stateWord} · ${state.stateDetail}` : state.stateWord;
 }
 
-/** The badge beside the agent's name: its run state and what it waits for. */
+/** The badge beside the agent's name: its run state and what goes with it. */
 export function renderRunState(badge, state) {
-  if (!state?.runState) return fill(badge);
+  if (!state?.stateWord) return fill(badge);
   fill(badge, runStateText(state));
   badge.dataset.blockedOn = state.blockedOn ?? 'working';
 }

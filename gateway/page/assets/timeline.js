@@ -27,6 +27,7 @@ export function turnsOf(entries) {
   const turns = [];
   let turn = null;
   let previous = null;
+  const interruptedAt = interruptedBatches(entries);
   for (const e of entries) {
     if (e.kind === 'model_input') {
       turn = { inputSeq: e.inputSeq ?? null, start: time(e), end: time(e), steps: [] };
@@ -38,22 +39,42 @@ export function turnsOf(entries) {
     } else if (turn && e.kind === 'tool_results' && previous) {
       const batchStart = time(previous);
       const batchMs = time(e) - batchStart;
+      // A call cut short by an interrupt has no time of its own: it ran until the batch ended.
+      const cut = interruptedAt.has(e.seq) ? e.results.filter((r) => r.elapsedMs === undefined && r.status === 'Skipped') : [];
       const ranMs = e.results.reduce((sum, r) => sum + (r.elapsedMs ?? 0), 0);
       // The batch's time beyond its calls' own: approvals, queueing, workers picking the calls up.
-      const waited = batchMs - ranMs > 100 ? `waited ${formatMs(batchMs - ranMs)} (approvals, queue)` : '';
+      const waited = cut.length
+        ? `interrupted after ${formatMs(batchMs)}`
+        : batchMs - ranMs > 100
+          ? `waited ${formatMs(batchMs - ranMs)} (for an approval or a worker)`
+          : '';
       turn.steps.push({ kind: 'tools', label: 'tool calls', start: batchStart, ms: batchMs, note: [e.executeError, waited].filter(Boolean).join(' · ') });
       // Results carry no start time: laid out back to back, ending when the results were recorded.
       let offset = batchStart + Math.max(0, batchMs - ranMs);
       for (const r of e.results) {
-        const ms = r.elapsedMs ?? 0;
-        turn.steps.push({ kind: 'tool', label: r.toolName, start: offset, ms, note: [r.status, retryNote(r.metadata)].filter(Boolean).join(' · ') });
-        offset += ms;
+        const interrupted = cut.includes(r);
+        const ms = interrupted ? batchMs : (r.elapsedMs ?? 0);
+        const status = interrupted ? 'interrupted' : r.status;
+        turn.steps.push({ kind: 'tool', label: r.toolName, start: interrupted ? batchStart : offset, ms, note: [status, retryNote(r.metadata)].filter(Boolean).join(' · ') });
+        if (!interrupted) offset += ms;
       }
     }
     if (turn && e.kind !== 'system_instruction' && e.kind !== 'widget_write') turn.end = Math.max(turn.end, time(e));
     if (e.kind !== 'system_instruction' && e.kind !== 'widget_write') previous = e;
   }
   return turns;
+}
+
+/** The seqs of tool results an interrupt wrote: those the turn_end of an interrupted turn follows at once. */
+function interruptedBatches(entries) {
+  const seqs = new Set();
+  let lastResults = null;
+  for (const e of entries) {
+    if (e.kind === 'system_instruction' || e.kind === 'widget_write') continue;
+    if (e.kind === 'turn_end' && e.reason === 'interrupted' && lastResults !== null) seqs.add(lastResults);
+    lastResults = e.kind === 'tool_results' ? e.seq : null;
+  }
+  return seqs;
 }
 
 /** Shows the last turns of `entries` in `list`, newest first. */

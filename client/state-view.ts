@@ -1,6 +1,8 @@
 /**
- * How an agent's run state reads to a person: one vocabulary for `livecontext state`, `livecontext
- * list` and the chat, instead of the state machine's names (WaitingInput, PendingToolResults…).
+ * How an agent's run state reads to a person: the one vocabulary of every view — `livecontext state`,
+ * `livecontext list`, the chat, the gateway's REST answers (`stateWord`, `stateDetail`), its event
+ * stream's state, the MCP tools and the web page — instead of the state machine's names
+ * (WaitingInput, PendingToolResults…). In client/ so the CLI and the gateway share it.
  */
 import type { AgentStatus } from '../workflows/messages';
 
@@ -45,10 +47,51 @@ export function workingOn(s: Pick<AgentStatus, 'runState' | 'blockedOn' | 'stopp
   }
 }
 
+/** What a budget code stops (agent/budgets.ts BudgetCode), in words. */
+const BUDGET_NAMES: Record<string, string> = {
+  'Budget.TurnModelCalls': 'model calls per turn',
+  'Budget.TurnTokens': 'tokens per turn',
+  'Budget.TurnCost': 'cost per turn',
+  'Budget.DayTokens': 'tokens per day (UTC)',
+  'Budget.DayCost': 'cost per day (UTC)',
+  'Budget.ConsecutiveToolFailures': 'failed tool calls in a row',
+};
+
+/**
+ * What goes with the word: what a working agent does, which calls wait for approval, which error (or
+ * budget) blocks it; undefined when the word says it all.
+ */
+export function stateDetail(s: Pick<AgentStatus, 'runState' | 'blockedOn' | 'stopping' | 'awaitingApproval' | 'lastError'>): string | undefined {
+  const word = runStateWord(s);
+  if (word === RunStateWords.working) return workingOn(s);
+  if (word === RunStateWords.waitingApproval) {
+    const names = [...new Set(s.awaitingApproval.map((a) => a.toolName))];
+    return names.length ? names.join(', ') : undefined;
+  }
+  if (word === RunStateWords.blockedByError && s.lastError) {
+    const budget = s.lastError.code.startsWith('Budget.') ? (BUDGET_NAMES[s.lastError.code] ?? s.lastError.code.slice('Budget.'.length)) : undefined;
+    return budget ? `its budget of ${budget}` : s.lastError.code;
+  }
+  return undefined;
+}
+
+/** The word and its detail, as the gateway's answers carry them (`stateWord`, `stateDetail`: null when none). */
+export function stateWords(s: Pick<AgentStatus, 'runState' | 'blockedOn' | 'stopping' | 'awaitingApproval' | 'lastError'>): { stateWord: RunStateWord; stateDetail: string | null } {
+  return { stateWord: runStateWord(s), stateDetail: stateDetail(s) ?? null };
+}
+
+/** An agent's status with its words, as the gateway answers it (GET /agents/:id, approve, deny, configure). */
+export function withStateWords<S extends Pick<AgentStatus, 'runState' | 'blockedOn' | 'stopping' | 'awaitingApproval' | 'lastError'>>(s: S): S & ReturnType<typeof stateWords> {
+  return { ...s, ...stateWords(s) };
+}
+
 /**
  * The run state of a listed agent: its LivecontextRunState search attribute (null where the namespace
  * lacks it) while the workflow runs, else how the workflow ended.
  */
+/** A running agent whose run state visibility does not hold. */
+export const LISTED_RUNNING = 'running';
+
 export function listedRunStateWord(runStateAttribute: string | null, executionStatus: string): string {
   switch (executionStatus) {
     case 'RUNNING':
@@ -72,7 +115,7 @@ export function listedRunStateWord(runStateAttribute: string | null, executionSt
     case 'Working':
       return RunStateWords.working;
     default:
-      return 'running'; // no search attribute: the namespace does not have it
+      return LISTED_RUNNING; // no search attribute: the agent was started without them (see AgentClient.list)
   }
 }
 
