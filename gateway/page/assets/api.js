@@ -48,14 +48,15 @@ export async function failure(res) {
 }
 
 /**
- * One JSON call; resolves to the parsed body, throws ApiError on an error status. Every call that is
- * not a GET says it sends JSON, with a body or without: the gateway refuses changes of any other type.
+ * One JSON call; resolves to the parsed body, throws ApiError on an error status. Every call that
+ * changes something sends a JSON body (`{}` when it has nothing to say): the gateway refuses changes of
+ * any other type.
  */
 export async function api(method, path, body, headers = {}) {
-  const json = body !== undefined || !['GET', 'HEAD'].includes(method.toUpperCase());
+  if (body === undefined && !['GET', 'HEAD'].includes(method.toUpperCase())) body = {};
   const res = await fetch(path, {
     method,
-    headers: authHeaders(json ? { 'Content-Type': 'application/json', ...headers } : headers),
+    headers: authHeaders(body === undefined ? headers : { 'Content-Type': 'application/json', ...headers }),
     body: body === undefined ? undefined : JSON.stringify(body),
     cache: 'no-store',
   });
