@@ -13,7 +13,7 @@ import type { StreamUsage } from '../../agent';
  */
 export const MAX_TOKENS_PER_CALL = 1_000_000_000;
 
-const COUNTS = ['inputTokens', 'outputTokens', 'cachedInputTokens', 'totalTokens'] as const;
+const COUNTS = ['inputTokens', 'outputTokens', 'cachedInputTokens'] as const;
 
 /** `usage` with every count a whole number in [0, MAX_TOKENS_PER_CALL], and what was changed (empty when nothing). */
 export function repairStreamUsage(usage: StreamUsage): { usage: StreamUsage; repairs: string[] } {
@@ -27,10 +27,14 @@ export function repairStreamUsage(usage: StreamUsage): { usage: StreamUsage; rep
     fixed[key] = safe;
     repairs.push(`${key} ${describe(value)} read as ${safe}`);
   }
-  if (!repairs.length) return { usage, repairs };
+  const total = usage.totalTokens;
+  const badTotal = total !== undefined && safeCount(total) !== total;
+  if (!repairs.length && !badTotal) return { usage, repairs };
   const out = fixed as StreamUsage;
   if (out.cachedInputTokens !== undefined && out.cachedInputTokens > out.inputTokens) out.cachedInputTokens = out.inputTokens;
+  // The total is derived (history leaves it out): input plus output, once they are repaired.
   out.totalTokens = (out.inputTokens ?? 0) + (out.outputTokens ?? 0);
+  if (badTotal) repairs.push(`totalTokens ${describe(total)} read as ${out.totalTokens}`);
   return { usage: out, repairs };
 }
 

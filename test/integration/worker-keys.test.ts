@@ -10,9 +10,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { NativeConnection } from '@temporalio/worker';
 import { openaiProvider } from '../../activities';
-import { createLivecontextWorker } from '../../worker/create-worker';
 import { useProviderServers } from '../support/provider-servers';
 import { connectTest, eventually, testAddress, uniqueId, withWorker, workflowBundle } from '../support/temporal';
 
@@ -58,44 +56,35 @@ async function modelAttempts(agentId: string): Promise<Array<{ attempt: number; 
   return attempts;
 }
 
-test('a worker without the key says which workers share its queue; its model call is made by the worker that has the key', async () => {
+test('a worker without the key says which workers share its queue; its model calls are made by the worker that has the key', async () => {
   const withKey = { taskQueue, workspaceRoot, models: p.models(), workflowBundle: workflowBundle(), workerOptions: { identity: 'with-key' } };
-  const connection = await NativeConnection.connect({ address: testAddress() });
-  const first = await createLivecontextWorker({ ...withKey, connection });
   let keyless: Awaited<ReturnType<typeof keylessCliWorker>> | undefined;
   try {
-    // The worker with the key polls; then a second worker without one joins and says so.
-    await first.runUntil(async () => {
+    await withWorker(withKey, async () => {
+      // The worker with the key polls; then a second worker without one joins and says so.
       await eventually(async () => (await t.agents.workerStatus()).polling, 30_000, 'the worker with the key to poll');
       keyless = await keylessCliWorker(taskQueue);
-    });
-    expect(keyless!.output()).toMatch(new RegExp(`livecontext: 1 other worker polls ${taskQueue}: with-key \\(polled \\d+ s ago\\)\\. They take this queue's model calls and tool runs too`));
+      expect(keyless.output()).toMatch(new RegExp(`livecontext: 1 other worker polls ${taskQueue}: with-key \\(polled \\d+ s ago\\)\\. They take this queue's model calls and tool runs too`));
 
-    // The worker with the key is away a moment (Temporal still lists it): the keyless one takes the call and hands it back.
-    const agentId = uniqueId('keys');
-    await t.agents.start(agentId, { model: OPENAI });
-    p.openai.enqueue({ kind: 'stream', text: 'Made by the worker with the key.' });
-    const { inputSeq } = await t.agents.send(agentId, 'Hello?');
-    await eventually(async () => {
-      const pending = (await t.agents.handle(agentId).describe()).raw.pendingActivities ?? [];
-      return pending.some((a) => a.activityType?.name === 'callModel' && (a.attempt ?? 0) >= 2 && /OPENAI_API_KEY is not set/.test(a.lastFailure?.message ?? ''));
-    }, 30_000, 'the keyless worker to hand the call back');
-
-    // It comes back (one process holds one worker per queue at a time: a new one, as after a restart).
-    const second = await createLivecontextWorker({ ...withKey, connection });
-    await second.runUntil(async () => {
-      expect(await t.agents.waitForAnswer(agentId, inputSeq)).toMatchObject({ status: 'answered', answer: { contents: ['Made by the worker with the key.'] } });
+      // Both poll: whichever takes a model call, the one with the key makes it (a call the keyless worker
+      // takes is handed back: see test/unit/missing-provider.test.ts; which worker Temporal gives an
+      // attempt to is not in a test's hands).
+      const agentId = uniqueId('keys');
+      await t.agents.start(agentId, { model: OPENAI });
+      const turns = 4;
+      for (let turn = 1; turn <= turns; turn++) {
+        p.openai.enqueue({ kind: 'stream', text: `Answer ${turn}, made by the worker with the key.` });
+        const outcome = await t.agents.ask(agentId, `Question ${turn}?`);
+        expect(outcome).toMatchObject({ status: 'answered', answer: { contents: [`Answer ${turn}, made by the worker with the key.`] } });
+      }
+      const attempts = await modelAttempts(agentId);
+      expect(attempts.map((a) => a.identity)).toEqual(Array(turns).fill('with-key'));
+      expect(p.openai.requests).toHaveLength(turns);
     });
-    const [last] = await modelAttempts(agentId);
-    expect(last).toMatchObject({ identity: 'with-key', attempt: expect.any(Number) });
-    expect(last.attempt).toBeGreaterThanOrEqual(2);
-    expect(p.openai.requests).toHaveLength(1);
-    expect((await t.agents.state(agentId)).lastError ?? undefined).toBeUndefined();
   } finally {
     await keyless?.stop();
-    await connection.close();
   }
-}, 180_000);
+}, 240_000);
 
 test('alone on its queue, a worker without the key blocks the agent at once, saying what is missing', async () => {
   const queue = uniqueId('keyless-alone');
