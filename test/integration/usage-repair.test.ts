@@ -35,3 +35,27 @@ test('usage of 1e20 and negative counts is clamped and noted; the agent answers 
     expect((await t.agents.history(copy)).filter((e) => e.kind === 'model_output')).toHaveLength(2);
   });
 });
+
+test('a cost budget on a worker without a price for the model is said in state: it would never be reached', async () => {
+  await withWorker({ taskQueue, models: p.models() }, async () => {
+    const agentId = uniqueId('unpriced');
+    await t.agents.start(agentId, { model: OPENAI, budgets: { dayCostUsd: 5 } });
+    p.openai.enqueue({ kind: 'stream', text: 'free here' });
+    expect(await t.agents.ask(agentId, 'one')).toMatchObject({ status: 'answered' });
+    const state = await t.agents.state(agentId);
+    expect(state.warning).toBe(
+      'The cost budget (dayCostUsd) is not enforced: the worker that called openai:gpt-4.1-mini has no price for it, so its calls cost nothing here. Give the worker a price table (LIVECONTEXT_PRICES) or use token budgets (turnTokens, dayTokens).',
+    );
+    expect(state.usage.costUsd).toBe(0);
+  });
+  // With a price for the model, no warning.
+  await withWorker({ taskQueue, models: p.models(), prices: { 'openai:gpt-4.1-mini': { input: 1, output: 4 } } }, async () => {
+    const agentId = uniqueId('priced');
+    await t.agents.start(agentId, { model: OPENAI, budgets: { dayCostUsd: 5 } });
+    p.openai.enqueue({ kind: 'stream', text: 'priced' });
+    expect(await t.agents.ask(agentId, 'one')).toMatchObject({ status: 'answered' });
+    const state = await t.agents.state(agentId);
+    expect(state.warning).toBeNull();
+    expect(state.usage.costUsd).toBeGreaterThan(0);
+  });
+});
