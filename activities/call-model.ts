@@ -33,6 +33,8 @@ import {
 import type { EntryCache } from './entry-cache';
 import { inputBudgetFor, tokenizerFor } from './models/context-window';
 import type { ModelRouter } from './models/model-router';
+import { otherActivityWorkers, resolveOrPassOn } from './models/missing-provider';
+import { repairStreamUsage } from './models/usage-repair';
 import { type PriceTable, costOf } from './models/prices';
 import { recordModelCall } from './telemetry/activity-metrics';
 import { ModelError, mapProviderError, toApplicationFailure } from './models/provider-errors';
@@ -106,7 +108,9 @@ export function createCallModel(deps: CallModelDeps) {
       .entriesUpTo(ctx.client, input.agentId, input.runId, input.uptoSeq)
       .then(async (entries) => ({ context: await renderCounted(entries, input), responseSchema: turnResponseSchema(entries) }))
       .finally(() => clearInterval(preparing));
-    const model = deps.models.resolve(input.model);
+    // A key this worker lacks may be on another worker of the queue: the call is handed back a few times first.
+    const attempt = { attempt: ctx.info.attempt, maximumAttempts: ctx.info.retryPolicy?.maximumAttempts, firstScheduledMs: ctx.info.scheduledTimestampMs };
+    const model = await resolveOrPassOn(deps.models, input.model, attempt, () => otherActivityWorkers(ctx.client, ctx.info.activityNamespace, ctx.info.taskQueue));
     if (input.params) model.updateConfig(input.params);
     // The agent's sub-agents are tools of its own (they run in the workflow), offered beside the worker's.
     const toolSpecs = [...deps.tools.specsFor(input.tools), ...(input.subAgentTools ?? []).map((t) => zodToolSpec(t.name, t.description, SubAgentArgs))];
@@ -204,12 +208,19 @@ export function createCallModel(deps: CallModelDeps) {
       }
       return message;
     };
+    const usageRepairs: string[] = [];
     /** streamOnce in a GenAI span of its own (a no-op without tracing). */
     const streamMessage = async (messages: readonly ContextMessage[]): Promise<AssembledMessage> => {
       const { providerId, modelId } = model.modelInfo();
       const span = startModelSpan({ providerId, modelId, agentId: input.agentId, attempt: ctx.info.attempt }, messages, context.system);
       try {
         const message = await streamOnce(messages, span);
+        if (message.usage) {
+          // Counts a provider got wrong (1e20, negative, NaN) are repaired here, where they enter, and noted.
+          const repaired = repairStreamUsage(message.usage);
+          message.usage = repaired.usage;
+          usageRepairs.push(...repaired.repairs);
+        }
         span.end(message);
         recordModelCall(input.model, providerId, { ok: true, usage: message.usage, costUsd: message.usage && costOf(deps.prices, input.model, message.usage) });
         return message;
@@ -246,6 +257,7 @@ export function createCallModel(deps: CallModelDeps) {
         ...(context.dropped ? { context_dropped: context.dropped } : {}),
         ...(unoffered.length ? { unoffered_tools: unoffered.map((n) => n.slice(0, 64)).slice(0, 10) } : {}),
         ...typedMetadata,
+        ...(usageRepairs.length ? { usage_repaired: usageRepairs.join('; ').slice(0, 300) } : {}),
       },
     };
     const catalog = catalogChange(deps.tools, input.tools, input.catalogDigest);

@@ -5,6 +5,7 @@
  * to the context, for this request only); a second miss is ModelError.InvalidStructuredOutput, not
  * retried, so the agent blocks on it visibly. What is recorded is the value as compact JSON.
  */
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import {
   type AssembledMessage,
@@ -14,9 +15,9 @@ import {
   type ResponseSchema,
   type StreamUsage,
   USER_SECTION_TITLE,
-  parseStructuredAnswer,
 } from '../agent';
 import { ModelError } from './models/provider-errors';
+import { type CheckedAnswer, checkStructuredAnswer } from './typed-answer-check';
 
 /** Streams one model call over `messages` and returns its complete message (throws as callModel does). */
 export type StreamMessage = (messages: readonly ContextMessage[]) => Promise<AssembledMessage>;
@@ -41,7 +42,8 @@ export async function typedAnswer(
   call: { messages: readonly ContextMessage[]; uptoSeq: number; invocation: ModelInvocationDescriptor; model: string; stream: StreamMessage; log?: (text: string) => void },
 ): Promise<TypedAnswer> {
   if (message.toolCalls.length) return { message };
-  const first = parseStructuredAnswer(message.contents.join(''), schema);
+  const first = await checkAlive(message.contents.join(''), schema);
+  if (!first.ok && 'stopped' in first) throw stoppedCheck(call.model, first.stopped);
   if (first.ok) return { message: { ...message, contents: [first.json] }, ...repairsMetadata(first.repairs, false) };
 
   call.log?.(`The typed answer of ${call.model} does not match its schema (${first.issues}); asking again once.`);
@@ -49,7 +51,8 @@ export async function typedAnswer(
   const usage = addUsage(message.usage, again.usage);
   const merged = { ...again, ...(usage ? { usage } : {}) };
   if (again.toolCalls.length) return { message: merged, metadata: { typed_answer: { reasked: true } } }; // it went back to work
-  const second = parseStructuredAnswer(again.contents.join(''), schema);
+  const second = await checkAlive(again.contents.join(''), schema);
+  if (!second.ok && 'stopped' in second) throw stoppedCheck(call.model, second.stopped);
   if (!second.ok) {
     throw ApplicationFailure.create({
       type: ModelError.InvalidStructuredOutput,
@@ -58,6 +61,26 @@ export async function typedAnswer(
     });
   }
   return { message: { ...merged, contents: [second.json] }, ...repairsMetadata(second.repairs, true) };
+}
+
+/** The check, with the model call's heartbeats going on while it runs (a check with patterns may take up to its time limit). */
+async function checkAlive(text: string, schema: ResponseSchema): Promise<CheckedAnswer> {
+  const ctx = Context.current();
+  const alive = setInterval(() => ctx.heartbeat(), 1000);
+  try {
+    return await checkStructuredAnswer(text, schema);
+  } finally {
+    clearInterval(alive);
+  }
+}
+
+/** A check that could not finish is no verdict on the answer: the agent blocks on it, saying so (not re-asked). */
+function stoppedCheck(model: string, why: string): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: ModelError.InvalidStructuredOutput,
+    nonRetryable: true,
+    message: `The answer of ${model} could not be checked against the input's response schema: ${why}. Loosen or remove the pattern in the schema, then retry the turn (\`retry\`).`,
+  });
 }
 
 /** The context of the re-ask: the answer as given, then a user message saying what is wrong with it. */

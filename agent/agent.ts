@@ -385,7 +385,7 @@ export class Agent {
       lastError: this.lastErrorValue ?? null,
       usage: usageTotals(this.state.entries),
       stopping: host.stopping,
-      warning: host.warning ?? null,
+      warning: host.warning ?? unpricedCostBudget(this.config, this.state.entries) ?? null,
     };
   }
 
@@ -625,4 +625,24 @@ function findAnswer(entries: readonly HistoryEntry[], start: number): ModelOutpu
 
 function copySubAgentCalls(calls: Record<string, SubAgentCall> | undefined): Record<string, SubAgentCall> {
   return Object.fromEntries(Object.entries(calls ?? {}).map(([id, c]) => [id, { ...c, ...(c.result ? { result: { ...c.result } } : {}) }]));
+}
+
+/**
+ * A cost budget that cannot work: the agent's last model call has token counts but no cost, because the
+ * worker that made it has no price for the model, so cost never grows and the budget is never reached.
+ * Said in `state` rather than refused: the price table belongs to the worker, and another worker (or this
+ * one restarted with LIVECONTEXT_PRICES) may have one.
+ */
+function unpricedCostBudget(config: AgentConfig, entries: readonly HistoryEntry[]): string | undefined {
+  const budgets = config.budgets;
+  const names = (['turnCostUsd', 'dayCostUsd'] as const).filter((n) => budgets?.[n] !== undefined);
+  if (!names.length) return undefined;
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i];
+    if (e.kind !== 'model_output') continue;
+    if (!e.usage || e.usage.costUsd !== undefined) return undefined;
+    const model = `${e.invocation.providerId}:${e.invocation.model}`;
+    return `The cost budget (${names.join(', ')}) is not enforced: the worker that called ${model} has no price for it, so its calls cost nothing here. Give the worker a price table (LIVECONTEXT_PRICES) or use token budgets (turnTokens, dayTokens).`;
+  }
+  return undefined;
 }

@@ -48,6 +48,30 @@ export function responseSchemaProblem(rs: { schema: Record<string, unknown> }): 
   return undefined;
 }
 
+/** Keywords whose values are data, not schemas: a `pattern` inside them is no regular expression. */
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples']);
+
+/**
+ * Every regular expression in a JSON Schema: `pattern` values and `patternProperties` keys. They come
+ * from whoever sent the schema and run on the worker against the model's answer; see
+ * activities/typed-answer-check.ts (bounded) and client/schema-patterns.ts (refused up front).
+ */
+export function schemaPatterns(schema: unknown): string[] {
+  const found: string[] = [];
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (node === null || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      if (DATA_KEYWORDS.has(key)) continue;
+      if (key === 'pattern' && typeof value === 'string') found.push(value);
+      else if (key === 'patternProperties' && value !== null && typeof value === 'object' && !Array.isArray(value)) found.push(...Object.keys(value));
+      walk(value);
+    }
+  };
+  walk(schema);
+  return found;
+}
+
 /** The response schema of the turn that `entries` end in: the one of its input, the last model input. */
 export function turnResponseSchema(entries: readonly HistoryEntry[]): ResponseSchema | undefined {
   for (let i = entries.length - 1; i >= 0; i--) {

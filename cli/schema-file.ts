@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { ResponseSchema } from '../agent';
+import { unsafePatternMessage, unsafePatterns } from '../client/schema-patterns';
 import { UserError } from '../common/user-error';
 
 export function readSchemaFile(file: string): ResponseSchema {
@@ -29,5 +30,7 @@ export function readSchemaFile(file: string): ResponseSchema {
     const issues = parsed.error.issues.map((i) => (i.path.length === 1 && i.path[0] === 'schema' ? i.message : `${i.path.join('.') || 'file'}: ${i.message}`));
     throw new UserError(`The schema ${file} cannot be used: ${issues.join('; ')}.`);
   }
+  const unsafe = unsafePatterns(parsed.data.schema);
+  if (unsafe.length) throw new UserError(`The schema ${file} cannot be used: ${unsafePatternMessage(unsafe)}`);
   return parsed.data;
 }

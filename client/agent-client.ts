@@ -58,6 +58,7 @@ import { refuseOversizedInline } from './input-size';
 import { KeyedLimiter } from './keyed-limiter';
 import { type Resend, errorText, grpcCode, refusedUnaccepted, repeatIdempotent, retryWhile } from './retry';
 import { TtlCache } from './ttl-cache';
+import { refuseUnsafePatterns } from './schema-patterns';
 import { type TypedAskOptions, type TypedOutcome, responseSchemaFor, typedOutcome } from './typed-answer';
 import { AgentSchedules } from './agent-schedules';
 import { askWorkerInfo } from './worker-info';
@@ -265,12 +266,14 @@ export class AgentClient {
    */
   async send(agentId: string, input: AgentInput | string): Promise<{ inputSeq: number; duplicate?: true }> {
     const args: [AgentInput] = [asInput(input)];
+    refuseUnsafePatterns(args[0]);
     await refuseOversizedInline(this.client.options.loadedDataConverter, args[0]);
     return this.change(agentId, (updateId) => this.handle(agentId).executeUpdate(sendInputUpdate, { args, updateId }));
   }
 
   /** Fire-and-forget input (what other services typically use). */
   async signal(agentId: string, input: AgentInput | string): Promise<void> {
+    refuseUnsafePatterns(asInput(input));
     await refuseOversizedInline(this.client.options.loadedDataConverter, asInput(input));
     await this.handle(agentId).signal(inputSignal, asInput(input));
   }
@@ -347,6 +350,7 @@ export class AgentClient {
   async ask<S extends z.ZodType>(agentId: string, input: AgentInput | string, options: TypedAskOptions<S>): Promise<TypedOutcome<z.output<S>>>;
   async ask(agentId: string, input: AgentInput | string, options?: TypedAskOptions<z.ZodType>): Promise<TurnOutcome> {
     const sent = options ? { ...asInput(input), responseSchema: responseSchemaFor(options.schema, options.name) } : asInput(input);
+    refuseUnsafePatterns(sent);
     await refuseOversizedInline(this.client.options.loadedDataConverter, sent);
     const outcome = await this.askInOneUpdate(agentId, sent);
     return options ? typedOutcome(outcome, options.schema) : outcome;

@@ -52,6 +52,58 @@ export async function describeWorkers(client: Client, taskQueue: string): Promis
   };
 }
 
+/** One worker (by its identity, e.g. `pid@host`) seen polling a task queue. */
+export interface Poller {
+  identity: string;
+  /** Milliseconds since it last polled (either kind of task). */
+  lastPolledMsAgo: number;
+  /** Which kinds of task it polled for within POLLED_WITHIN_MS. */
+  workflows: boolean;
+  activities: boolean;
+}
+
+/** The part of a Client or a NativeConnection this needs. */
+export interface TaskQueueDescriber {
+  workflowService: Pick<Client['workflowService'], 'describeTaskQueue'>;
+}
+
+/** The workers that polled `taskQueue` within POLLED_WITHIN_MS, one entry per identity, most recent first. */
+export async function listPollers(service: TaskQueueDescriber, namespace: string, taskQueue: string): Promise<Poller[]> {
+  const now = Date.now();
+  const byIdentity = new Map<string, Poller>();
+  for (const taskQueueType of [WORKFLOW_TASKS, ACTIVITY_TASKS]) {
+    const { pollers } = await service.workflowService.describeTaskQueue({ namespace, taskQueue: { name: taskQueue, kind: NORMAL_KIND }, taskQueueType });
+    for (const p of pollers) {
+      const age = Math.max(0, now - timestampMs(p.lastAccessTime));
+      if (age > POLLED_WITHIN_MS) continue;
+      const identity = p.identity || '(no identity)';
+      const seen = byIdentity.get(identity) ?? { identity, lastPolledMsAgo: age, workflows: false, activities: false };
+      seen.lastPolledMsAgo = Math.min(seen.lastPolledMsAgo, age);
+      if (taskQueueType === WORKFLOW_TASKS) seen.workflows = true;
+      else seen.activities = true;
+      byIdentity.set(identity, seen);
+    }
+  }
+  return [...byIdentity.values()].sort((a, b) => a.lastPolledMsAgo - b.lastPolledMsAgo);
+}
+
+/**
+ * What a starting worker says about the other workers on its task queue, or undefined when there are
+ * none: they share its agents' model calls and tools, so a difference in keys or tools between them
+ * makes turns fail on one worker and not on another.
+ */
+export function otherWorkersNotice(others: readonly Poller[], taskQueue: string): string | undefined {
+  if (!others.length) return undefined;
+  const shown = others.slice(0, 5).map((p) => `${p.identity} (polled ${Math.round(p.lastPolledMsAgo / 1000)} s ago)`);
+  const more = others.length > shown.length ? `, and ${others.length - shown.length} more` : '';
+  const count = others.length === 1 ? '1 other worker polls' : `${others.length} other workers poll`;
+  return (
+    `${count} ${taskQueue}: ${shown.join(', ')}${more}. ` +
+    'They take this queue\'s model calls and tool runs too: give every worker of a queue the same API keys and tools ' +
+    '(a call one worker cannot make is handed to another a few times, then the agent blocks), or use another task queue (LIVECONTEXT_TASK_QUEUE).'
+  );
+}
+
 /** No worker polls the task queue an agent runs on: what it would need cannot happen until one does. */
 export class NoWorkerError extends LivecontextError {
   constructor(

@@ -9,6 +9,7 @@ import { createLivecontextWorker } from './create-worker';
 import type { McpServersOption } from './mcp-servers';
 import { installLogging } from '../common/logging';
 import { startTracing } from '../common/telemetry';
+import { listPollers, otherWorkersNotice } from '../client/worker-status';
 
 export interface RunningWorker {
   worker: Worker;
@@ -29,6 +30,8 @@ export async function startWorker(options: {
   mcpServers?: McpServersOption;
   /** Start-up steps as they begin, for a person watching (default: none). */
   progress?: (step: string) => void;
+  /** What a person should know at start (other workers on the task queue); default: stderr. */
+  notice?: (text: string) => void;
 }): Promise<RunningWorker> {
   installLogging();
   const settings = connectSettings({ address: options.address, namespace: options.namespace, taskQueue: options.taskQueue });
@@ -51,6 +54,7 @@ export async function startWorker(options: {
     ...(options.workspaceRoot ? { workspaceRoot: options.workspaceRoot } : {}),
     ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
   });
+  await sayOtherWorkers(connection, settings, worker.options.identity, options.notice ?? ((text) => console.error(`livecontext: ${text}`)));
   // The last spans (the worker's shutdown ends open activity spans) are flushed before the process goes.
   const done = worker.run().finally(async () => {
     await tracing?.shutdown().catch(() => undefined);
@@ -65,4 +69,19 @@ export async function startWorker(options: {
       await done;
     },
   };
+}
+
+/**
+ * Says which other workers poll the task queue this worker joins (Temporal's task-queue description):
+ * a second `npm start`, or a worker with another environment, would otherwise share the agents' calls
+ * without a word. Looking is best effort: a server that cannot describe the queue delays nothing.
+ */
+async function sayOtherWorkers(connection: NativeConnection, settings: ConnectSettings, ownIdentity: string, notice: (text: string) => void): Promise<void> {
+  try {
+    const others = (await listPollers(connection, settings.namespace, settings.taskQueue)).filter((p) => p.identity !== ownIdentity);
+    const text = otherWorkersNotice(others, settings.taskQueue);
+    if (text) notice(text);
+  } catch {
+    // not knowing is no reason to stop a worker from starting
+  }
 }

@@ -1,0 +1,105 @@
+/**
+ * Issue 26 item 4: a second worker with another environment joins the task queue. It says so when it
+ * starts (the other workers polling the queue, by identity), and a model call it cannot make for want of
+ * an API key is handed back, so that a worker that has the key makes it, before the agent would block.
+ * Alone on its queue, a worker without the key blocks the agent at once, as before.
+ * Two real workers on one dev server: `livecontext worker` (the CLI, without OPENAI_API_KEY) and a worker
+ * whose OpenAI provider has a key (the OpenAI wire fake).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { openaiProvider } from '../../activities';
+import { useProviderServers } from '../support/provider-servers';
+import { connectTest, eventually, testAddress, uniqueId, withWorker, workflowBundle } from '../support/temporal';
+
+const { t, p, taskQueue } = useProviderServers('worker-keys');
+const OPENAI = 'openai:gpt-4.1-mini';
+const BIN = path.resolve(__dirname, '../../bin/livecontext.js');
+const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-keys-'));
+
+/** `livecontext worker` on `queue` without an OpenAI key, as a second `npm start` in another shell would be. */
+async function keylessCliWorker(queue: string): Promise<{ proc: ChildProcess; output: () => string; stop: () => Promise<void> }> {
+  const proc = spawn(process.execPath, [BIN, 'worker', '--workspace', workspaceRoot], {
+    env: { ...process.env, TEMPORAL_ADDRESS: testAddress(), LIVECONTEXT_TASK_QUEUE: queue, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', ANTHROPIC_API_KEY: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  await eventually(() => out.includes('Worker running on') || (proc.exitCode !== null && 'exited'), 150_000, 'the CLI worker to start').then((v) => {
+    if (v === 'exited') throw new Error(`The CLI worker exited:\n${out}`);
+  });
+  return {
+    proc,
+    output: () => out,
+    stop: async () => {
+      if (proc.exitCode === null) proc.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** For each callModel activity of the agent: the attempt that Temporal's history shows starting, and the worker that took it. */
+async function modelAttempts(agentId: string): Promise<Array<{ attempt: number; identity: string }>> {
+  const raw = await t.agents.handle(agentId).fetchHistory();
+  const scheduled = new Map<string, string>();
+  const attempts: Array<{ attempt: number; identity: string }> = [];
+  for (const e of raw.events ?? []) {
+    const s = e.activityTaskScheduledEventAttributes;
+    if (s) scheduled.set(String(e.eventId), s.activityType?.name ?? '');
+    const started = e.activityTaskStartedEventAttributes;
+    if (started && scheduled.get(String(started.scheduledEventId)) === 'callModel') attempts.push({ attempt: started.attempt ?? 0, identity: started.identity ?? '' });
+  }
+  return attempts;
+}
+
+test('a worker without the key says which workers share its queue; its model calls are made by the worker that has the key', async () => {
+  const withKey = { taskQueue, workspaceRoot, models: p.models(), workflowBundle: workflowBundle(), workerOptions: { identity: 'with-key' } };
+  let keyless: Awaited<ReturnType<typeof keylessCliWorker>> | undefined;
+  try {
+    await withWorker(withKey, async () => {
+      // The worker with the key polls; then a second worker without one joins and says so.
+      await eventually(async () => (await t.agents.workerStatus()).polling, 30_000, 'the worker with the key to poll');
+      keyless = await keylessCliWorker(taskQueue);
+      expect(keyless.output()).toMatch(new RegExp(`livecontext: 1 other worker polls ${taskQueue}: with-key \\(polled \\d+ s ago\\)\\. They take this queue's model calls and tool runs too`));
+
+      // Both poll: whichever takes a model call, the one with the key makes it (a call the keyless worker
+      // takes is handed back: see test/unit/missing-provider.test.ts; which worker Temporal gives an
+      // attempt to is not in a test's hands).
+      const agentId = uniqueId('keys');
+      await t.agents.start(agentId, { model: OPENAI });
+      const turns = 4;
+      for (let turn = 1; turn <= turns; turn++) {
+        p.openai.enqueue({ kind: 'stream', text: `Answer ${turn}, made by the worker with the key.` });
+        const outcome = await t.agents.ask(agentId, `Question ${turn}?`);
+        expect(outcome).toMatchObject({ status: 'answered', answer: { contents: [`Answer ${turn}, made by the worker with the key.`] } });
+      }
+      const attempts = await modelAttempts(agentId);
+      expect(attempts.map((a) => a.identity)).toEqual(Array(turns).fill('with-key'));
+      expect(p.openai.requests).toHaveLength(turns);
+    });
+  } finally {
+    await keyless?.stop();
+  }
+}, 240_000);
+
+test('alone on its queue, a worker without the key blocks the agent at once, saying what is missing', async () => {
+  const queue = uniqueId('keyless-alone');
+  const ctx = await connectTest(queue);
+  try {
+    await withWorker({ taskQueue: queue, workspaceRoot, models: [openaiProvider({ apiKey: '', baseURL: '' })], workerOptions: { identity: 'alone' } }, async () => {
+      const agentId = uniqueId('alone');
+      await ctx.agents.start(agentId, { model: OPENAI });
+      const outcome = await ctx.agents.ask(agentId, 'Hello?');
+      expect(outcome).toMatchObject({ status: 'error', error: { code: 'ModelError.MissingApiKey', message: expect.stringContaining('OPENAI_API_KEY is not set in this worker\'s environment') } });
+      const raw = await ctx.agents.handle(agentId).fetchHistory();
+      const attempts = (raw.events ?? []).flatMap((e) => (e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes.attempt] : []));
+      expect(attempts).toEqual([1]); // not handed around: no other worker polls this queue
+    });
+  } finally {
+    await ctx.close();
+  }
+}, 120_000);
