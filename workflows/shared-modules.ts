@@ -16,6 +16,7 @@
  */
 import { regexes, util } from 'zod/v4/core';
 import * as agentConfig from '../agent/agent-config';
+import * as agentId from '../agent/agent-id';
 import * as agentState from '../agent/agent-state';
 import * as agentStatus from '../agent/agent-status';
 import * as agent from '../agent/agent';
@@ -28,6 +29,7 @@ import * as entryRepair from '../agent/entry-repair';
 import * as errors from '../agent/errors';
 import * as imageHeader from '../agent/image-header';
 import * as index from '../agent/index';
+import * as inputFingerprint from '../agent/input-fingerprint';
 import * as input from '../agent/input';
 import * as lenientArgs from '../agent/lenient-args';
 import * as liveContext from '../agent/live-context';
@@ -99,4 +101,4 @@ function freezeShared(value: unknown, seen: WeakSet<object>): void {
 Object.freeze(regexes);
 Object.freeze(util);
 const seen = new WeakSet<object>();
-for (const namespace of [agentConfig, agentState, agentStatus, agent, askUser, attachments, budgets, contextBudget, entries, entryRepair, errors, imageHeader, index, input, lenientArgs, liveContext, messageAssembler, messageDelta, modelContext, modelStep, model, refusedAttachments, responseSchema, runState, shortId, snapshotCheck, snapshot, stepIo, subAgents, timerTools, tokenEstimate, toolAllowance, toolDecision, toolSpec, toolStep, undecodable, widgetsIndex, widgetsMemoryNotebook, widgetsRebuild, widgetsRegistry, widgetsTaskList, widgetsWidget]) freezeShared(namespace, seen);
+for (const namespace of [agentConfig, agentId, agentState, agentStatus, agent, askUser, attachments, budgets, contextBudget, entries, entryRepair, errors, imageHeader, index, inputFingerprint, input, lenientArgs, liveContext, messageAssembler, messageDelta, modelContext, modelStep, model, refusedAttachments, responseSchema, runState, shortId, snapshotCheck, snapshot, stepIo, subAgents, timerTools, tokenEstimate, toolAllowance, toolDecision, toolSpec, toolStep, undecodable, widgetsIndex, widgetsMemoryNotebook, widgetsRebuild, widgetsRegistry, widgetsTaskList, widgetsWidget]) freezeShared(namespace, seen);
