@@ -43,8 +43,10 @@ const commands: Record<string, Command> = {
     options: { namespace: { type: 'string' } },
     async run(_p, v) {
       const [{ startDevServer }, { startWorker }] = await Promise.all([import('../worker/dev-server'), import('../worker/run-worker')]);
-      const server = await startDevServer({ log: (m) => console.error(m), ...(v.namespace ? { namespaces: [v.namespace as string] } : {}) });
-      console.log(`Temporal server: ${server.address}${server.started ? '' : ' (already running)'}`);
+      const server = await startDevServer({ owner: 'livecontext dev', log: (m) => console.error(m), ...(v.namespace ? { namespaces: [v.namespace as string] } : {}) });
+      console.log(
+        `Temporal server: ${server.address} ${server.started ? '(started here; it stops when this exits)' : `(already running, ${server.reusedFrom}; it keeps running when this exits)`}`,
+      );
       console.log(`Web UI:          ${server.uiUrl}`);
       if (v.namespace) console.log(`Namespace:       ${v.namespace} (and default)`);
       const worker = await startWorker({ address: server.address, ...(v.namespace ? { namespace: v.namespace as string } : {}), progress: (m) => console.error(m) });
@@ -52,6 +54,7 @@ const commands: Record<string, Command> = {
       await Promise.race([untilSignal(), worker.done]);
       await worker.stop();
       await server.stop();
+      if (!server.started) console.error(`The Temporal server at ${server.address} keeps running (this command did not start it).`);
     },
   },
   worker: {
@@ -220,6 +223,7 @@ function untilSignal(): Promise<void> {
   return new Promise((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
+    process.once('SIGHUP', () => resolve()); // a closed terminal: stop what was started, as Ctrl-C does
   });
 }
 
