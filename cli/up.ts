@@ -14,6 +14,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { type DevServer, startDevServer } from '../worker/dev-server';
+import { demoReason, devServerLine } from './up-messages';
 import { installLogging } from '../common/logging';
 import { startWorker } from '../worker/run-worker';
 import { DEMO_HELP, OFFLINE_DEMO_MODEL } from '../activities/models/offline-demo-model';
@@ -74,12 +75,6 @@ export async function up(options: { agentId: string; model: string; mcp?: string
   }
 }
 
-/** What the dev server line says: started here (and stopped on exit), or whose server is used. */
-export function devServerLine(server: DevServer): string {
-  if (server.started) return `Temporal dev server ${server.address} (started here; it stops when this exits) · Web UI ${server.uiUrl}`;
-  return `Using the Temporal server already running at ${server.address}, ${server.reusedFrom ?? 'not started here'}; it keeps running when this exits · Web UI ${server.uiUrl}`;
-}
-
 async function stopServer(server: DevServer): Promise<void> {
   if (!server.started) {
     console.error(`The Temporal server at ${server.address} keeps running (this command did not start it; ports ${server.address.split(':').pop()} and ${server.uiUrl.split(':').pop()} stay taken).`);
@@ -111,18 +106,6 @@ async function startAgent(agents: AgentClient, options: { agentId: string; model
   }
   const warning = await modelWarning(agents, agentId, model, await agents.agentTaskQueue(agentId), { otherModel: '/model provider:model', retry: '/retry' });
   return warning ? `${said} Warning: ${warning}` : said;
-}
-
-/** Why a new agent gets the offline demo model, true to the environment. */
-export function demoReason(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.LIVECONTEXT_MODEL === OFFLINE_DEMO_MODEL) return 'LIVECONTEXT_MODEL names the offline demo model (not an LLM).';
-  if (env.OPENAI_BASE_URL) {
-    return (
-      'OPENAI_BASE_URL is set, but no model is named: using the offline demo model (not an LLM). ' +
-      "Name your server's model with LIVECONTEXT_MODEL=openai:<model> or `npm start -- --model openai:<model>` (no API key needed), or /model openai:<model> for this agent."
-    );
-  }
-  return 'No API key configured: using the offline demo model (not an LLM).';
 }
 
 /**

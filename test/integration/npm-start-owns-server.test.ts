@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eventually, testAddress, uniqueId } from '../support/temporal';
+import { connectTest, eventually, testAddress, uniqueId } from '../support/temporal';
 
 const root = path.resolve(__dirname, '../..');
 const BIN = path.join(root, 'bin/livecontext.js');
@@ -89,13 +89,23 @@ test('a server already running is named and left running; kill -9 of `livecontex
   await eventually(async () => !(await listening(port)) && !(await listening(port + 1000)), 60_000, 'the dev server ports to be free');
 }, 300_000);
 
-test('`npm start` on a server livecontext did not start says so, and that it keeps running', async () => {
+test('`npm start` on a server livecontext did not start says so; an agent on a local OpenAI-compatible server is said as it is', async () => {
   const port = Number(testAddress().split(':').pop()); // the tests' own server
   const cwd = mkdtempSync(path.join(tmpdir(), 'lc-up-'));
-  const up = run(process.execPath, [BIN, 'up'], { cwd, env: env(port, uniqueId('foreign')) });
+  // The agent already runs on a model of an OpenAI-compatible server (no key needed with OPENAI_BASE_URL).
+  const agentId = uniqueId('local-llm');
+  const t = await connectTest('livecontext-agents');
+  try {
+    await t.agents.start(agentId, { model: 'openai:llama3.2' });
+  } finally {
+    await t.close();
+  }
+  const up = run(process.execPath, [BIN, 'up'], { cwd, env: { ...env(port, agentId), OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } });
   up.proc.stdin!.end('');
   await up.exited;
   expect(up.out.text).toMatch(new RegExp(`Using the Temporal server already running at 127\\.0\\.0\\.1:${port}, not started by livecontext .*; it keeps running when this exits`));
+  expect(up.out.text).toContain(`Agent "${agentId}" runs on openai:llama3.2 (it already existed, so not on demo:offline: /model demo:offline changes it).`);
+  expect(up.out.text).not.toMatch(/No API key|offline demo model|Warning:/);
   expect(up.out.text).toMatch(/keeps running \(this command did not start it; ports \d+ and \d+ stay taken\)/);
   expect(await listening(port)).toBe(true);
 }, 180_000);
