@@ -175,8 +175,8 @@ const commands: Record<string, Command> = {
     run: async (_p, v) => (await import('./serve')).serveCmd(v),
   },
   schedule: {
-    usage: 'livecontext schedule add <agent-id> (--cron EXPR | --every 1h) --text TEXT [--start-model provider:model] | list [agent-id] [--json] | pause|resume|trigger|delete <schedule-id>',
-    summary: 'Input at set times, on Temporal Schedules (they survive every process; Web UI: Schedules). --start-model starts the agent when it is not running.',
+    usage: 'livecontext schedule add <agent-id> (--cron EXPR | --every 1h) --text TEXT [--start-model provider:model] | list [agent-id] [--json] | describe|pause|resume|trigger|delete <schedule-id>',
+    summary: 'Input at set times, on Temporal Schedules (they survive every process; Web UI: Schedules). An agent that is not running is refused unless --start-model lets the schedule start it; list and describe say how the last delivery went.',
     options: { cron: { type: 'string' }, every: { type: 'string' }, text: { type: 'string' }, 'start-model': { type: 'string' }, ...json },
     run: async (p, v) => (await import('./schedule-cmd')).scheduleCmd(p, v),
   },
