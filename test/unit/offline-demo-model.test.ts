@@ -10,7 +10,7 @@ const tools = ['write_file', 'delete_file', 'sleep', 'memory_notebook_replace', 
 
 async function reply(last: Record<string, unknown>) {
   const deltas: MessageDelta[] = [];
-  for await (const d of offlineDemoProvider.create('offline').stream([last as unknown as ContextMessage], tools)) deltas.push(d);
+  for await (const d of offlineDemoProvider.create('offline').stream([last as unknown as ContextMessage], tools, undefined, {} as never)) deltas.push(d);
   const text = deltas.flatMap((d) => (d.kind === 'text' ? [d.text] : [])).join('');
   const calls = deltas.flatMap((d) => (d.kind === 'tool_call_start' ? [d.toolName] : []));
   return { text, calls };
