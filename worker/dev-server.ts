@@ -86,6 +86,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     { stdio: ['pipe', logFd, logFd], detached: true },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.stdin!.on('error', () => {}); // ending it after the keeper has exited is fine
   const stop = async () => {
     child.stdin!.end();
     await exited;
