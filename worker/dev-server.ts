@@ -13,7 +13,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { clearOwner, describeOwner, recordOwner } from './dev-server-owner';
+import { clearOwner, describeOwner, ownerRecordPath, recordOwner } from './dev-server-owner';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 
 import { SEARCH_ATTRIBUTES } from '../workflows/messages';
@@ -83,7 +83,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       ...SEARCH_ATTRIBUTES.flatMap((k) => ['--search-attribute', `${k.name}=Keyword`]),
     ],
     // stdin: the pipe whose end stops the server. detached: its own process group (see above).
-    { stdio: ['pipe', logFd, logFd], detached: true },
+    { stdio: ['pipe', logFd, logFd], detached: true, env: { ...process.env, LIVECONTEXT_KEEPER_RECORD: ownerRecordPath(port) } },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.stdin!.on('error', () => {}); // ending it after the keeper has exited is fine

@@ -4,11 +4,12 @@
  * start.mjs, `livecontext up`, the Temporal dev server; each kill is a SIGKILL, which no process can
  * catch. The dev servers started here run on free ports (LIVECONTEXT_TEMPORAL_PORT), in temp folders.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ownerRecordPath } from '../../worker/dev-server-owner';
 import { connectTest, eventually, testAddress, uniqueId } from '../support/temporal';
 
 const root = path.resolve(__dirname, '../..');
@@ -39,8 +40,8 @@ function env(port: number, agentId: string): NodeJS.ProcessEnv {
   return e;
 }
 
-function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }) {
-  const proc = spawn(command, args, { ...options, stdio: ['pipe', 'pipe', 'pipe'] });
+function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; stdin?: number }) {
+  const proc = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: [options.stdin ?? 'pipe', 'pipe', 'pipe'] });
   running.push(proc);
   const out = { text: '' };
   proc.stdout!.on('data', (d) => (out.text += d));
@@ -54,8 +55,12 @@ test('kill -9 of `npm start` stops the dev server it started: its ports are free
   // A project folder whose `npm start` is this one's (npm runs it through `sh -c`, as in a checkout).
   const cwd = mkdtempSync(path.join(tmpdir(), 'lc-npm-start-'));
   writeFileSync(path.join(cwd, 'package.json'), JSON.stringify({ name: 'npm-start-test', private: true, scripts: { start: `node ${JSON.stringify(path.join(root, 'scripts/start.mjs'))}` } }));
-  // stdin stays open (the test holds it): nothing but the kill ends the chat.
-  const npm = run('npm', ['start'], { cwd, env: env(port, uniqueId('npm-kill')) });
+  // stdin stays open whatever happens to npm (a FIFO this test holds open for reading and writing; a
+  // 'pipe' would be closed by Node when npm exits): nothing but the kill can end the chat.
+  const fifo = path.join(cwd, 'stdin');
+  execFileSync('mkfifo', [fifo]);
+  const stdin = openSync(fifo, 'r+');
+  const npm = run('npm', ['start'], { cwd, env: env(port, uniqueId('npm-kill')), stdin });
   await eventually(() => /Started agent/.test(npm.out.text), 180_000, 'npm start to be ready');
   expect(npm.out.text).toMatch(new RegExp(`Temporal dev server 127\\.0\\.0\\.1:${port} \\(started here; it stops when this exits\\)`));
   expect(await listening(port)).toBe(true);
@@ -65,6 +70,8 @@ test('kill -9 of `npm start` stops the dev server it started: its ports are free
   await npm.exited;
   await eventually(async () => !(await listening(port)) && !(await listening(port + 1000)), 60_000, 'the dev server ports to be free');
   expect(npm.out.text).toMatch(/the process that ran it \(pid \d+\) has ended; stopping livecontext/);
+  await eventually(() => !existsSync(ownerRecordPath(port)), 10_000, 'the keeper to remove the owner record'); // no record says a server is there
+  closeSync(stdin);
 }, 300_000);
 
 test('a server already running is named and left running; kill -9 of `livecontext dev` stops the one it started', async () => {
@@ -87,6 +94,7 @@ test('a server already running is named and left running; kill -9 of `livecontex
   dev.proc.kill('SIGKILL');
   await dev.exited;
   await eventually(async () => !(await listening(port)) && !(await listening(port + 1000)), 60_000, 'the dev server ports to be free');
+  await eventually(() => !existsSync(ownerRecordPath(port)), 10_000, 'the keeper to remove the owner record');
 }, 300_000);
 
 test('`npm start` on a server livecontext did not start says so; an agent on a local OpenAI-compatible server is said as it is', async () => {
