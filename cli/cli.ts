@@ -43,8 +43,10 @@ const commands: Record<string, Command> = {
     options: { namespace: { type: 'string' } },
     async run(_p, v) {
       const [{ startDevServer }, { startWorker }] = await Promise.all([import('../worker/dev-server'), import('../worker/run-worker')]);
-      const server = await startDevServer({ log: (m) => console.error(m), ...(v.namespace ? { namespaces: [v.namespace as string] } : {}) });
-      console.log(`Temporal server: ${server.address}${server.started ? '' : ' (already running)'}`);
+      const server = await startDevServer({ owner: 'livecontext dev', log: (m) => console.error(m), ...(v.namespace ? { namespaces: [v.namespace as string] } : {}) });
+      console.log(
+        `Temporal server: ${server.address} ${server.started ? '(started here; it stops when this exits)' : `(already running, ${server.reusedFrom}; it keeps running when this exits)`}`,
+      );
       console.log(`Web UI:          ${server.uiUrl}`);
       if (v.namespace) console.log(`Namespace:       ${v.namespace} (and default)`);
       const worker = await startWorker({ address: server.address, ...(v.namespace ? { namespace: v.namespace as string } : {}), progress: (m) => console.error(m) });
@@ -52,6 +54,7 @@ const commands: Record<string, Command> = {
       await Promise.race([untilSignal(), worker.done]);
       await worker.stop();
       await server.stop();
+      if (!server.started) console.error(`The Temporal server at ${server.address} keeps running (this command did not start it).`);
     },
   },
   worker: {
@@ -172,8 +175,8 @@ const commands: Record<string, Command> = {
     run: async (_p, v) => (await import('./serve')).serveCmd(v),
   },
   schedule: {
-    usage: 'livecontext schedule add <agent-id> (--cron EXPR | --every 1h) --text TEXT [--start-model provider:model] | list [agent-id] [--json] | pause|resume|trigger|delete <schedule-id>',
-    summary: 'Input at set times, on Temporal Schedules (they survive every process; Web UI: Schedules). --start-model starts the agent when it is not running.',
+    usage: 'livecontext schedule add <agent-id> (--cron EXPR | --every 1h) --text TEXT [--start-model provider:model] | list [agent-id] [--json] | describe|pause|resume|trigger|delete <schedule-id>',
+    summary: 'Input at set times, on Temporal Schedules (they survive every process; Web UI: Schedules). An agent that is not running is refused unless --start-model lets the schedule start it; list and describe say how the last delivery went.',
     options: { cron: { type: 'string' }, every: { type: 'string' }, text: { type: 'string' }, 'start-model': { type: 'string' }, ...json },
     run: async (p, v) => (await import('./schedule-cmd')).scheduleCmd(p, v),
   },
@@ -220,6 +223,7 @@ function untilSignal(): Promise<void> {
   return new Promise((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
+    process.once('SIGHUP', () => resolve()); // a closed terminal: stop what was started, as Ctrl-C does
   });
 }
 

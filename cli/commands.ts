@@ -13,6 +13,7 @@ import { describeState, runStateWord } from '../client/state-view';
 import { checkModel, modelWarning } from './model-check';
 import { watchWorkerWhile } from './worker-watch';
 import { budgetsOption } from './budget-option';
+import { safeFolderName } from '../activities/tools/workspace-folder';
 
 export type { Values };
 const str = (v: Values, k: string) => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
@@ -241,6 +242,14 @@ export async function exportCmd(agentId: string, v: Values) {
   } else {
     console.log(json);
   }
+  console.error(workspaceNote(agentId));
+}
+
+/** Export carries the agent (history, notebook, tasks, configuration), not the files its tools wrote on the worker. */
+function workspaceNote(agentId: string, newId?: string): string {
+  const folder = (id: string) => `.livecontext/workspaces/${safeFolderName(id)}/`;
+  const to = newId ? `${folder(newId)} beside the worker that runs "${newId}"` : "the new agent's workspace folder";
+  return `Workspace files are not in an export: copy ${folder(agentId)} (beside the worker that ran "${agentId}", or under its --workspace) to ${to} by hand.`;
 }
 
 export async function importCmd(file: string, v: Values) {
@@ -266,6 +275,7 @@ export async function importCmd(file: string, v: Values) {
     throw err;
   }
   console.log(`Imported as agent "${agentId}".`);
+  if (snapshot.sourceAgentId) console.error(workspaceNote(snapshot.sourceAgentId, agentId));
 }
 
 export async function simpleCmd(agentId: string, action: 'stop' | 'reset') {

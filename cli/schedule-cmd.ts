@@ -6,7 +6,7 @@ import type { Values } from './argv';
 import { formatTable } from './format';
 import { checkModel } from './model-check';
 
-const USAGE = 'livecontext schedule add <agent-id> (--cron EXPR | --every 1h) --text TEXT [--start-model provider:model] | list [agent-id] [--json] | pause|resume|trigger|delete <schedule-id>';
+const USAGE = 'livecontext schedule add <agent-id> (--cron EXPR | --every 1h) --text TEXT [--start-model provider:model] | list [agent-id] [--json] | describe|pause|resume|trigger|delete <schedule-id>';
 
 export async function scheduleCmd(p: string[], v: Values): Promise<void> {
   const [action, target] = p;
@@ -38,6 +38,12 @@ export async function scheduleCmd(p: string[], v: Values): Promise<void> {
       else console.log(table(list));
       return;
     }
+    case 'describe': {
+      const d = await schedules.describe(need('schedule-id'));
+      if (v.json) console.log(JSON.stringify(d, null, 2));
+      else console.log(describeText(d));
+      return;
+    }
     case 'pause':
       await schedules.pause(need('schedule-id'));
       console.log(`Paused schedule "${target}".`);
@@ -61,7 +67,28 @@ export async function scheduleCmd(p: string[], v: Values): Promise<void> {
 
 function table(list: AgentScheduleSummary[]): string {
   if (!list.length) return '(no schedules)';
-  return formatTable([['SCHEDULE', 'AGENT', 'WHEN', 'STATE', 'NEXT', 'TEXT'], ...list.map((s) => [s.scheduleId, s.agentId, s.when, s.paused ? 'paused' : 'active', s.nextTimes[0]?.slice(0, 19).replace('T', ' ') ?? '-', clip(s.text, 40)])]);
+  const rows = list.map((s) => [s.scheduleId, s.agentId, s.when, s.paused ? 'paused' : 'active', time(s.nextTimes[0]), delivery(s, 50), clip(s.text, 40)]);
+  const failed = list.filter((s) => s.lastDelivery?.status === 'failed').map((s) => s.scheduleId);
+  const hint = failed.length ? `\n${failed.length} schedule${failed.length > 1 ? 's' : ''} failed to deliver last time: livecontext schedule describe ${failed[0]}` : '';
+  return formatTable([['SCHEDULE', 'AGENT', 'WHEN', 'STATE', 'NEXT', 'LAST DELIVERY', 'TEXT'], ...rows]) + hint;
 }
+
+function describeText(s: AgentScheduleSummary): string {
+  return [
+    `Schedule "${s.scheduleId}" sends "${clip(s.text)}" to agent "${s.agentId}" (${s.when}); ${s.paused ? `paused${s.note ? ` (${s.note})` : ''}` : 'active'}.`,
+    `Next:          ${s.nextTimes.map(time).join(', ') || '-'}`,
+    `Last delivery: ${delivery(s)}${s.lastDelivery ? ` (run ${s.lastDelivery.workflowId})` : ''}`,
+  ].join('\n');
+}
+
+/** How the last scheduled time went, in a few words. */
+function delivery(s: AgentScheduleSummary, max = 500): string {
+  const d = s.lastDelivery;
+  if (!d) return '-';
+  const what = d.status === 'failed' ? 'FAILED' : d.status;
+  return clip(`${what} ${time(d.scheduledAt)}${d.error ? `: ${d.error}` : ''}`, max);
+}
+
+const time = (iso: string | undefined) => iso?.slice(0, 19).replace('T', ' ') ?? '-';
 
 const clip = (text: string, max = 60) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);

@@ -3,20 +3,28 @@
  * a worker in this process (logs to .livecontext/worker.log), and a console chat with one agent.
  * When stdin is not a terminal it answers one message per line and exits at end of input; the agent
  * stays alive in Temporal either way.
+ *
+ * What it starts ends with it: on SIGTERM or SIGHUP, and when the process that started it goes away
+ * (`npm start`'s script passes a pipe, see scripts/start.mjs and ownerGone), it stops the gateway, the
+ * worker and the dev server it started; if it is killed outright, the dev server stops on its own
+ * (worker/dev-server.ts). A server it did not start is named and left running.
  */
 import { existsSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { startDevServer } from '../worker/dev-server';
+import { type DevServer, startDevServer } from '../worker/dev-server';
+import { demoReason, devServerLine } from './up-messages';
 import { installLogging } from '../common/logging';
 import { startWorker } from '../worker/run-worker';
-import { DEMO_HELP } from '../activities/models/offline-demo-model';
+import { DEMO_HELP, OFFLINE_DEMO_MODEL } from '../activities/models/offline-demo-model';
 import { runChat } from './chat';
 import { connectAgents } from '../client/connect';
 import { loadMcpConfigFile } from '../activities/mcp/config';
 import { DEFAULT_PORT, type RunningGateway, serveGateway } from '../gateway/serve-gateway';
 import { tokensFromEnv } from '../gateway/tokens';
 import type { AgentClient } from '../client/agent-client';
+import { modelWarning } from '../client/model-warning';
 
 export async function up(options: { agentId: string; model: string; mcp?: string }): Promise<void> {
   const interactive = !!process.stdin.isTTY;
@@ -27,37 +35,93 @@ export async function up(options: { agentId: string; model: string; mcp?: string
   const mcpServers = mcpFile ? loadMcpConfigFile(path.resolve(mcpFile)) : undefined;
   if (mcpFile) console.error(`MCP servers from ${mcpFile}: ${mcpServers!.map((s) => s.name).join(', ') || '(none)'}`);
 
+  // Everything started below is stopped here, once, however this command ends.
+  const stops: (() => Promise<unknown>)[] = [];
+  let stopping: Promise<void> | undefined;
+  const stopAll = () =>
+    (stopping ??= (async () => {
+      for (const stop of stops.reverse()) await stop().catch((err: unknown) => console.error(`(while stopping: ${(err as Error).message.split('\n')[0]})`));
+    })());
+  const leave = (why: string, code: number) => {
+    console.error(`livecontext up: ${why}; stopping what it started…`);
+    setTimeout(() => process.exit(code), 15_000).unref(); // a stop that hangs does not keep the server: exiting closes its pipe
+    void stopAll().finally(() => process.exit(code));
+  };
+  process.once('SIGTERM', () => leave('SIGTERM', 143));
+  process.once('SIGHUP', () => leave('SIGHUP', 129));
+  ownerGone(() => leave('the command that started it has ended', 1));
+
   let address = process.env.TEMPORAL_ADDRESS;
-  let stopServer = async () => {};
+  let server: DevServer | undefined;
   if (!address) {
     console.error('starting the Temporal dev server…');
-    const server = await startDevServer({ log: (m) => console.error(m) });
+    server = await startDevServer({ owner: 'livecontext up (npm start)', log: (m) => console.error(m) });
     address = server.address;
-    stopServer = server.stop;
-    say(`Temporal dev server ${server.address}${server.started ? '' : ' (already running)'} · Web UI ${server.uiUrl}`);
+    stops.push(() => stopServer(server!));
+    say(devServerLine(server));
   }
   const worker = await startWorker({ address, progress: (m) => console.error(m), ...(mcpServers ? { mcpServers } : {}) });
+  stops.push(() => worker.stop());
   console.error('worker ready');
   const { agents, connection } = await connectAgents({ address });
+  stops.push(() => connection.close());
   const gateway = await startGateway(agents, say);
+  if (gateway) stops.push(() => gateway.close());
   try {
-    try {
-      // The demo's "both" runs a timer and a file write at once.
-      await agents.start(options.agentId, { model: options.model, ...(options.model === 'demo:offline' ? { parallelTools: true } : {}) });
-      say(`Started agent "${options.agentId}" with model ${options.model}.`);
-    } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-    }
-    if (options.model === 'demo:offline') {
-      say(`No API key configured: using the offline demo model (not an LLM). ${DEMO_HELP} See the README to use OpenAI or Anthropic.`);
-    }
+    say(await startAgent(agents, options));
     await runChat({ agents, agentId: options.agentId, input: process.stdin, output: process.stdout, interactive });
   } finally {
-    await gateway?.close();
-    await connection.close();
-    await worker.stop();
-    await stopServer();
+    await stopAll();
   }
+}
+
+async function stopServer(server: DevServer): Promise<void> {
+  if (!server.started) {
+    console.error(`The Temporal server at ${server.address} keeps running (this command did not start it; ports ${server.address.split(':').pop()} and ${server.uiUrl.split(':').pop()} stay taken).`);
+    return;
+  }
+  await server.stop();
+}
+
+/**
+ * Starts the agent, or finds it already there, and says which model it runs on — its own, not the one
+ * this command would have given a new agent — and, when a worker cannot call that model, why.
+ */
+async function startAgent(agents: AgentClient, options: { agentId: string; model: string }): Promise<string> {
+  const { agentId } = options;
+  let model = options.model;
+  let said: string;
+  try {
+    // The demo's "both" runs a timer and a file write at once.
+    await agents.start(agentId, { model, ...(model === OFFLINE_DEMO_MODEL ? { parallelTools: true } : {}) });
+    said = `Started agent "${agentId}" with model ${model}.`;
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    model = (await agents.state(agentId)).config.model;
+    said = `Agent "${agentId}" runs on ${model}${model !== options.model ? ` (it already existed, so not on ${options.model}: /model ${options.model} changes it)` : ''}.`;
+  }
+  if (model === OFFLINE_DEMO_MODEL) {
+    const why = options.model === OFFLINE_DEMO_MODEL ? demoReason() : 'The offline demo model is not an LLM.';
+    return `${said} ${why} ${DEMO_HELP} See the README to use OpenAI, Anthropic or a local server.`;
+  }
+  const warning = await modelWarning(agents, agentId, model, await agents.agentTaskQueue(agentId), { otherModel: '/model provider:model', retry: '/retry' });
+  return warning ? `${said} Warning: ${warning}` : said;
+}
+
+/**
+ * Calls `onGone` when the process that started this one ends, if it passed the read end of a pipe as
+ * the file descriptor named by LIVECONTEXT_OWNER_FD (scripts/start.mjs does): the kernel closes the
+ * write end when that process exits, `kill -9` included. The variable is not passed on to children.
+ */
+function ownerGone(onGone: () => void): void {
+  const fd = Number(process.env.LIVECONTEXT_OWNER_FD);
+  delete process.env.LIVECONTEXT_OWNER_FD;
+  if (!Number.isInteger(fd) || fd < 3) return;
+  const pipe = new net.Socket({ fd, readable: true, writable: false });
+  pipe.on('data', () => {});
+  pipe.once('end', onGone);
+  pipe.once('error', onGone);
+  pipe.unref();
 }
 
 /**

@@ -2,8 +2,12 @@
  * Schedules that feed agents, on Temporal Schedules: they live in the Temporal cluster, survive every
  * process, and show in the Web UI. Each time, the schedule starts scheduledInputWorkflow, which delivers
  * one input (idempotent per scheduled time) to the agent, and may start the agent when none runs.
+ *
+ * A schedule for an agent that is not running is refused unless it may start the agent (every delivery
+ * would fail), and each summary says how the last delivery went (`lastDelivery`), so a schedule whose
+ * agent has stopped since does not fail unseen.
  */
-import { type Client, ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleSummary } from '@temporalio/client';
+import { type Client, type ScheduleDescription, ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleSummary, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { InputRejectedError, NewAgentConfig, checkAgentId } from '../agent';
 import { SCHEDULED_INPUT_WORKFLOW_TYPE, type ScheduledInput } from '../workflows/messages';
 import type { StartAgentOptions } from './agent-client';
@@ -33,6 +37,19 @@ export interface AgentScheduleSummary {
   note: string | null;
   nextTimes: string[];
   recentTimes: string[];
+  /** How the most recent scheduled time went (null before the first). */
+  lastDelivery: ScheduleDelivery | null;
+}
+
+/** One scheduled time's delivery: its scheduledInputWorkflow run. */
+export interface ScheduleDelivery {
+  scheduledAt: string;
+  /** `delivering` while it runs (it retries while no worker answers, `error` says the last attempt's failure). */
+  status: 'delivered' | 'delivering' | 'failed';
+  /** Why it failed, or why its last attempt failed. */
+  error?: string;
+  /** The run's workflow id (Web UI, `temporal workflow show`). */
+  workflowId: string;
 }
 
 const AGENT_MEMO = 'livecontextAgentId';
@@ -49,6 +66,7 @@ export class AgentSchedules {
     if (!options.cron === !options.every) throw new InputRejectedError('BAD_SCHEDULE', 'Give exactly one of a cron expression or an interval (every).');
     if (!options.text.trim()) throw new InputRejectedError('BAD_SCHEDULE', 'A schedule needs the text it sends.');
     const every = options.every ? parseInterval(options.every) : undefined;
+    if (!options.startIfMissing) await this.requireRunning(agentId);
     const input: ScheduledInput = { agentId, text: options.text, ...(options.sender ? { sender: options.sender } : {}) };
     if (options.startIfMissing) {
       checkAgentId(agentId); // the schedule may start it
@@ -87,7 +105,46 @@ export class AgentSchedules {
     const d = await this.handle(scheduleId).describe();
     const summary = fromSummary(d as unknown as ScheduleSummary); // a description has every field a summary reads
     if (!summary) throw new InputRejectedError('NOT_A_LIVECONTEXT_SCHEDULE', `Schedule "${scheduleId}" does not feed an agent.`);
-    return summary;
+    return { ...summary, lastDelivery: await this.lastDelivery(d) };
+  }
+
+  /** The run of the most recent scheduled time, and how it went. */
+  private async lastDelivery(d: ScheduleDescription): Promise<ScheduleDelivery | null> {
+    const last = d.info.recentActions.at(-1);
+    if (!last) return null;
+    const { workflowId, firstExecutionRunId } = last.action.workflow;
+    const base = { scheduledAt: last.scheduledAt.toISOString(), workflowId };
+    const handle = this.client.workflow.getHandle(workflowId, firstExecutionRunId);
+    try {
+      const run = await handle.describe();
+      if (run.status.name === 'RUNNING') {
+        const failure = run.raw.pendingActivities?.[0]?.lastFailure?.message;
+        return { ...base, status: 'delivering', ...(failure ? { error: failure } : {}) };
+      }
+      if (run.status.name === 'COMPLETED') return { ...base, status: 'delivered' };
+      await handle.result();
+      return { ...base, status: 'failed', error: run.status.name };
+    } catch (err) {
+      if (err instanceof WorkflowFailedError) return { ...base, status: 'failed', error: innermost(err) };
+      if (err instanceof WorkflowNotFoundError) return null; // past the namespace's retention
+      return { ...base, status: 'failed', error: (err as Error).message.split('\n')[0] };
+    }
+  }
+
+  /** Refuses a schedule whose every delivery would fail: its agent is not running, and it may not start one. */
+  private async requireRunning(agentId: string): Promise<void> {
+    let status: string | undefined;
+    try {
+      status = (await this.client.workflow.getHandle(agentId).describe()).status.name;
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+    }
+    if (status === 'RUNNING') return;
+    throw new InputRejectedError(
+      'AGENT_NOT_RUNNING',
+      `${status ? `Agent "${agentId}" has ended (${status.toLowerCase()})` : `No agent "${agentId}" in this namespace`}, so every delivery of this schedule would fail. ` +
+        'Start it first, or let the schedule start it (--start-model provider:model; startIfMissing in the API).',
+    );
   }
 
   async pause(scheduleId: string, note = 'paused by livecontext'): Promise<void> {
@@ -126,7 +183,15 @@ function fromSummary(s: ScheduleSummary): AgentScheduleSummary | undefined {
     note: s.state.note ?? null,
     nextTimes: (s.info?.nextActionTimes ?? []).slice(0, 3).map((t) => t.toISOString()),
     recentTimes: (s.info?.recentActions ?? []).slice(-3).map((a) => a.scheduledAt.toISOString()),
+    lastDelivery: null,
   };
+}
+
+/** The message of the failure at the bottom of a chain (the activity's own words, not "Activity task failed"). */
+function innermost(err: Error): string {
+  let e: Error = err;
+  while ((e as { cause?: Error }).cause) e = (e as { cause?: Error }).cause!;
+  return e.message.split('\n')[0];
 }
 
 const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };

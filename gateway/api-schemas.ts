@@ -84,7 +84,16 @@ export const StartAgentBody = NewAgentConfig.extend({
 })
   .strict()
   .meta({ id: 'StartAgent' });
-export const StartedAgent = z.object({ agentId: z.string(), runId: z.string() }).meta({ id: 'StartedAgent' });
+export const StartedAgent = z
+  .object({
+    agentId: z.string(),
+    runId: z.string(),
+    warning: z
+      .string()
+      .optional()
+      .describe("Why the agent cannot make model calls yet — no worker polls its task queue, or none has the model's provider or its API key — so the first turn would be blocked; the agent is started all the same."),
+  })
+  .meta({ id: 'StartedAgent' });
 
 /** POST /agents/import: a snapshot (from GET /agents/:id/export) and the id to give it (default: its sourceAgentId). */
 export const ImportAgentBody = z.object({ snapshot: AgentSnapshot, agentId: AgentId.optional() }).strict().meta({ id: 'ImportAgent' });

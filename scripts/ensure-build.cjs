@@ -28,24 +28,39 @@ function newestMtime(file) {
   return newest;
 }
 
-/** Whether dist/ is missing or older than the sources (false in an installed package: it has no sources). */
-function isStale(root) {
-  if (!fs.existsSync(path.join(root, 'index.ts'))) return false;
+/**
+ * Why dist/ must be compiled: 'first' when it was never built here (a fresh clone), 'changed' when it
+ * is older than the sources, null when it is current (and in an installed package: it has no sources).
+ */
+function staleReason(root) {
+  if (!fs.existsSync(path.join(root, 'index.ts'))) return null;
   const stamp = path.join(root, STAMP);
-  if (!fs.existsSync(stamp)) return true;
+  if (!fs.existsSync(stamp)) return 'first';
   const built = fs.statSync(stamp).mtimeMs;
-  return SOURCES.some((s) => newestMtime(path.join(root, s)) > built);
+  return SOURCES.some((s) => newestMtime(path.join(root, s)) > built) ? 'changed' : null;
 }
 
+/** Whether dist/ is missing or older than the sources. */
+function isStale(root) {
+  return staleReason(root) !== null;
+}
+
+/** What is said while compiling. */
+const BUILD_MESSAGE = {
+  first: 'livecontext: building livecontext (first run: compiling the TypeScript sources to dist/, once)…',
+  changed: 'livecontext: compiling to dist/ (the sources changed)…',
+};
+
 function ensureBuild(root = path.resolve(__dirname, '..'), { log = (m) => console.error(m) } = {}) {
-  if (!isStale(root)) return;
+  const reason = staleReason(root);
+  if (!reason) return;
   let tsc;
   try {
     tsc = require.resolve('typescript/bin/tsc', { paths: [root] });
   } catch {
     return; // no compiler here (production install): use dist/ as it is
   }
-  log('livecontext: compiling to dist/ (the sources changed)…');
+  log(BUILD_MESSAGE[reason]);
   const started = Date.now(); // sources changed while compiling count as newer than the build
   const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
   if (result.status !== 0) throw new Error(`Compiling livecontext failed (tsc exit ${result.status}).`);
@@ -53,5 +68,5 @@ function ensureBuild(root = path.resolve(__dirname, '..'), { log = (m) => consol
   fs.utimesSync(path.join(root, STAMP), started / 1000, started / 1000);
 }
 
-module.exports = { ensureBuild, isStale, SOURCES };
+module.exports = { ensureBuild, isStale, staleReason, BUILD_MESSAGE, SOURCES };
 if (require.main === module) ensureBuild();

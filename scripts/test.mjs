@@ -16,9 +16,11 @@ const s3Server = require('./ensure-s3-server.cjs').ensureS3Server(); // MinIO fo
 const env = { ...process.env, ...(cli ? { TEMPORAL_CLI_PATH: cli } : {}), ...(chromium ? { LIVECONTEXT_CHROMIUM_PATH: chromium } : {}), ...(s3Server ? { LIVECONTEXT_S3_SERVER_PATH: s3Server } : {}) };
 
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+// `npm test -- test/unit/x.test.ts`: those tests only, at once (the whole-project type-check and lint take most of a minute).
+const named = require('./test-args.cjs').namedTests(process.argv.slice(2));
+if (named.length) console.error(`npm test: running ${named.join(', ')} only; type-check and lint skipped (\`npm test\` with no file runs them).`);
 const steps = [
-  ['type-check', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']],
-  ['lint', bin('eslint'), ['.']],
+  ...(named.length ? [] : [['type-check', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']], ['lint', bin('eslint'), ['.']]]),
   ['tests', bin('jest'), ['--ci', ...process.argv.slice(2)]],
 ];
 for (const [name, cmd, args] of steps) {

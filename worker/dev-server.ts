@@ -1,12 +1,19 @@
 /**
  * The local Temporal dev server for `npm start` and `livecontext dev`: persistent (SQLite under
- * .livecontext/), with its Web UI. Reuses a server already listening on the port. The CLI binary comes
- * from scripts/temporal-cli.cjs; without one, @temporalio/testing downloads it (needs the internet).
+ * .livecontext/), with its Web UI. The CLI binary comes from scripts/temporal-cli.cjs; without one,
+ * @temporalio/testing downloads it (needs the internet).
+ *
+ * A server this process starts cannot outlive it: it runs under scripts/child-keeper.cjs, which stops
+ * it when this process's end of a pipe closes (`kill -9` included), in a process group of its own (so
+ * a Ctrl-C meant for the chat does not reach it before the worker has stopped). A server already
+ * listening on the port is reused and left running; `reusedFrom` says who started it, from the record
+ * each start leaves in the temp folder (dev-server-owner.ts).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { clearOwner, describeOwner, ownerRecordPath, recordOwner } from './dev-server-owner';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 
 import { SEARCH_ATTRIBUTES } from '../workflows/messages';
@@ -22,6 +29,9 @@ export interface DevServer {
   uiUrl: string;
   /** False when an already running server was reused. */
   started: boolean;
+  /** When reused: who started it, e.g. "started by `livecontext up` (pid 4242 in /home/me/app); it stops when that one exits". */
+  reusedFrom?: string;
+  /** Stops a server started here (a reused one is left running). */
   stop(): Promise<void>;
 }
 
@@ -33,16 +43,25 @@ export interface DevServerOptions {
   log?: (message: string) => void;
   /** Namespaces to create besides `default` (with the livecontext search attributes), if missing. */
   namespaces?: string[];
+  /** The command that starts it, named to whoever later finds the server running (default `livecontext`). */
+  owner?: string;
+}
+
+/** The dev server's port: LIVECONTEXT_TEMPORAL_PORT, default 7233 (its Web UI on the port + 1000, as the Temporal CLI does). */
+export function devServerPort(env: NodeJS.ProcessEnv = process.env): number {
+  const port = Number(env.LIVECONTEXT_TEMPORAL_PORT || 7233);
+  if (!Number.isInteger(port) || port <= 0 || port > 64535) throw new Error(`LIVECONTEXT_TEMPORAL_PORT=${env.LIVECONTEXT_TEMPORAL_PORT} is not a port number (1–64535).`);
+  return port;
 }
 
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
-  const port = options.port ?? 7233;
-  const uiPort = options.uiPort ?? 8233;
+  const port = options.port ?? devServerPort();
+  const uiPort = options.uiPort ?? port + 1000;
   const address = `127.0.0.1:${port}`;
   const uiUrl = `http://localhost:${uiPort}`;
   if (await isListening(port)) {
     createNamespaces(ensureTemporalCli({ log: options.log }), address, options.namespaces ?? [], options.log);
-    return { address, uiUrl, started: false, stop: async () => {} };
+    return { address, uiUrl, started: false, reusedFrom: describeOwner(port), stop: async () => {} };
   }
 
   const dataDir = path.resolve(options.dataDir ?? '.livecontext');
@@ -56,27 +75,36 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   // Its output goes to a log file: stdout belongs to the chat.
   const logFd = openSync(path.join(dataDir, 'temporal-server.log'), 'a');
   const child = spawn(
-    exe,
+    process.execPath,
     [
+      path.join(packageRoot(), 'scripts', 'child-keeper.cjs'), String(STOP_GRACE_MS), exe,
       'server', 'start-dev', '--db-filename', dbFilename, '--ip', '127.0.0.1', '--port', String(port), '--ui-port', String(uiPort), '--log-level', 'warn',
       // The livecontext search attributes, so agents are searchable in the Web UI and by `livecontext list`.
       ...SEARCH_ATTRIBUTES.flatMap((k) => ['--search-attribute', `${k.name}=Keyword`]),
     ],
-    { stdio: ['ignore', logFd, logFd] },
+    // stdin: the pipe whose end stops the server. detached: its own process group (see above).
+    { stdio: ['pipe', logFd, logFd], detached: true, env: { ...process.env, LIVECONTEXT_KEEPER_RECORD: ownerRecordPath(port) } },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await waitForPort(port, child, 60_000);
-  createNamespaces(exe, address, options.namespaces ?? [], options.log);
-  return {
-    address,
-    uiUrl,
-    started: true,
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
-    },
+  child.stdin!.on('error', () => {}); // ending it after the keeper has exited is fine
+  const stop = async () => {
+    child.stdin!.end();
+    await exited;
+    clearOwner(port, child.pid);
   };
+  try {
+    await waitForPort(port, child, 60_000);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  recordOwner(port, { command: options.owner ?? 'livecontext', keeperPid: child.pid! });
+  createNamespaces(exe, address, options.namespaces ?? [], options.log);
+  return { address, uiUrl, started: true, stop };
 }
+
+/** How long the server gets to stop on SIGTERM before SIGKILL. */
+const STOP_GRACE_MS = 10_000;
 
 async function waitForPort(port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -19,7 +19,13 @@ export const DEMO_HELP =
   'Try: "remember I like tea" (memory notebook), "plan buy milk, call mum" and "done 1" (task list), ' +
   '"delete note 2" (a call that waits for /approve), ' +
   '"sleep 20" (a durable timer: kill the worker meanwhile and restart it), "both" (a timer and a file at once), ' +
-  'or any other text (filed as a note).';
+  'or any other text, such as "buy milk" (filed as a note; a greeting or a question is answered instead).';
+
+/** A message that only greets or thanks: answered, never filed as a note. */
+const GREETING =
+  /^(?:hi|hello|hey|hiya|howdy|yo|hallo|bonjour|hola|greetings|good\s+(?:morning|afternoon|evening|day)|thanks|thank\s+you|thx|bye|goodbye)(?:\s+(?:there|again|all|everyone|demo|agent|bot|you))*[\s!.,:;)]*$/i;
+/** Asking what it can do, or any question: the demo answers none (it is not an LLM) but says what it shows. */
+const QUESTION = /^(?:\/?help|what can you do|who are you|what are you)\b|\?\s*$/i;
 
 export const offlineDemoProvider: ModelProvider = {
   id: 'demo',
@@ -102,6 +108,8 @@ function plan(input: ModelInputEntry, offered: Set<string>): { say: string; call
     if (lacking.length) return refuse(lacking);
     return { say: 'A 5 s timer and filing your message, two tools at once (in parallel when the agent has parallelTools).', calls: [{ name: 'sleep', args: { seconds: 5, reason: 'demo' } }, note] };
   }
+  if (GREETING.test(text)) return { say: `Hello! I am the offline demo model, not an LLM: I answer no questions, but I show what an agent does with its tools. ${DEMO_HELP}`, calls: [] };
+  if (QUESTION.test(text)) return { say: `I am the offline demo model, not an LLM, so I cannot answer that. ${DEMO_HELP}`, calls: [] };
   if (missing('write_file').length) return { say: `${DEMO_HELP} (write_file is not offered to this agent, so I cannot file notes.)`, calls: [] };
   return { say: `Filing your message as note ${input.inputSeq ?? input.seq}.`, calls: [note] };
 }
@@ -122,7 +130,7 @@ function describeResults(entry: ToolResultsEntry): string {
         case 'write_file':
           return `Saved ${/ to (.+)\.$/.exec(r.result)?.[1] ?? 'the note'}.`;
         case 'delete_file':
-          return `Deleted. ${r.result}`;
+          return r.result; // "Deleted notes/note-2.md."
         default:
           return `${r.toolName}: ${r.result}`;
       }

@@ -60,7 +60,7 @@ function openaiKey(o: OpenAIProviderOptions): { apiKey: string | undefined; keyV
   if (o.azure) return { apiKey: o.apiKey ?? process.env.AZURE_OPENAI_API_KEY, keyVariable: 'AZURE_OPENAI_API_KEY' };
   // Local compatible servers (Ollama, vLLM, LM Studio) usually need no key.
   const baseURL = o.baseURL ?? process.env.OPENAI_BASE_URL ?? undefined;
-  return { apiKey: o.apiKey ?? process.env.OPENAI_API_KEY ?? (baseURL ? 'not-needed' : undefined), keyVariable: 'OPENAI_API_KEY' };
+  return { apiKey: o.apiKey ?? (process.env.OPENAI_API_KEY || (baseURL ? 'not-needed' : undefined)), keyVariable: 'OPENAI_API_KEY' };
 }
 
 /** Whether a key is there: a provider's `readiness`, so clients can warn before the first model call fails. */

@@ -22,6 +22,15 @@ export const ScheduleSchema = z
     note: z.string().nullable(),
     nextTimes: z.array(z.string()),
     recentTimes: z.array(z.string()),
+    lastDelivery: z
+      .object({
+        scheduledAt: z.string(),
+        status: z.enum(['delivered', 'delivering', 'failed']).describe('delivering: it runs, retrying while no worker answers'),
+        error: z.string().optional().describe("Why it failed (or why its last attempt did), e.g. the agent is not running"),
+        workflowId: z.string(),
+      })
+      .nullable()
+      .describe('How the most recent scheduled time went; null before the first'),
   })
   .meta({ id: 'Schedule' });
 const AddScheduleBody = z

@@ -47,6 +47,8 @@ test('a snapshot taken mid tool-loop continues in another namespace with the sam
     await first.agents.signal(id, 'and then report');
     const exported = await cli(['export', id, '--out', file], { env: { LIVECONTEXT_TASK_QUEUE: taskQueue, OPENAI_API_KEY: 'sk-secret-should-not-appear' } });
     expect(exported).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Exported agent/) });
+    // What an export does not carry is said (issue 26): the files the agent's tools wrote.
+    expect(exported.stderr).toContain(`Workspace files are not in an export: copy .livecontext/workspaces/${id}/`);
   });
 
   const snapshot = JSON.parse(readFileSync(file, 'utf8'));
@@ -59,6 +61,7 @@ test('a snapshot taken mid tool-loop continues in another namespace with the sam
   const newId = `${id}-moved`;
   const imported = await cli(['import', file, '--id', newId], { env: { LIVECONTEXT_TASK_QUEUE: taskQueue, TEMPORAL_NAMESPACE: SECOND_NAMESPACE } });
   expect(imported).toMatchObject({ code: 0, stdout: `Imported as agent "${newId}".\n` });
+  expect(imported.stderr).toContain(`copy .livecontext/workspaces/${id}/ (beside the worker that ran "${id}", or under its --workspace) to .livecontext/workspaces/${newId}/ beside the worker that runs "${newId}" by hand.`);
 
   await withWorker({ taskQueue, namespace: SECOND_NAMESPACE, workspaceRoot: ws2, tools: [deployTool], models: models() }, async () => {
     const waiting = await eventually(async () => {

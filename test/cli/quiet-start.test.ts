@@ -78,7 +78,7 @@ test('a worker says each start-up step, then stays quiet: no bundler listing, no
   expect((await cli(['import', file, '--id', copy], { env })).code).toBe(0);
   const list = await cli(['list'], { env });
   expect(list.stdout).toMatch(new RegExp(`^${copy}\\s+waiting for input\\s+demo:offline`, 'm'));
-  const answer = await cli(['send', copy, 'hello there', '--wait'], { env });
+  const answer = await cli(['send', copy, 'keep that too', '--wait'], { env });
   expect(answer).toMatchObject({ code: 0, stdout: expect.stringContaining('Saved notes/note-2.md') });
 
   const printed = out.stdout + out.stderr;

@@ -69,7 +69,7 @@ test('a schedule starts its agent and feeds it, across a worker SIGKILL, once pe
   expect(await cli(['schedule', 'delete', scheduleId], { env })).toMatchObject({ code: 1, stderr: expect.stringMatching(/No such schedule/) });
 });
 
-test('a short interval fires on its own; a deleted schedule fires no more; an agent that is not running is not started unless asked', async () => {
+test('a short interval fires on its own; a deleted schedule fires no more; a schedule for an agent that does not run is refused, and a failed delivery is said', async () => {
   worker ??= await startChildWorker({ taskQueue, workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-ws-')), controlDir: mkdtempSync(path.join(tmpdir(), 'lc-ctl-')) });
   const agentId = uniqueId('ticker');
   await t.agents.start(agentId, { model: 'scripted:echo' });
@@ -81,16 +81,31 @@ test('a short interval fires on its own; a deleted schedule fires no more; an ag
   await new Promise((r) => setTimeout(r, 5_000));
   expect((await inputs(agentId)).length).toBe(settled);
 
-  const missing = await t.agents.schedules.add(uniqueId('nobody'), { every: '1h', text: 'hello?' });
-  await t.agents.schedules.trigger(missing.scheduleId);
+  // An agent that does not run: refused, since every delivery would fail (unless the schedule may start it).
+  const nobody = uniqueId('nobody');
+  await expect(t.agents.schedules.add(nobody, { every: '1h', text: 'hello?' })).rejects.toThrow(`No agent "${nobody}" in this namespace, so every delivery of this schedule would fail.`);
+  const refused = await cli(['schedule', 'add', nobody, '--every', '1h', '--text', 'hello?'], { env });
+  expect(refused).toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(/every delivery of this schedule would fail\. Start it first, or let the schedule start it \(--start-model provider:model/) });
+  expect(await t.agents.schedules.list(nobody)).toEqual([]);
+
+  // An agent that stops after its schedule was added: the failed delivery is said by list and describe.
+  const stopping = uniqueId('stops');
+  await t.agents.start(stopping, { model: 'scripted:echo' });
+  const orphan = await t.agents.schedules.add(stopping, { every: '1h', text: 'still there?' });
+  expect(orphan.lastDelivery).toBeNull();
+  await t.agents.stop(stopping);
+  await t.agents.schedules.trigger(orphan.scheduleId);
   const failed = await eventually(async () => {
-    for await (const wf of t.client.workflow.list({ query: `WorkflowType = '${SCHEDULED_INPUT_WORKFLOW_TYPE}' AND WorkflowId STARTS_WITH '${missing.scheduleId}'` })) {
-      if (wf.status.name === 'FAILED') return wf;
-    }
-    return undefined;
-  }, 60_000, 'the delivery to a missing agent to fail');
-  expect(failed.status.name).toBe('FAILED');
-  await t.agents.schedules.delete(missing.scheduleId);
+    const d = (await t.agents.schedules.describe(orphan.scheduleId)).lastDelivery;
+    return d?.status === 'failed' ? d : undefined;
+  }, 60_000, 'the delivery to a stopped agent to fail');
+  expect(failed).toMatchObject({ status: 'failed', error: expect.stringContaining(`No running agent "${stopping}"`), workflowId: expect.stringContaining(orphan.scheduleId) });
+  const list = await cli(['schedule', 'list', stopping], { env });
+  expect(list.stdout).toMatch(new RegExp(`${orphan.scheduleId}\\s+${stopping}\\s+every 1h\\s+active\\s+\\S+ \\S+\\s+FAILED \\d{4}-`));
+  expect(list.stdout).toContain(`1 schedule failed to deliver last time: livecontext schedule describe ${orphan.scheduleId}`);
+  const described = await cli(['schedule', 'describe', orphan.scheduleId], { env });
+  expect(described.stdout).toMatch(new RegExp(`Last delivery: FAILED \\d{4}-\\d\\d-\\d\\d \\S+: No running agent "${stopping}"`));
+  await t.agents.schedules.delete(orphan.scheduleId);
   await expect(t.agents.schedules.add('x', { every: 'soon', text: 'a' })).rejects.toThrow(/not an interval/);
   await expect(t.agents.schedules.add('x', { text: 'a' })).rejects.toThrow(/exactly one/);
 });

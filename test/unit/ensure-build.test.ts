@@ -47,3 +47,18 @@ test('a change in any source folder, gateway/ included, makes dist/ stale', () =
   utimesSync(edited, later, later);
   expect(isStale(dir)).toBe(true);
 });
+
+test('a fresh clone is told it is the first build, not that the sources changed', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { staleReason, BUILD_MESSAGE } = require('../../scripts/ensure-build.cjs') as { staleReason(root: string): string | null; BUILD_MESSAGE: Record<string, string> };
+  const dir = mkdtempSync(path.join(tmpdir(), 'lc-clone-'));
+  writeFileSync(path.join(dir, 'index.ts'), '');
+  expect(staleReason(dir)).toBe('first');
+  expect(BUILD_MESSAGE.first).toBe('livecontext: building livecontext (first run: compiling the TypeScript sources to dist/, once)…');
+  expect(BUILD_MESSAGE.first).not.toMatch(/changed/);
+  mkdirSync(path.join(dir, 'dist'));
+  writeFileSync(path.join(dir, 'dist', '.build-stamp'), '');
+  const past = (Date.now() - 60_000) / 1000;
+  utimesSync(path.join(dir, 'index.ts'), past, past);
+  expect(staleReason(dir)).toBeNull();
+});
