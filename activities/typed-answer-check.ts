@@ -10,7 +10,7 @@
  */
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { type ResponseSchema, type StructuredAnswer, parseStructuredAnswer, schemaPatterns } from '../agent';
+import { type ResponseSchema, type StructuredAnswer, parseStructuredAnswer, schemaPatterns } from '../agent/index';
 
 /** The longest a check with patterns may take; LIVECONTEXT_SCHEMA_CHECK_MS sets another. */
 export const SCHEMA_CHECK_TIME_LIMIT_MS = 10_000;

@@ -15,7 +15,7 @@ import {
   type ResponseSchema,
   type StreamUsage,
   USER_SECTION_TITLE,
-} from '../agent';
+} from '../agent/index';
 import { ModelError } from './models/provider-errors';
 import { type CheckedAnswer, checkStructuredAnswer } from './typed-answer-check';
 

@@ -25,7 +25,7 @@ import { MAX_REFUSED_ATTACHMENTS, type RefusedAttachment, suspectAttachments } f
 /** Kept where it was public before the model-call step moved to model-step.ts. */
 export { errorMessage } from './model-step';
 import { runToolStep, runnableBatch } from './tool-step';
-import { type MemoryNotebookWidget, type TaskListWidget, type Widget, type WidgetToolResult, createWidgets, widgetStates } from './widgets';
+import { type MemoryNotebookWidget, type TaskListWidget, type Widget, type WidgetToolResult, createWidgets, widgetStates } from './widgets/index';
 
 /**
  * A model output with more tool calls than this is not run at all: the batch gets an ExecuteError

@@ -8,7 +8,7 @@ import type { HistoryEntry } from './entries';
 import { type ContextMessage, renderLiveContext } from './live-context';
 import type { RefusedAttachment } from './refused-attachments';
 import { type TextTokenizer, bytesPerTokenEstimate, calibrationFactor, countMessageTokens } from './token-estimate';
-import { buildLiveScreen, rebuildWidgets } from './widgets';
+import { buildLiveScreen, rebuildWidgets } from './widgets/index';
 
 export interface ModelContext {
   /** The system instruction in force, if any (providers put it where their protocol wants it). */

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { McpServerStatus } from '../activities/mcp';
+import type { McpServerStatus } from '../activities/mcp/index';
 import { MCP_CONFIG_EXAMPLE } from '../activities/mcp/config';
 import { UserError } from '../common/user-error';
 
@@ -15,7 +15,7 @@ export async function mcpListCmd(file: string | undefined, json: boolean): Promi
   if (file === undefined && !existsSync(where)) {
     throw new UserError(`No mcp.json here: livecontext mcp list looked for ${where} (give another file with --mcp FILE). ${MCP_CONFIG_EXAMPLE}`, 'MCP_CONFIG');
   }
-  const { McpPool, loadMcpConfigFile } = await import('../activities/mcp');
+  const { McpPool, loadMcpConfigFile } = await import('../activities/mcp/index');
   const configs = loadMcpConfigFile(where);
   if (!configs.length) throw new UserError(`No MCP servers in ${file}.`, 'MCP_CONFIG');
   const pool = new McpPool(configs);

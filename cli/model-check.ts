@@ -2,7 +2,7 @@
  * The model name check of `start`, `configure` and `up`; what they warn about before an agent's first
  * model call is client/model-warning.ts (the gateway says the same).
  */
-import { ModelName } from '../agent';
+import { ModelName } from '../agent/index';
 import { UserError } from '../common/user-error';
 
 export { modelWarning } from '../client/model-warning';

@@ -8,7 +8,7 @@
  * agent has stopped since does not fail unseen.
  */
 import { type Client, type ScheduleDescription, ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleSummary, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
-import { InputRejectedError, NewAgentConfig, checkAgentId } from '../agent';
+import { InputRejectedError, NewAgentConfig, checkAgentId } from '../agent/index';
 import { SCHEDULED_INPUT_WORKFLOW_TYPE, type ScheduledInput } from '../workflows/messages';
 import type { StartAgentOptions } from './agent-client';
 

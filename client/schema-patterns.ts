@@ -8,7 +8,7 @@
  * would have been harmless (`^(\d+,)*\d+$`): rewriting those is cheap, a frozen check is not.
  */
 import safeRegex from 'safe-regex2';
-import { type AgentInput, InputRejectedError, schemaPatterns } from '../agent';
+import { type AgentInput, InputRejectedError, schemaPatterns } from '../agent/index';
 
 /** The patterns of `schema` that safe-regex2 finds unsafe (those that do not compile are left to the schema check). */
 export function unsafePatterns(schema: unknown): string[] {

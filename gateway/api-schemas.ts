@@ -23,7 +23,7 @@ import {
   type AgentStatus,
   type TurnOutcome,
   type UsageTotals,
-} from '../agent';
+} from '../agent/index';
 import type { AgentSummary } from '../client/agent-client';
 import { RunStateWords, type RunStateWord, type stateWords } from '../client/state-view';
 import type { NotebookWrite, NotebookWriteResult } from '../workflows/messages';

@@ -23,7 +23,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import type { createActivities } from '../activities';
+import type { createActivities } from '../activities/index';
 import {
   Agent,
   AgentConfig,
@@ -43,7 +43,7 @@ import {
   utf8Length,
   type StepDeps,
   type TurnOutcome,
-} from '../agent';
+} from '../agent/index';
 import { DEFAULT_MODEL_ACTIVITY_OPTIONS, DEFAULT_TOOL_ACTIVITY_OPTIONS } from './activity-options';
 import { pageEntries } from './agent-views';
 import { entryFeed } from './entry-feed';

@@ -8,8 +8,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { BaseModel } from './base-model';
-import type { ContextMessage, MessageDelta, ModelInputEntry, ToolResultsEntry, ToolSpec } from '../../agent';
-import { DeltaSequencer, unwrap } from '../../agent';
+import type { ContextMessage, MessageDelta, ModelInputEntry, ToolResultsEntry, ToolSpec } from '../../agent/index';
+import { DeltaSequencer, unwrap } from '../../agent/index';
 import type { ModelProvider } from './model-router';
 
 export const OFFLINE_DEMO_MODEL = 'demo:offline';

@@ -5,7 +5,7 @@
  * block the agent, or reach budgets and metrics as nonsense. Each count is repaired instead, and the
  * repair noted on the answer (metadata `usage_repaired`), so the agent goes on.
  */
-import type { StreamUsage } from '../../agent';
+import type { StreamUsage } from '../../agent/index';
 
 /**
  * No model call reads or writes a billion tokens (a thousand times the largest context window): a count

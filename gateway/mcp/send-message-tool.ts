@@ -3,7 +3,7 @@
  * (see DEFAULT_WAIT_CAP_MS) and ends early when the agent needs a person (an approval), so the request
  * is never held open indefinitely; the reply then names the inputSeq and how to get the answer later.
  */
-import { checkPlainInputKey } from '../../agent';
+import { checkPlainInputKey } from '../../agent/index';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { awaitTurn } from './await-turn';

@@ -5,7 +5,7 @@
  * continue-as-new, with nothing kept here.
  */
 import { createRoute } from '@hono/zod-openapi';
-import { checkPlainInputKey } from '../../agent';
+import { checkPlainInputKey } from '../../agent/index';
 import type { AgentClient } from '../../client/agent-client';
 import { AnswerPath, AgentPath, InputAccepted, InputAnswered, InputBody, InputHeaders, InputQuery, TurnOutcomeSchema } from '../api-schemas';
 import { HttpError } from '../http-errors';

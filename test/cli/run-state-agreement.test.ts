@@ -5,8 +5,8 @@
  * list` and `livecontext state` say the same word, and so do the gateway's GET /agents (stateWord) and
  * GET /agents/:id (stateWord beside the raw runState).
  */
-import { type Script, ScriptedModelProvider } from '../../activities';
-import { unwrap } from '../../agent';
+import { type Script, ScriptedModelProvider } from '../../activities/index';
+import { unwrap } from '../../agent/index';
 import { deployTool } from '../fixtures/test-tools';
 import { cli } from '../support/cli';
 import { type TestGateway, startTestGateway } from '../support/gateway';

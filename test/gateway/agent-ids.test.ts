@@ -3,7 +3,7 @@
  * character is refused with a clear 400 (REST, AG-UI, the event stream) or error (AgentClient, the CLI)
  * before anything reaches Temporal; `POST /ag-ui` with an empty threadId is a 400, not a 500.
  */
-import { InputRejectedError } from '../../agent';
+import { InputRejectedError } from '../../agent/index';
 import { cli } from '../support/cli';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { connectTest, type TestContext, uniqueId } from '../support/temporal';

@@ -10,7 +10,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openaiProvider } from '../../activities';
+import { openaiProvider } from '../../activities/index';
 import { useProviderServers } from '../support/provider-servers';
 import { connectTest, eventually, testAddress, uniqueId, withWorker, workflowBundle } from '../support/temporal';
 

@@ -4,7 +4,7 @@
  * attempt, or alone on the queue, it blocks the agent with a message that says what is missing.
  */
 import { ApplicationFailure } from '@temporalio/common';
-import { ModelRouter, openaiProvider } from '../../activities';
+import { ModelRouter, openaiProvider } from '../../activities/index';
 import { resolveOrPassOn } from '../../activities/models/missing-provider';
 
 const keyless = new ModelRouter([openaiProvider({ apiKey: '', baseURL: '' })]);

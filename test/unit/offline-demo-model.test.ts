@@ -4,7 +4,7 @@
  * "Deleted. Deleted …"). The model itself, without a worker: what it streams for one context.
  */
 import { offlineDemoProvider } from '../../activities/models/offline-demo-model';
-import type { ContextMessage, MessageDelta, ToolSpec } from '../../agent';
+import type { ContextMessage, MessageDelta, ToolSpec } from '../../agent/index';
 
 const tools = ['write_file', 'delete_file', 'sleep', 'memory_notebook_replace', 'todo_add', 'todo_update'].map((name) => ({ name, description: name, inputSchema: {} }) as unknown as ToolSpec);
 

@@ -4,7 +4,7 @@
  * with a time limit, so the event loop that serves every agent of the worker goes on meanwhile.
  */
 import { z } from 'zod';
-import { InputRejectedError, schemaPatterns } from '../../agent';
+import { InputRejectedError, schemaPatterns } from '../../agent/index';
 import { checkStructuredAnswer } from '../../activities/typed-answer-check';
 import { refuseUnsafePatterns, unsafePatterns } from '../../client/schema-patterns';
 import { responseSchemaFor } from '../../client/typed-answer';

@@ -1,5 +1,5 @@
 /** Derived ids (sub-agents' ids and senders) stay within 200 characters, stay distinct, and short ones are kept as they are. */
-import { MAX_DERIVED_ID_CHARS, idHash, shortenId } from '../../agent';
+import { MAX_DERIVED_ID_CHARS, idHash, shortenId } from '../../agent/index';
 
 test('a short id is kept; a long one is clipped with a hash of the whole, its tail kept', () => {
   expect(shortenId('parent', '--researcher-2-1')).toBe('parent--researcher-2-1');

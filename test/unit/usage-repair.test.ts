@@ -1,6 +1,6 @@
 /** Token counts a provider gets wrong are repaired where they enter (issue 26): whole, non-negative, at most a billion. */
 import { MAX_TOKENS_PER_CALL, repairStreamUsage } from '../../activities/models/usage-repair';
-import { TokenUsage } from '../../agent';
+import { TokenUsage } from '../../agent/index';
 
 test('1e20, negative, NaN, Infinity and strings become safe counts, each noted; the agent\'s schema accepts them', () => {
   const { usage, repairs } = repairStreamUsage({ inputTokens: 1e20, outputTokens: NaN, totalTokens: Infinity, cachedInputTokens: -4 });
