@@ -29,7 +29,7 @@ import {
   turnResponseSchema,
   utf8Length,
   wireResponseFormat,
-} from '../agent';
+} from '../agent/index';
 import type { EntryCache } from './entry-cache';
 import { inputBudgetFor, tokenizerFor } from './models/context-window';
 import type { ModelRouter } from './models/model-router';

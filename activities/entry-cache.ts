@@ -7,7 +7,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { Client } from '@temporalio/client';
-import type { HistoryEntry } from '../agent';
+import type { HistoryEntry } from '../agent/index';
 import type { EntryFeed } from '../workflows/entry-feed';
 import { entriesQuery } from '../workflows/messages';
 

@@ -9,7 +9,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
-import { type ApprovalRequired, type ToolCallResult, parseToolArguments, toolAllowed } from '../agent';
+import { type ApprovalRequired, type ToolCallResult, parseToolArguments, toolAllowed } from '../agent/index';
 import { DEFAULT_TOOL_TIMEOUT_MS, MAX_TOOL_TIMEOUT_MS, type ToolOutput } from './tools/define-tool';
 import { type AttemptInfo, missingToolMessage, passOn, shouldPassOn } from './tools/missing-tool';
 import { redactJson, redactSecrets, secretsIn } from './tools/redact-secrets';

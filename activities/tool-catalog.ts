@@ -4,7 +4,7 @@
  * from the digest the agent holds, so it enters history once per change, not with every call.
  */
 import { createHash } from 'node:crypto';
-import type { ToolCatalog } from '../agent';
+import type { ToolCatalog } from '../agent/index';
 import type { ToolRegistry } from './tools/registry';
 
 /** A catalog larger than this is not recorded (the tools are still offered): it would weigh on every run. */

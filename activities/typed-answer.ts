@@ -15,7 +15,7 @@ import {
   type StreamUsage,
   USER_SECTION_TITLE,
   parseStructuredAnswer,
-} from '../agent';
+} from '../agent/index';
 import { ModelError } from './models/provider-errors';
 
 /** Streams one model call over `messages` and returns its complete message (throws as callModel does). */

@@ -1,5 +1,5 @@
 /** Inputs of the agent's activities: plain JSON, references rather than transcripts. */
-import type { ModelCallRequest, ToolCallRequest } from '../agent';
+import type { ModelCallRequest, ToolCallRequest } from '../agent/index';
 
 export interface CallModelInput extends ModelCallRequest {
   /** The agent's workflow id and run id, used to query the entries this worker lacks. */

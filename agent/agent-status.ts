@@ -6,7 +6,7 @@ import type { AgentConfig } from './agent-config';
 import type { HistoryEntry, ToolCallRequest } from './entries';
 import type { AgentRunState } from './run-state';
 import type { AgentError } from './step-io';
-import type { Task } from './widgets';
+import type { Task } from './widgets/index';
 
 export interface UsageTotals {
   inputTokens: number;

@@ -23,7 +23,7 @@ import { BUDGETS_CHANGE, budgetHit, isBudgetCode } from './budgets';
 /** Kept where it was public before the model-call step moved to model-step.ts. */
 export { errorMessage } from './model-step';
 import { runToolStep, runnableBatch } from './tool-step';
-import { type MemoryNotebookWidget, type TaskListWidget, type Widget, type WidgetToolResult, createWidgets, widgetStates } from './widgets';
+import { type MemoryNotebookWidget, type TaskListWidget, type Widget, type WidgetToolResult, createWidgets, widgetStates } from './widgets/index';
 
 /**
  * A model output with more tool calls than this is not run at all: the batch gets an ExecuteError

@@ -18,7 +18,7 @@ export * from './message-delta';
 export * from './message-assembler';
 export * from './model';
 export * from './tool-spec';
-export * from './widgets';
+export * from './widgets/index';
 export * from './token-estimate';
 export * from './context-budget';
 export * from './model-context';

@@ -7,7 +7,7 @@ import { fitToBudget } from './context-budget';
 import type { HistoryEntry } from './entries';
 import { type ContextMessage, renderLiveContext } from './live-context';
 import { type TextTokenizer, bytesPerTokenEstimate, calibrationFactor, countMessageTokens } from './token-estimate';
-import { buildLiveScreen, rebuildWidgets } from './widgets';
+import { buildLiveScreen, rebuildWidgets } from './widgets/index';
 
 export interface ModelContext {
   /** The system instruction in force, if any (providers put it where their protocol wants it). */

@@ -15,7 +15,7 @@ import { MAX_SLEEP_SECONDS, SleepArgs, WaitUntilArgs, isTimerTool } from './time
 import { ASK_USER_CHANGE, ASK_USER_TOOL, AskUserArgs } from './ask-user';
 import { MAX_RUNNING_SUB_AGENTS, MAX_SUB_AGENT_DEPTH, SUB_AGENTS_CHANGE, type SubAgentCall, SubAgentArgs, childConfig, subAgentProfile } from './sub-agents';
 import { approvalPolicy, toolAllowed } from './tool-allowance';
-import { WIDGET_KINDS, type Widget } from './widgets';
+import { WIDGET_KINDS, type Widget } from './widgets/index';
 
 export interface ToolStepHost {
   config: AgentConfig;

@@ -4,8 +4,8 @@
  * measured on answers of a known length and duration. The text names the call (`step`), so a reader can
  * tell one answer from another.
  */
-import type { ContextMessage, MessageDelta, ToolSpec } from '../agent';
-import { DeltaSequencer, unwrap } from '../agent';
+import type { ContextMessage, MessageDelta, ToolSpec } from '../agent/index';
+import { DeltaSequencer, unwrap } from '../agent/index';
 import { BaseModel } from '../activities/models/base-model';
 import type { ModelProvider } from '../activities/models/model-router';
 

@@ -12,7 +12,7 @@
  */
 import readline from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { type AgentError, LivecontextError } from '../agent';
+import { type AgentError, LivecontextError } from '../agent/index';
 import { type AgentClient, outcomeText } from '../client/agent-client';
 import { ChatScreen } from './chat-screen';
 import { checkModel } from './model-check';

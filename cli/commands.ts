@@ -1,7 +1,7 @@
 /** The agent commands of the CLI (what they do; parsing and errors live in cli.ts). */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import { type AgentSnapshot, type TurnOutcome, readSnapshot } from '../agent';
+import { type AgentSnapshot, type TurnOutcome, readSnapshot } from '../agent/index';
 import { type AgentClient, outcomeText } from '../client/agent-client';
 import type { Values } from './argv';
 import { runChat } from './chat';

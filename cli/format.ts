@@ -1,5 +1,5 @@
 /** How entries and outcomes look on a terminal. */
-import type { HistoryEntry, ModelInputEntry } from '../agent';
+import type { HistoryEntry, ModelInputEntry } from '../agent/index';
 
 const clip = (text: string, max = 160) => {
   const one = text.replace(/\s+/g, ' ').trim();

@@ -4,7 +4,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { InputRejectedError } from '../agent';
+import { InputRejectedError } from '../agent/index';
 import { type Attachment, IMAGE_MAX_BASE64_CHARS, parseAttachments } from '../agent/attachments';
 import { sniffImageBytes } from '../agent/image-header';
 import { UserError } from '../common/user-error';

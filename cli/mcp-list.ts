@@ -3,11 +3,11 @@
  * the tools each offers under the names agents see. Exit status 1 when a server cannot be reached.
  */
 import path from 'node:path';
-import type { McpServerStatus } from '../activities/mcp';
+import type { McpServerStatus } from '../activities/mcp/index';
 import { UserError } from '../common/user-error';
 
 export async function mcpListCmd(file: string, json: boolean): Promise<number> {
-  const { McpPool, loadMcpConfigFile } = await import('../activities/mcp');
+  const { McpPool, loadMcpConfigFile } = await import('../activities/mcp/index');
   const configs = loadMcpConfigFile(path.resolve(file));
   if (!configs.length) throw new UserError(`No MCP servers in ${file}.`, 'MCP_CONFIG');
   const pool = new McpPool(configs);

@@ -5,7 +5,7 @@
  */
 import type { AgentClient } from '../client/agent-client';
 import { NoWorkerError } from '../client/worker-status';
-import { ModelName } from '../agent';
+import { ModelName } from '../agent/index';
 import { UserError } from '../common/user-error';
 
 /** Why an agent on `model` (run on `taskQueue`) cannot make model calls yet, or undefined if it can. */

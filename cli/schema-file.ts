@@ -4,7 +4,7 @@
  * before anything is sent. The file holds the schema itself, or `{ "name": …, "schema": … }`.
  */
 import { readFileSync } from 'node:fs';
-import { ResponseSchema } from '../agent';
+import { ResponseSchema } from '../agent/index';
 import { UserError } from '../common/user-error';
 
 export function readSchemaFile(file: string): ResponseSchema {

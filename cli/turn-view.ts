@@ -6,7 +6,7 @@
  * in order: model text as it streams, tool calls and results, approval requests, errors, answers. It
  * draws the prompt once the agent rests (waits for input, an approval or a fix).
  */
-import type { HistoryEntry } from '../agent';
+import type { HistoryEntry } from '../agent/index';
 import type { PartialOutput } from '../activities/call-model';
 import type { AgentStatus } from '../workflows/messages';
 import type { AgentClient } from '../client/agent-client';

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, WorkflowIdReusePolicy, type WorkflowHandle, type WorkflowHandleWithFirstExecutionRunId, WorkflowUpdateStage } from '@temporalio/client';
 import { type Duration, TypedSearchAttributes } from '@temporalio/common';
 import type { z } from 'zod';
-import type { createActivities } from '../activities';
+import type { createActivities } from '../activities/index';
 import type { PartialOutput } from '../activities/call-model';
 import {
   type AgentConfig,
@@ -19,8 +19,8 @@ import {
   NewAgentConfig,
   type TurnOutcome,
   readSnapshot,
-} from '../agent';
-import type { agentWorkflow } from '../workflows';
+} from '../agent/index';
+import type { agentWorkflow } from '../workflows/index';
 import {
   type AgentStatus,
   type AgentWorkflowInput,

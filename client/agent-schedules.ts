@@ -4,7 +4,7 @@
  * one input (idempotent per scheduled time) to the agent, and may start the agent when none runs.
  */
 import { type Client, ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleSummary } from '@temporalio/client';
-import { InputRejectedError, NewAgentConfig } from '../agent';
+import { InputRejectedError, NewAgentConfig } from '../agent/index';
 import { SCHEDULED_INPUT_WORKFLOW_TYPE, type ScheduledInput } from '../workflows/messages';
 import type { StartAgentOptions } from './agent-client';
 

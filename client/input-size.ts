@@ -5,7 +5,7 @@
  * small reference instead, and passes this check.
  */
 import type { LoadedDataConverter } from '@temporalio/common';
-import { type AgentInput, InputRejectedError, MAX_INLINE_PAYLOAD_BYTES, utf8Length } from '../agent';
+import { type AgentInput, InputRejectedError, MAX_INLINE_PAYLOAD_BYTES, utf8Length } from '../agent/index';
 
 export async function refuseOversizedInline(converter: LoadedDataConverter, input: AgentInput): Promise<void> {
   if (utf8Length(JSON.stringify(input)) <= MAX_INLINE_PAYLOAD_BYTES) return; // far below: nothing to encode

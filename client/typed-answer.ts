@@ -4,7 +4,7 @@
  * value of the schema's type or an error that says why not.
  */
 import { z } from 'zod';
-import type { ResponseSchema, TurnOutcome } from '../agent';
+import type { ResponseSchema, TurnOutcome } from '../agent/index';
 
 /** The `ask` options of a typed answer. */
 export interface TypedAskOptions<S extends z.ZodType> {

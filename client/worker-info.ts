@@ -5,7 +5,7 @@
  * Web UI shows one id; each run may last 10 s, and the client waits at most `waitMs` for it.
  */
 import type { Client } from '@temporalio/client';
-import type * as workflows from '../workflows';
+import type * as workflows from '../workflows/index';
 import type { WorkerInfo, workerInfoWorkflow } from '../workflows/worker-info-workflow';
 
 export type { WorkerInfo };

@@ -22,7 +22,7 @@ import {
   type AgentStatus,
   type TurnOutcome,
   type UsageTotals,
-} from '../agent';
+} from '../agent/index';
 import type { AgentSummary } from '../client/agent-client';
 import type { NotebookWrite, NotebookWriteResult } from '../workflows/messages';
 

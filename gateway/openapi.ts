@@ -6,7 +6,7 @@
  */
 import { OpenAPIHono, type RouteConfig, extendZodWithOpenApi } from '@hono/zod-openapi';
 import { type ZodType, z } from 'zod';
-import { JsonValue } from '../agent';
+import { JsonValue } from '../agent/index';
 import { ErrorBody } from './api-schemas';
 import type { GatewayEnv } from './gateway-app';
 import { HttpError } from './http-errors';

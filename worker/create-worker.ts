@@ -24,7 +24,7 @@ import {
   workspaceTools,
   type ModelProvider,
   type Tool,
-} from '../activities';
+} from '../activities/index';
 import { EntryCache } from '../activities/entry-cache';
 import { StreamChannel } from '../activities/stream-channel/stream-server';
 import { runCommandTool } from '../activities/tools/run-command';
@@ -95,7 +95,7 @@ export interface LivecontextWorkerOptions {
   workflowStackTraces?: boolean;
 }
 
-export const WORKFLOWS_PATH = require.resolve('../workflows');
+export const WORKFLOWS_PATH = require.resolve('../workflows/index');
 /**
  * The agent core and zod, shared by every workflow of a worker thread instead of evaluated for each one
  * (workflows/shared-modules.ts): bundle with `preloadModules: [SHARED_MODULES_PATH]`. About 1.5 MiB less

@@ -17,7 +17,7 @@ export { S3BlobStore, type S3BlobStoreOptions } from '../common/codec/s3-blob-st
 export { blobStoreFromEnv } from '../common/codec/blob-store-from-env';
 export { startCodecServer } from '../common/codec/codec-server';
 
-export { createActivities, type ActivityDeps } from '../activities';
+export { createActivities, type ActivityDeps } from '../activities/index';
 
 /** Tools. */
 export { defineTool, DEFAULT_TOOL_TIMEOUT_MS, MAX_TOOL_TIMEOUT_MS, type Tool, type ToolContext, type ToolOutput } from '../activities/tools/define-tool';

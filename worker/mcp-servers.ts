@@ -5,13 +5,13 @@
  */
 import { Runtime, type Worker } from '@temporalio/worker';
 import type { ToolRegistry } from '../activities/tools/registry';
-import type { McpPool, McpServerConfig, McpServersFile } from '../activities/mcp';
+import type { McpPool, McpServerConfig, McpServersFile } from '../activities/mcp/index';
 
 /** `{ mcpServers: {...} }` as in the ecosystem's files, its inner object, or configs already parsed. */
 export type McpServersOption = McpServersFile | McpServersFile['mcpServers'] | McpServerConfig[];
 
 export async function startMcpServers(option: McpServersOption, registry: ToolRegistry, progress?: (step: string) => void): Promise<McpPool> {
-  const { McpPool, parseMcpConfig } = await import('../activities/mcp');
+  const { McpPool, parseMcpConfig } = await import('../activities/mcp/index');
   const configs = Array.isArray(option) ? option : parseMcpConfig(option);
   const pool = new McpPool(configs, Runtime.instance().logger);
   if (configs.length) progress?.(`starting MCP servers: ${configs.map((c) => c.name).join(', ')}…`);

@@ -3,7 +3,7 @@
  * Shared by `livecontext worker`, `livecontext dev` and `npm start`.
  */
 import { NativeConnection, type Worker } from '@temporalio/worker';
-import type { ModelProvider, Tool } from '../activities';
+import type { ModelProvider, Tool } from '../activities/index';
 import { type ConnectSettings, connectSettings, unreachableServer } from '../common/connection';
 import { createLivecontextWorker } from './create-worker';
 import type { McpServersOption } from './mcp-servers';

@@ -1,6 +1,6 @@
 /** Loads user tools from a module (`livecontext worker --tools ./my-tools.js`): `export const tools = [...]`. */
 import path from 'node:path';
-import type { Tool } from '../activities';
+import type { Tool } from '../activities/index';
 
 type ToolsModule = { tools?: Tool[]; default?: { tools?: Tool[] } | Tool[] };
 

@@ -1,5 +1,5 @@
 /** Pages of an agent's history for the `entries` query. */
-import { type HistoryEntry, utf8Length } from '../agent';
+import { type HistoryEntry, utf8Length } from '../agent/index';
 import type { EntriesPage, EntriesRequest } from './messages';
 
 const PAGE_MAX_ENTRIES = 500;

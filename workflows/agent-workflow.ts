@@ -22,7 +22,7 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { createActivities } from '../activities';
+import type { createActivities } from '../activities/index';
 import {
   Agent,
   AgentConfig,
@@ -38,7 +38,7 @@ import {
   utf8Length,
   type StepDeps,
   type TurnOutcome,
-} from '../agent';
+} from '../agent/index';
 import { DEFAULT_MODEL_ACTIVITY_OPTIONS, DEFAULT_TOOL_ACTIVITY_OPTIONS } from './activity-options';
 import { pageEntries } from './agent-views';
 import { entryFeed } from './entry-feed';

@@ -7,7 +7,7 @@
  * unaffected; a call on another worker, or after a restart, falls back to the query as before.
  */
 import { proxySinks, workflowInfo, type Sinks } from '@temporalio/workflow';
-import type { HistoryEntry } from '../agent';
+import type { HistoryEntry } from '../agent/index';
 
 /** The sink's name on the worker (createLivecontextWorker registers it). */
 export const ENTRY_FEED_SINK = 'livecontextEntries';

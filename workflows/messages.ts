@@ -15,7 +15,7 @@ import type {
   ToolDecision,
   TurnOutcome,
   SubAgentResult,
-} from '../agent';
+} from '../agent/index';
 
 export const TASK_QUEUE = 'livecontext-agents';
 

@@ -6,7 +6,7 @@
  * one input, one turn.
  */
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { createActivities } from '../activities';
+import type { createActivities } from '../activities/index';
 import type { ScheduledInput } from './messages';
 
 const { deliverScheduledInput } = proxyActivities<ReturnType<typeof createActivities>>({

@@ -5,7 +5,7 @@
  * ids, and what is missing — never a key). Separate from the agent workflow, which it never touches.
  */
 import { proxyLocalActivities } from '@temporalio/workflow';
-import type { ProviderReadiness, createActivities } from '../activities';
+import type { ProviderReadiness, createActivities } from '../activities/index';
 
 export interface WorkerInfo {
   providers: ProviderReadiness[];

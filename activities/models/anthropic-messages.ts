@@ -5,7 +5,7 @@
  * signature only when it came from Anthropic; cache breakpoints placed automatically on the stable prefix.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import { type ContextMessage, type ResponseFormat, type ToolChoice, type ToolSpec, unwrap } from '../../agent';
+import { type ContextMessage, type ResponseFormat, type ToolChoice, type ToolSpec, unwrap } from '../../agent/index';
 import { type Attachment, attachmentLabel } from '../../agent/attachments';
 import { renderSections, renderToolResult } from './render-text';
 

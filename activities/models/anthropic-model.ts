@@ -11,7 +11,7 @@ import {
   type MessageDelta,
   type StreamOptions,
   type ToolSpec,
-} from '../../agent';
+} from '../../agent/index';
 import { answerToolChoice, answerToolSpec, toAnthropicRequest, toAnthropicToolChoice } from './anthropic-messages';
 import type { ModelProvider } from './model-router';
 import { keyReadiness, missingKey } from './openai-model';

@@ -1,5 +1,5 @@
 /** The config and identity part of every Model (seed 002 `update_config`/`get_config`/`modelInfo`). */
-import type { ContextMessage, MessageDelta, Model, ModelConfig, ModelInfo, StreamOptions, ToolSpec } from '../../agent';
+import type { ContextMessage, MessageDelta, Model, ModelConfig, ModelInfo, StreamOptions, ToolSpec } from '../../agent/index';
 
 export abstract class BaseModel implements Model {
   protected config: ModelConfig;

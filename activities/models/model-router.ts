@@ -4,7 +4,7 @@
  * read them from the worker's environment, never from agent state.
  */
 import { ApplicationFailure } from '@temporalio/common';
-import type { Model } from '../../agent';
+import type { Model } from '../../agent/index';
 
 export interface ModelProvider {
   /** The `provider` part of `provider:model`. */

@@ -7,8 +7,8 @@
  * written before a /reset are never overwritten.
  */
 import { BaseModel } from './base-model';
-import type { ContextMessage, MessageDelta, ModelInputEntry, ToolResultsEntry, ToolSpec } from '../../agent';
-import { DeltaSequencer, unwrap } from '../../agent';
+import type { ContextMessage, MessageDelta, ModelInputEntry, ToolResultsEntry, ToolSpec } from '../../agent/index';
+import { DeltaSequencer, unwrap } from '../../agent/index';
 import type { ModelProvider } from './model-router';
 
 export const OFFLINE_DEMO_MODEL = 'demo:offline';

@@ -5,7 +5,7 @@
  * place for another provider's reasoning).
  */
 import type OpenAI from 'openai';
-import { type ContextMessage, type ModelInputEntry, type ResponseFormat, type ToolChoice, type ToolSpec, unwrap } from '../../agent';
+import { type ContextMessage, type ModelInputEntry, type ResponseFormat, type ToolChoice, type ToolSpec, unwrap } from '../../agent/index';
 import { type Attachment, attachmentLabel } from '../../agent/attachments';
 import { renderSections, renderToolResult } from './render-text';
 

@@ -5,8 +5,8 @@
  */
 import { BaseModel } from './base-model';
 import OpenAI, { AzureOpenAI } from 'openai';
-import { type ContextMessage, DeltaSequencer, type MessageDelta, type StreamOptions, type ToolSpec } from '../../agent';
-import type { FinishReason, StreamUsage } from '../../agent';
+import { type ContextMessage, DeltaSequencer, type MessageDelta, type StreamOptions, type ToolSpec } from '../../agent/index';
+import type { FinishReason, StreamUsage } from '../../agent/index';
 import type { ModelProvider, Readiness } from './model-router';
 import { toOpenAIMessages, toOpenAIResponseFormat, toOpenAITools, toOpenAIToolChoice } from './openai-messages';
 import { ModelError, mapProviderError, toApplicationFailure } from './provider-errors';

@@ -3,7 +3,7 @@
  * prefix wins). Give the worker a table (option `prices`, or a JSON file in LIVECONTEXT_PRICES).
  */
 import { readFileSync } from 'node:fs';
-import type { TokenUsage } from '../../agent';
+import type { TokenUsage } from '../../agent/index';
 
 export interface Price {
   /** $ per million input tokens that were not read from a cache. */

@@ -1,6 +1,6 @@
 /** Provider-neutral text rendering shared by the adapters. */
-import type { ContentSection, ToolCallResult } from '../../agent';
-import { USER_SECTION_TITLE } from '../../agent';
+import type { ContentSection, ToolCallResult } from '../../agent/index';
+import { USER_SECTION_TITLE } from '../../agent/index';
 
 /** Content sections as headed Markdown; a lone plain-text input stays as it was typed. */
 export function renderSections(sections: readonly ContentSection[]): string {

@@ -7,7 +7,7 @@
  * at OpenAI. `params.extra` (merged after these fields) can replace them.
  */
 import { createHash } from 'node:crypto';
-import type { RequestMetadata } from '../../agent';
+import type { RequestMetadata } from '../../agent/index';
 
 /** `lc_` and 32 hex digits of SHA-256: within OpenAI's 64 and Anthropic's 256 characters. */
 export function opaqueSessionId(sessionId: string): string {

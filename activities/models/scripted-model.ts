@@ -4,8 +4,8 @@
  * every request it is sent and fails loudly when its script runs out.
  */
 import { BaseModel } from './base-model';
-import type { ContextMessage, MessageDelta, Model, ToolSpec } from '../../agent';
-import { DeltaSequencer, unwrap } from '../../agent';
+import type { ContextMessage, MessageDelta, Model, ToolSpec } from '../../agent/index';
+import { DeltaSequencer, unwrap } from '../../agent/index';
 import type { ModelProvider } from './model-router';
 
 export interface ScriptedToolCall {

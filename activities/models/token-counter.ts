@@ -6,7 +6,7 @@
  * `count` stays synchronous because the context is rendered by pure code shared with the workflow.
  */
 import { createHash } from 'node:crypto';
-import type { TextTokenizer } from '../../agent';
+import type { TextTokenizer } from '../../agent/index';
 import { BpeCounter, type BpeRanks } from './bpe-counter';
 import { type SlicedWork, runNow, runSliced } from './sliced-work';
 

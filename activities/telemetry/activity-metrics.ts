@@ -14,7 +14,7 @@
  */
 import { Context } from '@temporalio/activity';
 import type { MetricMeter } from '@temporalio/common';
-import type { ApprovalRequired, ToolCallResult } from '../../agent';
+import type { ApprovalRequired, ToolCallResult } from '../../agent/index';
 
 /** Why a tool run failed, as a label. */
 export type ToolFailureKind = 'error' | 'timeout' | 'bad_arguments' | 'unknown_tool' | 'missing_tool';

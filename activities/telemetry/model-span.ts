@@ -6,7 +6,7 @@
  * Without a tracer provider (tracing off) every call here is the OpenTelemetry API's no-op.
  */
 import { type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { AssembledMessage, ContextMessage } from '../../agent';
+import type { AssembledMessage, ContextMessage } from '../../agent/index';
 import { traceContentWanted } from '../../common/telemetry';
 
 const tracer = () => trace.getTracer('livecontext');

@@ -4,7 +4,7 @@
  * results (already cut of known secrets) only with LIVECONTEXT_TRACE_CONTENT=1. A no-op when tracing is off.
  */
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { ApprovalRequired, ToolCallResult } from '../../agent';
+import type { ApprovalRequired, ToolCallResult } from '../../agent/index';
 import { traceContentWanted } from '../../common/telemetry';
 import { redactSecrets, secretsIn } from '../tools/redact-secrets';
 

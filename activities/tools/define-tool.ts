@@ -2,7 +2,7 @@
  * defineTool: one zod schema is both the JSON schema the model sees and the validation of what it sends.
  */
 import type { z } from 'zod';
-import { type JsonValue, type ToolSpec, zodToolSpec } from '../../agent';
+import { type JsonValue, type ToolSpec, zodToolSpec } from '../../agent/index';
 
 export interface ToolContext {
   /** The agent's workflow id. */

@@ -5,7 +5,7 @@
  * offered like any other. An agent's allowance (names and `prefix*` patterns, see agent/tool-allowance)
  * selects among them; the executor runs any of them by name, without knowing its kind.
  */
-import { ASK_USER_TOOL, TIMER_TOOLS, type ToolSpec, enumerateWidgetTools, toolAllowed, zodToolSpec } from '../../agent';
+import { ASK_USER_TOOL, TIMER_TOOLS, type ToolSpec, enumerateWidgetTools, toolAllowed, zodToolSpec } from '../../agent/index';
 import { type Tool, toolSpec } from './define-tool';
 
 /** Where tools come from, for listing and error messages: `builtin`, `user`, `mcp:<server>`… */

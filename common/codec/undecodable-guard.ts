@@ -11,7 +11,7 @@
  * perhaps on a worker that has the key — the agent's own data is never dropped.
  */
 import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
-import { UNDECODABLE_KEY } from '../../agent';
+import { UNDECODABLE_KEY } from '../../agent/index';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();

@@ -4,7 +4,7 @@
  * turn is answered, or RUN_ERROR when the agent is blocked by an error, stops or is reset.
  */
 import { EventType } from '@ag-ui/core';
-import type { TurnOutcome } from '../../agent';
+import type { TurnOutcome } from '../../agent/index';
 import type { AgentClient } from '../../client/agent-client';
 import { AgentFeed, errorOf, nextPollIn, pause } from './agent-feed';
 import type { Cursor } from './cursor';

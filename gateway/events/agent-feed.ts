@@ -7,7 +7,7 @@
  */
 import { EventType } from '@ag-ui/core';
 import type { PartialOutput } from '../../activities/call-model';
-import type { HistoryEntry, ToolCallRequest, TurnEndEntry } from '../../agent';
+import type { HistoryEntry, ToolCallRequest, TurnEndEntry } from '../../agent/index';
 import type { AgentClient } from '../../client/agent-client';
 import type { AgentStatus } from '../../workflows/messages';
 import { type AgentStateView, agentStateView } from './agent-state-view';

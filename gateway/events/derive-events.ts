@@ -15,7 +15,7 @@
  */
 import { type AGUIEvent, EventType } from '@ag-ui/core';
 import type { PartialOutput } from '../../activities/call-model';
-import type { HistoryEntry, ModelInputEntry, ModelOutputEntry, ToolCallRequest, ToolResultsEntry, TurnEndEntry } from '../../agent';
+import type { HistoryEntry, ModelInputEntry, ModelOutputEntry, ToolCallRequest, ToolResultsEntry, TurnEndEntry } from '../../agent/index';
 import { type Cursor, type OpenRun, type StreamingMessage } from './cursor';
 
 /** The per-agent stream (turns are runs), or the AG-UI run of one input. */

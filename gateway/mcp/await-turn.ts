@@ -5,7 +5,7 @@
  * only 10 of those, so a host that keeps timing out would end up blocking every other sender.
  */
 import type { AgentClient } from '../../client/agent-client';
-import type { TurnOutcome } from '../../agent';
+import type { TurnOutcome } from '../../agent/index';
 import type { AgentStatus } from '../../workflows/messages';
 
 export type TurnProgress =

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { type RunAgentInput, contentHasMedia, contentToText } from '@ag-ui/core';
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import type { Context, Hono } from 'hono';
-import type { AgentInput } from '../../agent';
+import type { AgentInput } from '../../agent/index';
 import { agUiRun } from '../events/ag-ui-run';
 import { cursorAt } from '../events/cursor';
 import { sseResponse } from '../events/sse';

@@ -1,7 +1,7 @@
 /** Agents that work on their own: interrupting a turn, and schedules that feed an agent (Temporal Schedules). */
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
-import { InputRejectedError, NewAgentConfig } from '../../agent';
+import { InputRejectedError, NewAgentConfig } from '../../agent/index';
 import type { AgentClient } from '../../client/agent-client';
 import { AgentPath } from '../api-schemas';
 import { HttpError } from '../http-errors';

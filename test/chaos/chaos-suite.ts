@@ -13,7 +13,7 @@ import { livecontextDataConverter } from '../../common/codec/data-converter';
 import { guardedForWorkers } from '../../common/codec/undecodable-guard';
 import { Worker } from '@temporalio/worker';
 import type { AgentClient } from '../../client/agent-client';
-import type { HistoryEntry } from '../../agent';
+import type { HistoryEntry } from '../../agent/index';
 import { type ChildWorker, startChildWorker } from '../support/child-worker';
 import { type FakeOpenAIResponse, type RecordedOpenAIRequest, startFakeOpenAIServer } from '../support/fake-openai-server';
 

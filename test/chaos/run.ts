@@ -21,7 +21,7 @@ async function main() {
   try {
     const dir = path.resolve(__dirname, 'results');
     mkdirSync(dir, { recursive: true });
-    const bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: new DefaultLogger('ERROR') });
+    const bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows/index'), logger: new DefaultLogger('ERROR') });
     const codePath = path.join(dir, 'workflow-bundle.js');
     writeFileSync(codePath, bundle.code);
     // The child workers read these, as in the test suite.

@@ -3,7 +3,7 @@
  * options, `-` reads stdin) and what it says when an agent's run has failed or was terminated: one
  * line, exit 1, no stack trace.
  */
-import { ScriptedModelProvider } from '../../activities';
+import { ScriptedModelProvider } from '../../activities/index';
 import { parseCommandArgs } from '../../cli/argv';
 import { echoScript } from '../fixtures/scripts';
 import { cli, type CliResult } from '../support/cli';

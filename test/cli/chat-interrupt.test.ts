@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { ScriptedModelProvider, defineTool } from '../../activities';
+import { ScriptedModelProvider, defineTool } from '../../activities/index';
 import { echoStep } from '../fixtures/scripts';
 import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
 import { startPtyChat } from './pty-chat';

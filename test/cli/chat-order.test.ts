@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { ScriptedModelProvider, defineTool } from '../../activities';
+import { ScriptedModelProvider, defineTool } from '../../activities/index';
 import { echoScript, echoStep } from '../fixtures/scripts';
 import { recordTool } from '../fixtures/test-tools';
 import { useProviderServers } from '../support/provider-servers';

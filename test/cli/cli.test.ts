@@ -3,8 +3,8 @@
  * history --json; piped chat with /history and /quit; list; and every error a user will meet, as one
  * clear line and a non-zero exit code.
  */
-import { ScriptedModelProvider } from '../../activities';
-import { INPUT_MAX_BYTES } from '../../agent';
+import { ScriptedModelProvider } from '../../activities/index';
+import { INPUT_MAX_BYTES } from '../../agent/index';
 import { echoScript } from '../fixtures/scripts';
 import { cli } from '../support/cli';
 import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';

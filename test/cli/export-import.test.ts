@@ -6,8 +6,8 @@
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ScriptedModelProvider } from '../../activities';
-import type { ToolResultsEntry } from '../../agent';
+import { ScriptedModelProvider } from '../../activities/index';
+import type { ToolResultsEntry } from '../../agent/index';
 import { batchScript, echoStep } from '../fixtures/scripts';
 import { deployTool } from '../fixtures/test-tools';
 import { cli } from '../support/cli';

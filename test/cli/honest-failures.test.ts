@@ -4,7 +4,7 @@
  * reported as stopped, with its reason; `retry` saying what it did; `start` and `configure` warning
  * when the worker has no such provider or no key for it.
  */
-import { ScriptedModelProvider } from '../../activities';
+import { ScriptedModelProvider } from '../../activities/index';
 import { AgentClient } from '../../client/agent-client';
 import { echoScript } from '../fixtures/scripts';
 import { cli, type CliResult } from '../support/cli';

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ScriptedModelProvider } from '../../activities';
+import { ScriptedModelProvider } from '../../activities/index';
 import { callsInput, callsScript } from '../fixtures/calls-script';
 import { everythingStdio } from '../support/mcp-servers';
 import { connectTest, eventually, type TestContext, testAddress, uniqueId, withWorker } from '../support/temporal';

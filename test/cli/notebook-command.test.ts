@@ -2,7 +2,7 @@
  * `livecontext notebook`: shows the agent's memory notebook, `--set`/`--append` write it as the host
  * (recorded in history, seen by the model at its next call); a bad write is one line, nothing recorded.
  */
-import { ScriptedModelProvider } from '../../activities';
+import { ScriptedModelProvider } from '../../activities/index';
 import { tasksScript } from '../fixtures/scripts';
 import { cli } from '../support/cli';
 import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';

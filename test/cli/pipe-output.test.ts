@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { ScriptedModelProvider } from '../../activities';
+import { ScriptedModelProvider } from '../../activities/index';
 import { echoScript } from '../fixtures/scripts';
 import { connectTest, type TestContext, testAddress, uniqueId, withWorker } from '../support/temporal';
 

@@ -5,8 +5,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ScriptedModelProvider } from '../../activities';
-import { unwrap } from '../../agent';
+import { ScriptedModelProvider } from '../../activities/index';
+import { unwrap } from '../../agent/index';
 import { gifHeader, makePng } from '../fixtures/images';
 import { cli } from '../support/cli';
 import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';

@@ -16,7 +16,7 @@ export default async function globalSetup(): Promise<void> {
   const dir = path.resolve(__dirname, '../../.livecontext/test-cluster');
   mkdirSync(dir, { recursive: true });
   const bundle = await bundleWorkflowCode({
-    workflowsPath: require.resolve('../../workflows'),
+    workflowsPath: require.resolve('../../workflows/index'),
     logger: { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} } as never,
   });
   const codePath = path.join(dir, 'workflow-bundle.js');

@@ -31,7 +31,7 @@ beforeAll(async () => {
   bundles.v1 = workflowBundle().codePath;
   const quiet = { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} } as never;
   for (const [name, module] of [['v2', './rolling/v2-interceptors'], ['unguarded', './rolling/v2-unguarded-interceptors']] as const) {
-    const bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), workflowInterceptorModules: [require.resolve(module)], logger: quiet });
+    const bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows/index'), workflowInterceptorModules: [require.resolve(module)], logger: quiet });
     bundles[name] = path.join(path.dirname(bundles.v1), `workflow-bundle-${name}.js`);
     writeFileSync(bundles[name], bundle.code);
   }

@@ -4,7 +4,7 @@
  * processes (`livecontext serve`). Each scenario starts an agent through one gateway and talks to it
  * through the other: tool loop, approval, streaming, continue-as-new, export/import.
  */
-import type { HistoryEntry } from '../../agent';
+import type { HistoryEntry } from '../../agent/index';
 import type { ChildWorker } from '../support/child-worker';
 import { type FakeOpenAIServer, startFakeOpenAIServer } from '../support/fake-openai-server';
 import { collectSse, type SseFrame } from '../support/sse-reader';

@@ -10,7 +10,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from '@temporalio/worker';
-import type { HistoryEntry } from '../../agent';
+import type { HistoryEntry } from '../../agent/index';
 import { livecontextDataConverter } from '../../common/codec/data-converter';
 import { guardedForWorkers } from '../../common/codec/undecodable-guard';
 import type { ChildWorker } from '../support/child-worker';

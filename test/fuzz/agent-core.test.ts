@@ -5,7 +5,7 @@
  * export → import can never fail on it. Many runs: no server involved.
  */
 import fc from 'fast-check';
-import { Agent, ConfigChange, InputRejectedError, LivecontextError, type StepDeps, readSnapshot } from '../../agent';
+import { Agent, ConfigChange, InputRejectedError, LivecontextError, type StepDeps, readSnapshot } from '../../agent/index';
 import { anyJson, oddCount, oddId, oddText, rawArguments, toolNames } from './arbitraries';
 
 const invocation = { providerId: 'fake', specification: 'fake', model: 'm' };

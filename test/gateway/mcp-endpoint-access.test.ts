@@ -5,7 +5,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { ScriptedModelProvider } from '../../activities';
+import { ScriptedModelProvider } from '../../activities/index';
 import { createGatewayApp } from '../../gateway/gateway-app';
 import { mountMcpRoutes } from '../../gateway/routes/mcp-routes';
 import { echoScript } from '../fixtures/scripts';

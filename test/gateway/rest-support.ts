@@ -2,7 +2,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ScriptedModelProvider } from '../../activities';
+import { ScriptedModelProvider } from '../../activities/index';
 import type { AgentClient } from '../../client/agent-client';
 import { echoScript } from '../fixtures/scripts';
 import { eventually, withWorker } from '../support/temporal';

@@ -7,7 +7,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { HistoryEntry } from '../../agent';
+import type { HistoryEntry } from '../../agent/index';
 import { type ChildWorker, startChildWorker } from '../support/child-worker';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { connectTest, type TestContext, uniqueId } from '../support/temporal';

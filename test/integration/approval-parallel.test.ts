@@ -7,8 +7,8 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ScriptedModelProvider } from '../../activities';
-import type { ToolResultsEntry } from '../../agent';
+import { ScriptedModelProvider } from '../../activities/index';
+import type { ToolResultsEntry } from '../../agent/index';
 import { decideToolCallSignal } from '../../workflows/messages';
 import { batchScript } from '../fixtures/scripts';
 import { maybeRecordHistory } from '../support/record-history';

@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { INPUT_MAX_BYTES } from '../../agent';
+import { INPUT_MAX_BYTES } from '../../agent/index';
 import { errorCode } from '../../agent/errors';
 import { inputSignal } from '../../workflows/messages';
 import { type ChildWorker, startChildWorker } from '../support/child-worker';

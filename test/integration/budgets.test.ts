@@ -4,7 +4,7 @@
  * where it stopped, and a retry allows as much again. Token budgets stop it by usage. On a real dev
  * server; the recorded history replays.
  */
-import { ScriptedModelProvider, type Script } from '../../activities';
+import { ScriptedModelProvider, type Script } from '../../activities/index';
 import { DEFAULT_BUDGETS } from '../../agent/budgets';
 import { maybeRecordHistory } from '../support/record-history';
 import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';

@@ -6,7 +6,7 @@
  * unprocessed update); the client sends it again only then, so nothing is lost and nothing doubled.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { ScriptedModelProvider } from '../../activities';
+import { ScriptedModelProvider } from '../../activities/index';
 import { echoScript } from '../fixtures/scripts';
 import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
 

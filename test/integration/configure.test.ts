@@ -2,7 +2,7 @@
  * The system instruction is set at start and changed by update or signal; each change is a history
  * entry, so every model call (and every replay) renders the instruction in force at that point.
  */
-import { ScriptedModelProvider } from '../../activities';
+import { ScriptedModelProvider } from '../../activities/index';
 import { configureSignal } from '../../workflows/messages';
 import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
 

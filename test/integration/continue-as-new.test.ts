@@ -4,8 +4,8 @@
  * compared byte for byte), and every input is answered once, in order, across the runs.
  */
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
-import { ScriptedModelProvider } from '../../activities';
-import type { AgentSnapshot } from '../../agent';
+import { ScriptedModelProvider } from '../../activities/index';
+import type { AgentSnapshot } from '../../agent/index';
 import type { AgentWorkflowInput } from '../../workflows/messages';
 import { snapshotQuery } from '../../workflows/messages';
 import { maybeRecordHistory } from '../support/record-history';

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from '@temporalio/worker';
-import type { HistoryEntry } from '../../agent';
+import type { HistoryEntry } from '../../agent/index';
 import { maybeRecordHistory } from '../support/record-history';
 import { type ChildWorker, startChildWorker } from '../support/child-worker';
 import { connectTest, eventually, type TestContext, uniqueId, workflowBundle } from '../support/temporal';

@@ -6,7 +6,7 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ToolResultsEntry } from '../../agent';
+import type { ToolResultsEntry } from '../../agent/index';
 import { safeFolderName } from '../../activities/execute-tool';
 import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
 

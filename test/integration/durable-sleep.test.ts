@@ -5,7 +5,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ToolResultsEntry } from '../../agent';
+import type { ToolResultsEntry } from '../../agent/index';
 import { maybeRecordHistory } from '../support/record-history';
 import { type ChildWorker, startChildWorker } from '../support/child-worker';
 import { connectTest, eventually, type TestContext, uniqueId } from '../support/temporal';

@@ -3,11 +3,11 @@
  * for the batch: nothing is run, the model is told why, and the agent goes on — on a real dev server,
  * through a real provider's wire protocol (every call answered, as OpenAI requires).
  */
-import { MAX_TOOL_CALLS_PER_BATCH } from '../../agent';
+import { MAX_TOOL_CALLS_PER_BATCH } from '../../agent/index';
 import { maybeRecordHistory } from '../support/record-history';
 import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
 import { startFakeOpenAIServer } from '../support/fake-openai-server';
-import { openaiProvider } from '../../activities';
+import { openaiProvider } from '../../activities/index';
 
 let t: TestContext;
 const taskQueue = uniqueId('execute-error');

@@ -9,8 +9,8 @@
  * honours as the retry delay, so the policy's attempts (all of them) follow each other at once.
  */
 import { temporal } from '@temporalio/proto';
-import { ModelError } from '../../activities';
-import type { ModelOutputEntry } from '../../agent';
+import { ModelError } from '../../activities/index';
+import type { ModelOutputEntry } from '../../agent/index';
 import { DEFAULT_MODEL_ACTIVITY_OPTIONS } from '../../workflows/activity-options';
 import { cli } from '../support/cli';
 import { useProviderServers } from '../support/provider-servers';

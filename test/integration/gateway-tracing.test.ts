@@ -10,7 +10,7 @@ import path from 'node:path';
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { Client } from '@temporalio/client';
 import { NativeConnection, bundleWorkflowCode } from '@temporalio/worker';
-import { ScriptedModelProvider } from '../../activities';
+import { ScriptedModelProvider } from '../../activities/index';
 import { TRACING_WORKFLOW_MODULE } from '../../activities/telemetry/worker-tracing';
 import { AgentClient } from '../../client/agent-client';
 import { livecontextDataConverter } from '../../common/codec/data-converter';

@@ -8,7 +8,7 @@
  */
 import { Client } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
-import { ScriptedModelProvider } from '../../activities';
+import { ScriptedModelProvider } from '../../activities/index';
 import { AgentClient } from '../../client/agent-client';
 import type { temporal } from '@temporalio/proto';
 import { BLOB_REF_ENCODING } from '../../common/codec/offload-codec';

@@ -5,7 +5,7 @@
  * wire fakes (which validate like the real services). Also the CLI command and the ask_user tool.
  */
 import { z } from 'zod';
-import { defineTool } from '../../activities';
+import { defineTool } from '../../activities/index';
 import { cli } from '../support/cli';
 import { useProviderServers } from '../support/provider-servers';
 import { eventually, uniqueId, withWorker } from '../support/temporal';

@@ -5,7 +5,7 @@
  * what would exceed Temporal's limits is refused with a clear error and the agent lives on.
  */
 import { Client } from '@temporalio/client';
-import { ScriptedModelProvider } from '../../activities';
+import { ScriptedModelProvider } from '../../activities/index';
 import { AgentClient } from '../../client/agent-client';
 import { livecontextDataConverter } from '../../common/codec/data-converter';
 import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';

@@ -6,7 +6,7 @@
  * history replays.
  */
 import type { temporal } from '@temporalio/proto';
-import { ScriptedModelProvider } from '../../activities';
+import { ScriptedModelProvider } from '../../activities/index';
 import { EntryCache } from '../../activities/entry-cache';
 import { echoStep } from '../fixtures/scripts';
 import { recordTool } from '../fixtures/test-tools';

@@ -5,7 +5,7 @@
  * is generous, and a frozen loop misses it by minutes.
  */
 import { z } from 'zod';
-import { defineTool } from '../../activities';
+import { defineTool } from '../../activities/index';
 import { type RecordedOpenAIRequest } from '../support/fake-openai-server';
 import { useProviderServers } from '../support/provider-servers';
 import { uniqueId, withWorker } from '../support/temporal';

@@ -8,8 +8,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ScriptedModelProvider } from '../../activities';
-import type { ToolCallResult, ToolResultsEntry } from '../../agent';
+import { ScriptedModelProvider } from '../../activities/index';
+import type { ToolCallResult, ToolResultsEntry } from '../../agent/index';
 import { callsInput, callsScript } from '../fixtures/calls-script';
 import { type HttpEverything, everythingStdio, pidOf, startEverythingHttp } from '../support/mcp-servers';
 import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';

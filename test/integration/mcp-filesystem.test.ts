@@ -6,8 +6,8 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ScriptedModelProvider } from '../../activities';
-import type { ToolResultsEntry } from '../../agent';
+import { ScriptedModelProvider } from '../../activities/index';
+import type { ToolResultsEntry } from '../../agent/index';
 import { callsInput, callsScript } from '../fixtures/calls-script';
 import { filesystemServer } from '../support/mcp-servers';
 import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';

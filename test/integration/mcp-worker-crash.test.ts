@@ -8,7 +8,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ToolResultsEntry } from '../../agent';
+import type { ToolResultsEntry } from '../../agent/index';
 import { callsInput } from '../fixtures/calls-script';
 import { everythingStdio } from '../support/mcp-servers';
 import { connectTest, eventually, type TestContext, testAddress, uniqueId } from '../support/temporal';

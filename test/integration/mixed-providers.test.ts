@@ -6,7 +6,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { HistoryEntry } from '../../agent';
+import type { HistoryEntry } from '../../agent/index';
 import type { AgentStatus } from '../../workflows/messages';
 import { recordTool } from '../fixtures/test-tools';
 import { useProviderServers } from '../support/provider-servers';

@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from '@temporalio/worker';
-import { rebuildNotebook } from '../../agent';
+import { rebuildNotebook } from '../../agent/index';
 import { maybeRecordHistory } from '../support/record-history';
 import { type ChildWorker, startChildWorker } from '../support/child-worker';
 import { connectTest, type TestContext, uniqueId, workflowBundle } from '../support/temporal';

@@ -4,8 +4,8 @@
  * finish, an error event mid-stream, a first token that never comes; and 401, which is not retried:
  * recorded, visible, and the agent continues after a fix.
  */
-import { ModelError } from '../../activities';
-import type { ModelOutputEntry } from '../../agent';
+import { ModelError } from '../../activities/index';
+import type { ModelOutputEntry } from '../../agent/index';
 import { useProviderServers } from '../support/provider-servers';
 import { eventually, uniqueId, withWorker } from '../support/temporal';
 

@@ -3,8 +3,8 @@
  * refused at start and by configure; a harmless provider field reaches the wire; and an adapter given a
  * reserved key anyway (a config accepted before the keys were reserved) leaves it out of the request.
  */
-import { anthropicProvider, openaiProvider } from '../../activities';
-import { AgentState, type Model, renderLiveContext } from '../../agent';
+import { anthropicProvider, openaiProvider } from '../../activities/index';
+import { AgentState, type Model, renderLiveContext } from '../../agent/index';
 import { unknownRequestKeys } from '../support/fake-openai-server';
 import { useProviderServers } from '../support/provider-servers';
 import { uniqueId, withWorker } from '../support/temporal';

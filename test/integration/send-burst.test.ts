@@ -3,7 +3,7 @@
  * workflow and aborts some under load; the client waits its turn and sends again only what was never
  * accepted, so every input is accepted exactly once and answered once, in the order it was accepted.
  */
-import { ScriptedModelProvider } from '../../activities';
+import { ScriptedModelProvider } from '../../activities/index';
 import { AgentClient } from '../../client/agent-client';
 import { echoScript } from '../fixtures/scripts';
 import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';

@@ -4,8 +4,8 @@
  * `metadata.user_id`); a worker's stream observer sees every delta stamped, numbered, with the usage's
  * totalTokens and the provider's own events; none of that reaches the agent's history.
  */
-import type { MessageDelta } from '../../agent';
-import { type ModelStreamObserver, openaiProvider } from '../../activities';
+import type { MessageDelta } from '../../agent/index';
+import { type ModelStreamObserver, openaiProvider } from '../../activities/index';
 import { opaqueSessionId } from '../../activities/models/request-identity';
 import { useProviderServers } from '../support/provider-servers';
 import { uniqueId, withWorker } from '../support/temporal';

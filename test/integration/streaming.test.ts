@@ -2,7 +2,7 @@
  * Streaming to clients: while a model call runs, a client sees the partial output grow (read from the
  * activity's heartbeat details through describe), and none of it enters workflow history.
  */
-import { type PartialOutput } from '../../activities';
+import { type PartialOutput } from '../../activities/index';
 import { useProviderServers } from '../support/provider-servers';
 import { uniqueId, withWorker } from '../support/temporal';
 

@@ -7,7 +7,7 @@
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { AgentConfig } from '../../agent';
+import type { AgentConfig } from '../../agent/index';
 import { type ChildWorker, startChildWorker } from '../support/child-worker';
 import { cli } from '../support/cli';
 import { maybeRecordHistory } from '../support/record-history';

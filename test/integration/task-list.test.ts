@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from '@temporalio/worker';
-import { type HistoryEntry, TaskListWidget, rebuildWidgets } from '../../agent';
+import { type HistoryEntry, TaskListWidget, rebuildWidgets } from '../../agent/index';
 import { guardedForWorkers } from '../../common/codec/undecodable-guard';
 import { livecontextDataConverter } from '../../common/codec/data-converter';
 import { maybeRecordHistory } from '../support/record-history';

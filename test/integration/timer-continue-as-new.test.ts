@@ -5,8 +5,8 @@
  */
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import type { temporal } from '@temporalio/proto';
-import { ScriptedModelProvider } from '../../activities';
-import type { AgentSnapshot, ToolResultsEntry } from '../../agent';
+import { ScriptedModelProvider } from '../../activities/index';
+import type { AgentSnapshot, ToolResultsEntry } from '../../agent/index';
 import type { AgentWorkflowInput } from '../../workflows/messages';
 import { snapshotQuery } from '../../workflows/messages';
 import { echoStep } from '../fixtures/scripts';

@@ -6,8 +6,8 @@
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ScriptedModelProvider } from '../../activities';
-import type { ToolResultsEntry } from '../../agent';
+import { ScriptedModelProvider } from '../../activities/index';
+import type { ToolResultsEntry } from '../../agent/index';
 import { TOOL_OUTPUT_MAX_CHARS } from '../../activities/execute-tool';
 import { batchScript } from '../fixtures/scripts';
 import { failingTools } from '../fixtures/test-tools';

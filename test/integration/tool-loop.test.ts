@@ -5,8 +5,8 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ScriptedModelProvider } from '../../activities';
-import { unwrap } from '../../agent';
+import { ScriptedModelProvider } from '../../activities/index';
+import { unwrap } from '../../agent/index';
 import { loopScript } from '../fixtures/scripts';
 import { recordTool } from '../fixtures/test-tools';
 import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';

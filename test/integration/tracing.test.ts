@@ -12,7 +12,7 @@ import { ProxyTracerProvider, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { makeWorkflowExporter } from '@temporalio/interceptors-opentelemetry';
 import { NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/worker';
-import { type Script, type ScriptStep, ScriptedModelProvider } from '../../activities';
+import { type Script, type ScriptStep, ScriptedModelProvider } from '../../activities/index';
 import { TRACING_WORKFLOW_MODULE } from '../../activities/telemetry/worker-tracing';
 import { connectAgents } from '../../client/connect';
 import { livecontextDataConverter } from '../../common/codec/data-converter';

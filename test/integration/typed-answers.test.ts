@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { defineTool } from '../../activities';
+import { defineTool } from '../../activities/index';
 import { TypedAnswerError } from '../../client/typed-answer';
 import { cli } from '../support/cli';
 import { startTestGateway } from '../support/gateway';

@@ -8,7 +8,7 @@
  * The ask is answered, and its input is in the agent's history once.
  */
 import { temporal } from '@temporalio/proto';
-import { ScriptedModelProvider } from '../../activities';
+import { ScriptedModelProvider } from '../../activities/index';
 import { AgentClient } from '../../client/agent-client';
 import { echoScript } from '../fixtures/scripts';
 import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';

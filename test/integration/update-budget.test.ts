@@ -2,7 +2,7 @@
  * Temporal refuses updates past about 2,000 per workflow run. An agent that takes many (every send and
  * every wait is one) continues as new before that, and keeps taking them.
  */
-import { ScriptedModelProvider } from '../../activities';
+import { ScriptedModelProvider } from '../../activities/index';
 import { echoStep } from '../fixtures/scripts';
 import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
 

@@ -5,7 +5,7 @@
  * `workerCheck: false` keeps Temporal's waiting; workerInfo says
  * which model providers a worker can call.
  */
-import { ScriptedModelProvider } from '../../activities';
+import { ScriptedModelProvider } from '../../activities/index';
 import { AgentClient, QUERY_ANSWER_MS } from '../../client/agent-client';
 import { NoWorkerError, POLLED_WITHIN_MS } from '../../client/worker-status';
 import { echoScript } from '../fixtures/scripts';

@@ -4,7 +4,7 @@
  * query answers without frames; `workflowStackTraces: true` (LIVECONTEXT_WORKFLOW_STACK_TRACES=1) brings
  * them back. Either way the agent answers the same.
  */
-import { ScriptedModelProvider } from '../../activities';
+import { ScriptedModelProvider } from '../../activities/index';
 import { AgentClient } from '../../client/agent-client';
 import { echoScript } from '../fixtures/scripts';
 import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';

@@ -6,9 +6,9 @@
 import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ScriptedModelProvider } from '../../activities';
+import { ScriptedModelProvider } from '../../activities/index';
 import type { ScriptedToolCall } from '../../activities/models/scripted-model';
-import type { ToolResultsEntry } from '../../agent';
+import type { ToolResultsEntry } from '../../agent/index';
 import { safeFolderName } from '../../activities/execute-tool';
 import { callsInput, callsScript } from '../fixtures/calls-script';
 import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';

@@ -4,7 +4,7 @@
  * text deltas, tool-call fragments, arguments that do not parse, a LiveScreen-decorated message, and
  * unknown message kinds ignored safely.
  */
-import { anthropicProvider, openaiProvider } from '../../activities';
+import { anthropicProvider, openaiProvider } from '../../activities/index';
 import {
   AgentState,
   type ContextMessage,
@@ -13,7 +13,7 @@ import {
   type Model,
   type StreamOptions,
   renderLiveContext,
-} from '../../agent';
+} from '../../agent/index';
 import { opaqueSessionId } from '../../activities/models/request-identity';
 import { type FakeAnthropicServer, startFakeAnthropicServer } from '../support/fake-anthropic-server';
 import { type FakeOpenAIServer, startFakeOpenAIServer } from '../support/fake-openai-server';

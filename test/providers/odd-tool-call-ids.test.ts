@@ -5,8 +5,8 @@
  * those ids. Before, an Anthropic-style "" and an OpenAI-style repeated id failed every attempt of the
  * model call ("Tool call … started twice").
  */
-import { anthropicProvider, openaiProvider } from '../../activities';
-import { AgentState, type ContextMessage, MessageAssembler, type Model, type ToolCallRequest, renderLiveContext } from '../../agent';
+import { anthropicProvider, openaiProvider } from '../../activities/index';
+import { AgentState, type ContextMessage, MessageAssembler, type Model, type ToolCallRequest, renderLiveContext } from '../../agent/index';
 import { type FakeAnthropicServer, startFakeAnthropicServer } from '../support/fake-anthropic-server';
 import { type FakeOpenAIServer, startFakeOpenAIServer } from '../support/fake-openai-server';
 

@@ -43,7 +43,7 @@ export default async function globalSetup(): Promise<void> {
   mkdirSync(dir, { recursive: true });
   // As createLivecontextWorker bundles it: the agent core shared by the workflows of a worker thread.
   const bundle = await bundleWorkflowCode({
-    workflowsPath: require.resolve('../../workflows'),
+    workflowsPath: require.resolve('../../workflows/index'),
     preloadModules: [SHARED_MODULES_PATH],
     logger: { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} } as never,
   });

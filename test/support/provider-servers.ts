@@ -1,5 +1,5 @@
 /** Both wire-level fake providers and a worker whose OpenAI/Anthropic providers point at them. */
-import { anthropicProvider, openaiProvider } from '../../activities';
+import { anthropicProvider, openaiProvider } from '../../activities/index';
 import { type FakeAnthropicServer, startFakeAnthropicServer } from './fake-anthropic-server';
 import { type FakeOpenAIServer, startFakeOpenAIServer } from './fake-openai-server';
 import { connectTest, type TestContext, uniqueId } from './temporal';

@@ -5,8 +5,8 @@
  * end of the batch; what the view leaves out (sequence numbers, the config beyond the model) stays out.
  */
 import { applyPatch } from 'fast-json-patch';
-import type { AgentStatus } from '../../agent';
-import { AgentRunState } from '../../agent';
+import type { AgentStatus } from '../../agent/index';
+import { AgentRunState } from '../../agent/index';
 import { agentStateView } from '../../gateway/events/agent-state-view';
 import { jsonPatch } from '../../gateway/events/json-patch';
 

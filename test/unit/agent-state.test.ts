@@ -1,4 +1,4 @@
-import { AgentState, HistoryValidationError, METADATA_MAX_BYTES } from '../../agent';
+import { AgentState, HistoryValidationError, METADATA_MAX_BYTES } from '../../agent/index';
 
 const invocation = { providerId: 'scripted', specification: 'scripted', model: 'm' };
 const fixedClock = () => Date.UTC(2026, 0, 1);

@@ -6,7 +6,7 @@ import {
   SnapshotError,
   type StepDeps,
   type ToolCallRequest,
-} from '../../agent';
+} from '../../agent/index';
 
 const invocation = { providerId: 'fake', specification: 'fake', model: 'm' };
 let now = Date.UTC(2026, 0, 1);

@@ -1,6 +1,6 @@
 /** budgetHit: what counts against each budget — the turn, the UTC day, failures in a row, a retry's grant. */
 import { budgetHit, DEFAULT_BUDGETS } from '../../agent/budgets';
-import type { HistoryEntry } from '../../agent';
+import type { HistoryEntry } from '../../agent/index';
 
 const invocation = { providerId: 'p', specification: 's', model: 'm' };
 let seq = 0;

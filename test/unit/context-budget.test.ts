@@ -9,7 +9,7 @@ import {
   renderLiveContext,
   renderModelContext,
   unwrap,
-} from '../../agent';
+} from '../../agent/index';
 
 const invocation = { providerId: 'p', specification: 's', model: 'm' };
 const text = fc.string({ minLength: 1, maxLength: 200 }).filter((s) => s.trim() !== '');

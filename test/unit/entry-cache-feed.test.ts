@@ -5,7 +5,7 @@
  * points at no server: any query would fail the test.
  */
 import { Client, Connection } from '@temporalio/client';
-import type { HistoryEntry } from '../../agent';
+import type { HistoryEntry } from '../../agent/index';
 import { EntryCache } from '../../activities/entry-cache';
 
 const nowhere = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }) });

@@ -14,7 +14,7 @@ import {
   readSnapshot,
   repairModelOutput,
   snapshotProblems,
-} from '../../agent';
+} from '../../agent/index';
 
 const invocation = { providerId: 'fake', specification: 'fake', model: 'm' };
 let now = Date.UTC(2026, 0, 1);

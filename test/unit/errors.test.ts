@@ -16,7 +16,7 @@ import {
 } from '../../agent/errors';
 import { UserError } from '../../common/user-error';
 import { NoWorkerError } from '../../client/worker-status';
-import { agentWorkflow, workerInfoWorkflow } from '../../workflows';
+import { agentWorkflow, workerInfoWorkflow } from '../../workflows/index';
 import { TASK_QUEUE, WORKFLOW_TYPE } from '../../workflows/messages';
 import { connectSettings } from '../../common/connection';
 

@@ -10,7 +10,7 @@ import { applyPatch } from 'fast-json-patch';
 import fc from 'fast-check';
 import { from } from 'rxjs';
 import type { PartialOutput } from '../../activities/call-model';
-import type { HistoryEntry, ModelOutputEntry } from '../../agent';
+import type { HistoryEntry, ModelOutputEntry } from '../../agent/index';
 import { type Cursor, cursorAt, formatCursor, parseCursor } from '../../gateway/events/cursor';
 import { type StreamMode, blockedEvents, deriveEvents, openTurn } from '../../gateway/events/derive-events';
 import { type Json, jsonPatch } from '../../gateway/events/json-patch';

@@ -3,7 +3,7 @@
  * agent records, how a token estimate sizes an image, and how both adapters render it — checked by the
  * wire fakes' validators, which decode the image on their own.
  */
-import { Agent, AgentState, type ModelCallResult, countMessageTokens, parseInput, readSnapshot, renderLiveContext } from '../../agent';
+import { Agent, AgentState, type ModelCallResult, countMessageTokens, parseInput, readSnapshot, renderLiveContext } from '../../agent/index';
 import { ATTACHMENTS_MAX_COUNT, IMAGE_MAX_BASE64_CHARS, IMAGE_TOKENS_UNKNOWN_SIZE, imageTokens } from '../../agent/attachments';
 import { sniffImage } from '../../agent/image-header';
 import { toAnthropicRequest } from '../../activities/models/anthropic-messages';

@@ -1,4 +1,4 @@
-import { AgentState, renderLiveContext, unwrap } from '../../agent';
+import { AgentState, renderLiveContext, unwrap } from '../../agent/index';
 
 const invocation = { providerId: 'p', specification: 's', model: 'm' };
 

@@ -9,7 +9,7 @@ import {
   buildLiveScreen,
   rebuildNotebook,
   type StepDeps,
-} from '../../agent';
+} from '../../agent/index';
 
 describe('memory_notebook_replace', () => {
   test('empty old_text appends', () => {

@@ -1,4 +1,4 @@
-import { DeltaSequencer, MessageAssembler, type MessageDelta, StreamProtocolError, type UnnumberedDelta } from '../../agent';
+import { DeltaSequencer, MessageAssembler, type MessageDelta, StreamProtocolError, type UnnumberedDelta } from '../../agent/index';
 
 const at = '2025-01-01T00:00:00.000Z';
 const feed = (a: MessageAssembler, deltas: UnnumberedDelta[]) =>

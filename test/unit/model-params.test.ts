@@ -1,6 +1,6 @@
 /** `params.extra` may add provider fields but not set the ones the adapters own. */
 import { extraRequestFields } from '../../activities/models/request-extra';
-import { AgentConfig, ConfigChange, NewAgentConfig, NewModelParams as ModelParams, RESERVED_EXTRA_KEYS } from '../../agent';
+import { AgentConfig, ConfigChange, NewAgentConfig, NewModelParams as ModelParams, RESERVED_EXTRA_KEYS } from '../../agent/index';
 
 describe('params.extra', () => {
   it.each(RESERVED_EXTRA_KEYS)('refuses "%s", naming it', (key) => {

@@ -1,5 +1,5 @@
 /** The model-call step with plain functions: one call per phase, and the fallback models in order. */
-import { type AgentConfig, type AgentError, AgentRunState, AgentState, ConfigChange, InfrastructureError, LivecontextError, type ModelCallRequest, type ModelCallResult, NewAgentConfig, type StepDeps } from '../../agent';
+import { type AgentConfig, type AgentError, AgentRunState, AgentState, ConfigChange, InfrastructureError, LivecontextError, type ModelCallRequest, type ModelCallResult, NewAgentConfig, type StepDeps } from '../../agent/index';
 import { FALLBACK_MODELS_CHANGE, NO_FALLBACK_CODES, type ModelPhase, runModelStep } from '../../agent/model-step';
 import { ModelError } from '../../activities/models/provider-errors';
 

@@ -1,5 +1,5 @@
 /** Pages of an agent's history for the entries query: bounds, limits, the ~1 MB cap, and paging to the end. */
-import type { HistoryEntry } from '../../agent';
+import type { HistoryEntry } from '../../agent/index';
 import { pageEntries } from '../../workflows/agent-views';
 
 /** `count` entries from seq `first` on, each holding about `bytes` of text. */

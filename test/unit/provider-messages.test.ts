@@ -1,5 +1,5 @@
 /** The adapters' pure translations of context messages into each provider's request shape. */
-import { AgentState, renderLiveContext } from '../../agent';
+import { AgentState, renderLiveContext } from '../../agent/index';
 import { toAnthropicRequest } from '../../activities/models/anthropic-messages';
 import { toOpenAIMessages } from '../../activities/models/openai-messages';
 

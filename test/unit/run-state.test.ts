@@ -1,4 +1,4 @@
-import { AgentRunState, type ContextualEntry, determineState } from '../../agent';
+import { AgentRunState, type ContextualEntry, determineState } from '../../agent/index';
 
 const base = { seq: 1, timestamp: 't' };
 const invocation = { providerId: 'p', specification: 's', model: 'm' };

@@ -1,5 +1,5 @@
 /** run_command's scrubbed environment, the redaction of known secrets, and the missing-tool rule. */
-import type { ToolContext } from '../../activities';
+import type { ToolContext } from '../../activities/index';
 import { commandEnvironment } from '../../activities/tools/command-environment';
 import { MISSING_TOOL_MAX_ATTEMPTS, MISSING_TOOL_MAX_WAIT_MS, shouldPassOn } from '../../activities/tools/missing-tool';
 import { redactJson, redactSecrets, secretsIn } from '../../activities/tools/redact-secrets';

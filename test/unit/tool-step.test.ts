@@ -13,7 +13,7 @@ import {
   type ToolCallRequest,
   type ToolCallResult,
   type ToolResultsEntry,
-} from '../../agent';
+} from '../../agent/index';
 
 const invocation = { providerId: 'fake', specification: 'fake', model: 'm' };
 let now = Date.UTC(2026, 0, 1);

@@ -4,7 +4,7 @@
  * ask_user call ends the turn with its question. After each, the next input continues the conversation,
  * the snapshot checks pass, and the next request is valid for both providers' validators.
  */
-import { Agent, type ModelCallResult, renderLiveContext, type StepDeps } from '../../agent';
+import { Agent, type ModelCallResult, renderLiveContext, type StepDeps } from '../../agent/index';
 import { toOpenAIMessages } from '../../activities/models/openai-messages';
 import { toAnthropicRequest } from '../../activities/models/anthropic-messages';
 import { validateChatCompletionRequest } from '../support/fake-openai-validate';

@@ -13,7 +13,7 @@ import {
   parseStructuredAnswer,
   turnResponseSchema,
   wireResponseFormat,
-} from '../../agent';
+} from '../../agent/index';
 import { reaskMessages } from '../../activities/typed-answer';
 import { responseSchemaFor, typedOutcome, TypedAnswerError } from '../../client/typed-answer';
 

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Payload, defaultPayloadConverter } from '@temporalio/common';
-import { undecodableReason } from '../../agent';
+import { undecodableReason } from '../../agent/index';
 import { FileBlobStore } from '../../common/codec/blob-store';
 import { startCodecServer } from '../../common/codec/codec-server';
 import { payloadCodecs } from '../../common/codec/data-converter';

@@ -16,9 +16,9 @@ import {
   rebuildWidgets,
   renderLiveContext,
   toolAllowed,
-} from '../../agent';
+} from '../../agent/index';
 import { ToolRegistry } from '../../activities/tools/registry';
-import { defineTool } from '../../activities';
+import { defineTool } from '../../activities/index';
 import { z } from 'zod';
 
 const invocation = { providerId: 'fake', specification: 'fake', model: 'm' };

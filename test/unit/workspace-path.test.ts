@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ToolContext } from '../../activities';
+import type { ToolContext } from '../../activities/index';
 import { editFileTool, listFilesTool, readFileTool, writeFileTool } from '../../activities/tools/workspace-tools';
 import { PathEscapeError, isInside, resolveInWorkspace } from '../../activities/tools/workspace-path';
 

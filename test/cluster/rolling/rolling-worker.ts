@@ -6,7 +6,7 @@
  * createLivecontextWorker as a user's `livecontext worker` reads them (AUTO_UPGRADE by default).
  */
 import { NativeConnection } from '@temporalio/worker';
-import { ScriptedModelProvider } from '../../../activities';
+import { ScriptedModelProvider } from '../../../activities/index';
 import { installLogging } from '../../../common/logging';
 import { createLivecontextWorker } from '../../../worker/create-worker';
 import { echoScript, loopScript } from '../../fixtures/scripts';
