@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type { McpServerStatus } from '../activities/mcp/index';
 import { UserError } from '../common/user-error';
+import { terminalJson, terminalText } from './terminal-text';
 
 export async function mcpListCmd(file: string, json: boolean): Promise<number> {
   const { McpPool, loadMcpConfigFile } = await import('../activities/mcp/index');
@@ -14,7 +15,7 @@ export async function mcpListCmd(file: string, json: boolean): Promise<number> {
   try {
     await pool.discover();
     const status = pool.status();
-    console.log(json ? JSON.stringify(status, null, 2) : status.map(describeServer).join('\n\n'));
+    console.log(json ? terminalJson(status) : terminalText(status.map(describeServer).join('\n\n')));
     return status.every((s) => s.connected) ? 0 : 1;
   } finally {
     await pool.close();

@@ -12,6 +12,7 @@ import { installLogging } from '../common/logging';
 import { startWorker } from '../worker/run-worker';
 import { DEMO_HELP } from '../activities/models/offline-demo-model';
 import { runChat } from './chat';
+import { terminalText } from './terminal-text';
 import { connectAgents } from '../client/connect';
 import { loadMcpConfigFile } from '../activities/mcp/config';
 import { DEFAULT_PORT, type RunningGateway, serveGateway } from '../gateway/serve-gateway';
@@ -31,12 +32,12 @@ export async function up(options: { agentId: string; model: string; mcp?: string
   let stopServer = async () => {};
   if (!address) {
     console.error('starting the Temporal dev server…');
-    const server = await startDevServer({ log: (m) => console.error(m) });
+    const server = await startDevServer({ log: (m) => console.error(terminalText(m)) });
     address = server.address;
     stopServer = server.stop;
     say(`Temporal dev server ${server.address}${server.started ? '' : ' (already running)'} · Web UI ${server.uiUrl}`);
   }
-  const worker = await startWorker({ address, progress: (m) => console.error(m), ...(mcpServers ? { mcpServers } : {}) });
+  const worker = await startWorker({ address, progress: (m) => console.error(terminalText(m)), ...(mcpServers ? { mcpServers } : {}) });
   console.error('worker ready');
   const { agents, connection } = await connectAgents({ address });
   const gateway = await startGateway(agents, say);
