@@ -8,10 +8,14 @@ import { NoWorkerError } from '../client/worker-status';
 import { ModelName } from '../agent/index';
 import { UserError } from '../common/user-error';
 
-/** Why an agent on `model` (run on `taskQueue`) cannot make model calls yet, or undefined if it can. */
-export async function modelWarning(agents: AgentClient, agentId: string, model: string, taskQueue: string): Promise<string | undefined> {
+/**
+ * Why an agent on `model` (run on `taskQueue`) cannot make model calls yet, or undefined if it can.
+ * `from`: where the person reads it, for the commands it suggests (the chat has its own).
+ */
+export async function modelWarning(agents: AgentClient, agentId: string, model: string, taskQueue: string, from: 'cli' | 'chat' = 'cli'): Promise<string | undefined> {
   const providerId = model.slice(0, model.indexOf(':'));
-  const otherModel = `\`livecontext configure ${agentId} --model provider:model\``;
+  const otherModel = from === 'chat' ? '/model provider:model' : `\`livecontext configure ${agentId} --model provider:model\``;
+  const retry = from === 'chat' ? '/retry' : `\`livecontext retry ${agentId}\``;
   let providers;
   try {
     ({ providers } = await agents.workerInfo(taskQueue));
@@ -28,7 +32,7 @@ export async function modelWarning(agents: AgentClient, agentId: string, model: 
   }
   if (!provider.ready) {
     const problem = provider.problem ?? `"${providerId}:" models cannot be called on the worker.`;
-    return `${problem} Agent "${agentId}" will be blocked at its next model call until the worker has it (then \`livecontext retry ${agentId}\`); or choose another model: ${otherModel}.`;
+    return `${problem} Agent "${agentId}" will be blocked at its next model call until the worker has it (then ${retry}); or choose another model: ${otherModel}.`;
   }
   return undefined;
 }
