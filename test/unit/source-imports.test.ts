@@ -3,6 +3,7 @@
  * before the `agent/` folder, so `livecontext export my-agent --out agent.json` run in the checkout used
  * to break every test and TypeScript tools module with an error that named neither file. Every import of
  * a folder names its index (`'../agent/index'`): a user's file beside a source folder cannot shadow it.
+ * `node scripts/fix-folder-imports.cjs` rewrites any that come back.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
