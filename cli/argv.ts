@@ -1,11 +1,15 @@
 /**
- * A command's words → its options and positionals. The rules:
- *  - `--` ends the options: every word after it is a positional.
- *  - `-h`/`--help` asks for the command's help wherever options are read.
- *  - A command that takes free text (`send <agent-id> <text…>`) reads options before the text and in a
- *    run at its end (`send A hello --wait`); the words between are text, even when they look like
- *    options (`send A what does -h mean` sends the question).
- * Errors are node:util's parseArgs errors (code ERR_PARSE_ARGS_*), one line each.
+ * A command's words → its options and positionals. One rule for every command:
+ *  - Options may come anywhere: before, between or after the positional words.
+ *  - A word that starts with `-` is an option, and one the command does not have is an error; a lone
+ *    `-` is a positional (`send A -` reads the text from stdin).
+ *  - `--` ends the options: every word after it is a positional, whatever it looks like.
+ *  - `-h`/`--help` asks for the command's help.
+ *  - A command takes so many positionals; a word more is an error (unquoted text), never dropped.
+ *  - A command that takes free text (`send <agent-id> <text…>`): the text is its words, and an option
+ *    among them (`send A what does --wait do`) is refused, not sent and not taken: options go before or
+ *    after the text, and text with words that start with `-` goes after `--`.
+ * Errors are ArgvError or node:util's parseArgs errors (code ERR_PARSE_ARGS_*), one line each.
  */
 import { parseArgs } from 'node:util';
 
@@ -19,46 +23,60 @@ export interface ParsedArgs {
   values: Values;
 }
 
+/** What the words of a command may be. */
+export interface ArgsSpec {
+  options?: Options;
+  /** The index of the positional where free text starts (1 for `send <agent-id> <text…>`); the text takes every word after. */
+  textAt?: number;
+  /** The most positionals the command takes (without free text); default: no limit. */
+  maxPositionals?: number;
+}
+
+/** A mistake on the command line that parseArgs does not know of (code ERR_PARSE_ARGS_* like its own). */
+export class ArgvError extends Error {
+  readonly code = 'ERR_PARSE_ARGS_LIVECONTEXT';
+}
+
+/** What to do with a word that starts with `-` but is meant as text. */
+export const DASH_HINT = 'put -- before text that has words starting with -';
+
 const HELP = { help: { type: 'boolean', short: 'h' } } as const;
 
-/** `textAt`: the index of the positional where free text starts (1 for `send <agent-id> <text…>`). */
-export function parseCommandArgs(args: string[], options: Options, textAt?: number): ParsedArgs {
+export function parseCommandArgs(args: string[], spec: ArgsSpec = {}): ParsedArgs {
   const dashes = args.indexOf('--');
   const head = dashes < 0 ? args : args.slice(0, dashes);
   const afterDashes = dashes < 0 ? [] : args.slice(dashes + 1);
-  const all = { ...options, ...HELP };
+  const all = { ...spec.options, ...HELP };
 
-  let optionWords = head;
-  let text: string[] = [];
-  const start = textAt === undefined ? undefined : positionalIndex(head, all, textAt);
-  if (start !== undefined) {
-    const end = trailingOptionsStart(head, options, start);
-    text = head.slice(start, end);
-    optionWords = [...head.slice(0, start), ...head.slice(end)];
-  }
+  const { tokens } = parseArgs({ args: head, options: all, allowPositionals: true, strict: false, tokens: true });
+  if (spec.textAt !== undefined) refuseOptionsInText(tokens, spec.textAt);
   // Help wins over any other mistake on the line (`state --nope --help` shows the help).
-  if (parseArgs({ args: optionWords, options: all, allowPositionals: true, strict: false }).values.help === true) {
-    return { help: true, positionals: [], values: {} };
+  if (tokens.some((t) => t.kind === 'option' && t.name === 'help')) return { help: true, positionals: [], values: {} };
+  let parsed;
+  try {
+    parsed = parseArgs({ args: head, options: all, allowPositionals: true, strict: true });
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (spec.textAt !== undefined && code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new ArgvError(`${firstSentence(err)} (${DASH_HINT})`);
+    throw err;
   }
-  const { positionals, values } = parseArgs({ args: optionWords, options: all, allowPositionals: true, strict: true });
+  const { positionals, values } = parsed;
   delete values.help;
-  return { help: false, positionals: [...positionals, ...text, ...afterDashes], values: values as Values };
+  const allPositionals = [...positionals, ...afterDashes];
+  const extra = spec.textAt === undefined && spec.maxPositionals !== undefined ? allPositionals[spec.maxPositionals] : undefined;
+  if (extra !== undefined) throw new ArgvError(`Unexpected word "${extra}" (quote a value that has spaces)`);
+  return { help: false, positionals: allPositionals, values: values as Values };
 }
 
-/** Where the `n`th positional word is in `args`, reading options as parseArgs does. */
-function positionalIndex(args: string[], options: Options, n: number): number | undefined {
-  const { tokens } = parseArgs({ args, options, allowPositionals: true, strict: false, tokens: true });
-  return tokens.filter((t) => t.kind === 'positional')[n]?.index;
+/** An option word between two words of the text: the person meant one or the other, and cannot be guessed. */
+function refuseOptionsInText(tokens: ReturnType<typeof parseArgs>['tokens'] & object, textAt: number): void {
+  const text = tokens.filter((t) => t.kind === 'positional').slice(textAt);
+  if (text.length < 2) return;
+  const [first, last] = [text[0].index, text[text.length - 1].index];
+  const inside = tokens.find((t) => t.kind === 'option' && t.index > first && t.index < last);
+  if (inside?.kind === 'option') {
+    throw new ArgvError(`"${inside.rawName}" is among the words of the text: put options before or after the text, and ${DASH_HINT}`);
+  }
 }
 
-/** The first word of the run of the command's own boolean options that ends `args` (after `from`). */
-function trailingOptionsStart(args: string[], options: Options, from: number): number {
-  const flags = new Set(
-    Object.entries(options)
-      .filter(([, o]) => o.type === 'boolean')
-      .flatMap(([name, o]) => [`--${name}`, ...(o.short ? [`-${o.short}`] : [])]),
-  );
-  let end = args.length;
-  while (end > from + 1 && flags.has(args[end - 1])) end--; // the text keeps at least its first word
-  return end;
-}
+const firstSentence = (err: unknown) => (err as Error).message.split('. ')[0].replace(/\.$/, '');

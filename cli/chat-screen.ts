@@ -5,6 +5,7 @@
  */
 import readline from 'node:readline';
 import type { Writable } from 'node:stream';
+import { terminalText } from './terminal-text';
 
 export class ChatScreen {
   private promptShown = false;
@@ -22,18 +23,18 @@ export class ChatScreen {
     });
   }
 
-  /** A whole line (or several). */
+  /** A whole line (or several); control characters in it are shown, not obeyed (as in streamed text). */
   line(text = ''): void {
     this.endStream();
     this.clearPrompt();
-    this.out.write(`${text}\n`);
+    this.out.write(`${terminalText(text)}\n`);
   }
 
   /** Text that continues the current line. */
   stream(text: string): void {
     if (!text) return;
     this.clearPrompt();
-    this.out.write(text);
+    this.out.write(terminalText(text));
     this.midLine = !text.endsWith('\n');
   }
 

@@ -16,9 +16,11 @@ import { type AgentError, LivecontextError } from '../agent/index';
 import { type AgentClient, outcomeText } from '../client/agent-client';
 import { ChatScreen } from './chat-screen';
 import { checkModel } from './model-check';
+import { CHAT_MODEL_WORDS, modelWarning } from '../client/model-warning';
 import { formatEntry, formatProgress } from './format';
 import { describeState, runStateWord } from '../client/state-view';
 import { AgentFollower } from './turn-view';
+import { terminalText } from './terminal-text';
 
 export interface ChatOptions {
   agents: AgentClient;
@@ -86,7 +88,7 @@ async function runOnTerminal(o: ChatOptions): Promise<void> {
       const text = line.trim();
       try {
         if (text.startsWith('/')) {
-          quit = await command(o, text, print);
+          quit = await command(o, text, print, true);
           if (quit) break;
         } else if (text) {
           const sent = agents.send(agentId, line);
@@ -123,12 +125,12 @@ export class ChatTurnError extends LivecontextError {
 
 async function runPiped(o: ChatOptions): Promise<void> {
   const rl = readline.createInterface({ input: o.input, terminal: false });
-  const print: Print = (line = '') => o.output.write(`${line}\n`);
+  const print: Print = (line = '') => o.output.write(`${terminalText(line)}\n`);
   try {
     for await (const line of rl) {
       const text = line.trim();
       if (text.startsWith('/')) {
-        if (await command(o, text, print)) break;
+        if (await command(o, text, print, false)) break;
       } else if (text) {
         const { inputSeq } = await o.agents.send(o.agentId, line);
         await printReply(o, inputSeq, print); // strictly one reply per line, in order
@@ -144,7 +146,7 @@ async function printReply(o: ChatOptions, inputSeq: number, print: Print): Promi
   const outcome = await agents.waitForAnswer(agentId, inputSeq);
   if (outcome.status === 'answered') {
     const entries = await agents.history(agentId, outcome.inputEntrySeq);
-    for (const l of formatProgress(entries.filter((e) => e.seq < outcome.answer.seq))) process.stderr.write(`${l}\n`);
+    for (const l of formatProgress(entries.filter((e) => e.seq < outcome.answer.seq))) process.stderr.write(`${terminalText(l)}\n`);
   }
   // Later lines would wait behind a blocked agent for ever: stop here, and say how to unblock it.
   if (outcome.status === 'error') {
@@ -161,7 +163,7 @@ const HELP = [
   '/state              run state, configuration, usage',
   '/notebook           the memory notebook',
   '/system TEXT        change the system instruction',
-  '/model p:model      change the model',
+  '/model [p:model]    show or change the model',
   '/approve [id]       approve a waiting tool call (the first, without id)',
   '/deny [id] [reason] deny a waiting tool call',
   '/retry              try a failed model call again',
@@ -170,8 +172,11 @@ const HELP = [
   '/quit               detach; the agent keeps running',
 ].join('\n');
 
-/** Returns true when the chat should end. */
-async function command(o: ChatOptions, text: string, print: Print): Promise<boolean> {
+/**
+ * Returns true when the chat should end. `followed`: the chat follows the agent (on a terminal), so
+ * what the agent records — an interrupted turn, say — shows through the follower, once.
+ */
+async function command(o: ChatOptions, text: string, print: Print, followed: boolean): Promise<boolean> {
   const [name, ...args] = text.split(/\s+/);
   const rest = text.slice(name.length).trim();
   const a = o.agents;
@@ -198,8 +203,17 @@ async function command(o: ChatOptions, text: string, print: Print): Promise<bool
       break;
     }
     case '/model': {
+      if (!rest) {
+        const { config } = await a.state(o.agentId);
+        const then = config.fallbackModels?.length ? `, then ${config.fallbackModels.join(', ')} when it fails` : '';
+        print(`Model: ${config.model}${then}. /model provider:model changes it.`);
+        break;
+      }
       const s = await a.configure(o.agentId, { model: checkModel(rest) });
       print(`Model: ${rest}.`);
+      // As `livecontext start` and `configure` do: a model no worker can call is said now, not at the next turn.
+      const warning = await modelWarning(a, o.agentId, rest, await a.agentTaskQueue(o.agentId), CHAT_MODEL_WORDS);
+      if (warning) print(`(warning: ${warning})`);
       await untilRetryStarts(a, o.agentId, s.lastError);
       break;
     }
@@ -229,7 +243,9 @@ async function command(o: ChatOptions, text: string, print: Print): Promise<bool
     }
     case '/interrupt': {
       const { interrupted } = await a.interrupt(o.agentId, 'chat');
-      print(interrupted ? 'Interrupted: the agent waits for your input.' : 'Nothing to interrupt: the agent waits for input.');
+      // Followed, the interrupted turn is said as the agent records it ("(turn interrupted by chat; …)").
+      if (!interrupted) print('Nothing to interrupt: the agent waits for input.');
+      else if (!followed) print('Interrupted: the agent waits for your input.');
       break;
     }
     case '/reset':

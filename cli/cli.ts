@@ -2,9 +2,10 @@
  * The `livecontext` command line. Every command has --help; data commands have --json; errors a user
  * will meet print one line and exit non-zero (2 for usage errors, 1 otherwise), never a stack trace.
  */
-import { type Options, type Values, parseCommandArgs } from './argv';
+import { ArgvError, type Options, type Values, parseCommandArgs } from './argv';
 import { exitQuietlyWhenReaderLeaves, exitWhenFlushed } from './exit';
 import { UserError } from '../common/user-error';
+import { terminalText } from './terminal-text';
 
 // Everything heavy (Temporal's client and worker, the SDKs) is loaded by the command that needs it, so
 // `--help` and a mistyped command answer at once.
@@ -14,8 +15,10 @@ interface Command {
   usage: string;
   summary: string;
   options?: Options;
-  /** The index of the positional where free text starts: its words are never read as options. */
+  /** The index of the positional where free text starts: the text is every positional from there. */
   textAt?: number;
+  /** How many positionals it takes (without free text); a word more is refused. */
+  args: number;
   /** Its first positional names an existing agent (errors then say if that agent is no longer running). */
   agent?: true;
   run(positionals: string[], values: Values): Promise<number | void>;
@@ -30,6 +33,7 @@ function need(value: string | undefined, name: string): string {
 const commands: Record<string, Command> = {
   up: {
     usage: 'livecontext up [agent-id] [--model provider:model] [--mcp mcp.json]',
+    args: 1,
     summary: 'Dev server (unless TEMPORAL_ADDRESS is set), a worker (with the MCP servers of ./mcp.json when present), and a chat with an agent (what `npm start` runs).',
     options: { model: { type: 'string' }, mcp: { type: 'string' } },
     async run(p, v) {
@@ -39,17 +43,18 @@ const commands: Record<string, Command> = {
   },
   dev: {
     usage: 'livecontext dev [--namespace NAME]',
+    args: 0,
     summary: 'The local dev server (SQLite under .livecontext/, Web UI) and a worker, in the foreground; --namespace also creates NAME and runs the worker there.',
     options: { namespace: { type: 'string' } },
     async run(_p, v) {
       const [{ startDevServer }, { startWorker }] = await Promise.all([import('../worker/dev-server'), import('../worker/run-worker')]);
-      const server = await startDevServer({ owner: 'livecontext dev', log: (m) => console.error(m), ...(v.namespace ? { namespaces: [v.namespace as string] } : {}) });
+      const server = await startDevServer({ owner: 'livecontext dev', log: (m) => console.error(terminalText(m)), ...(v.namespace ? { namespaces: [v.namespace as string] } : {}) });
       console.log(
         `Temporal server: ${server.address} ${server.started ? '(started here; it stops when this exits)' : `(already running, ${server.reusedFrom}; it keeps running when this exits)`}`,
       );
       console.log(`Web UI:          ${server.uiUrl}`);
       if (v.namespace) console.log(`Namespace:       ${v.namespace} (and default)`);
-      const worker = await startWorker({ address: server.address, ...(v.namespace ? { namespace: v.namespace as string } : {}), progress: (m) => console.error(m) });
+      const worker = await startWorker({ address: server.address, ...(v.namespace ? { namespace: v.namespace as string } : {}), progress: (m) => console.error(terminalText(m)) });
       console.log(`Worker running on namespace ${worker.settings.namespace}. Ctrl-C to stop.`);
       await Promise.race([untilSignal(), worker.done]);
       await worker.stop();
@@ -59,6 +64,7 @@ const commands: Record<string, Command> = {
   },
   worker: {
     usage: 'livecontext worker [--tools ./my-tools.js] [--mcp mcp.json] [--workspace DIR]',
+    args: 0,
     summary: 'A worker for TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE (Temporal environment configuration); --mcp adds the tools of the MCP servers in an `mcpServers` JSON file.',
     options: { tools: { type: 'string' }, mcp: { type: 'string' }, workspace: { type: 'string' } },
     async run(_p, v) {
@@ -69,7 +75,7 @@ const commands: Record<string, Command> = {
       ]);
       const tools = v.tools ? await loadToolsModule(v.tools as string) : undefined;
       const mcpServers = v.mcp ? loadMcpConfigFile(v.mcp as string) : undefined;
-      const worker = await startWorker({ tools, mcpServers, workspaceRoot: v.workspace as string | undefined, progress: (m) => console.error(m) });
+      const worker = await startWorker({ tools, mcpServers, workspaceRoot: v.workspace as string | undefined, progress: (m) => console.error(terminalText(m)) });
       console.log(`Worker running on ${worker.settings.address}, namespace ${worker.settings.namespace}. Ctrl-C to stop.`);
       await Promise.race([untilSignal(), worker.done]);
       await worker.stop();
@@ -77,6 +83,7 @@ const commands: Record<string, Command> = {
   },
   mcp: {
     usage: 'livecontext mcp list [--mcp mcp.json] [--json]',
+    args: 1,
     summary: 'The MCP servers of a configuration file (default ./mcp.json): whether each connects from here, and their tools as agents see them.',
     options: { mcp: { type: 'string' }, ...json },
     async run(p, v) {
@@ -86,15 +93,19 @@ const commands: Record<string, Command> = {
   },
   start: {
     usage: 'livecontext start <agent-id> [--model provider:model] [--fallback-models a,b] [--system TEXT] [--tools a,b,prefix_*] [--budget name=N]…',
+    args: 1,
     summary: 'Starts a new agent (--fallback-models: models tried in order when a model call fails after its retries; --budget e.g. turnModelCalls=100, dayCostUsd=5).',
     options: { model: { type: 'string' }, 'fallback-models': { type: 'string' }, system: { type: 'string' }, tools: { type: 'string' }, budget: { type: 'string', multiple: true } },
     run: async (p, v) => (await commandsModule()).startCmd(need(p[0], 'agent-id'), v),
   },
   send: {
-    usage: 'livecontext send <agent-id> [--image FILE]… [--idempotency-key KEY] [--schema FILE] <text… | -> [--wait] [--json]',
+    usage: 'livecontext send <agent-id> [--image FILE]… [--idempotency-key KEY] [--schema FILE] <text… | -> [--wait] [--timeout SECONDS] [--json]',
+    args: 1,
     summary:
-      'Sends input (`-` reads it from stdin), with --image a PNG, JPEG, GIF or WebP file (repeatable); with --wait, prints the answer. --schema: a JSON Schema file the answer must match (a typed answer; --wait prints its JSON). Words of the text are never options; `--` ends options.',
-    options: { wait: { type: 'boolean' }, image: { type: 'string', multiple: true }, 'idempotency-key': { type: 'string' }, schema: { type: 'string' }, ...json },
+      'Sends input (`-` reads it from stdin), with --image a PNG, JPEG, GIF or WebP file (repeatable); with --wait, prints the answer. --schema: a JSON Schema file the answer must match (a typed answer; --wait prints its JSON). ' +
+      'When the turn needs a person (a tool call waits for approval, or the agent asks a question) --wait says so on stderr, with the command that answers, and exits with status 3; --timeout: gives up after SECONDS, exit status 124. ' +
+      'Options go before or after the text, not among its words; text with words that start with - goes after `--`.',
+    options: { wait: { type: 'boolean' }, timeout: { type: 'string' }, image: { type: 'string', multiple: true }, 'idempotency-key': { type: 'string' }, schema: { type: 'string' }, ...json },
     textAt: 1,
     agent: true,
     run: async (p, v) => {
@@ -104,12 +115,14 @@ const commands: Record<string, Command> = {
   },
   chat: {
     usage: 'livecontext chat <agent-id>',
+    args: 1,
     summary: 'Chats with a running agent, output streamed as it forms; /help inside; /quit leaves it running.',
     agent: true,
     run: async (p) => (await commandsModule()).chatCmd(need(p[0], 'agent-id')),
   },
   state: {
     usage: 'livecontext state <agent-id> [--json]',
+    args: 1,
     summary: 'Run state, configuration, pending and waiting tool calls, last error, usage.',
     options: json,
     agent: true,
@@ -117,6 +130,7 @@ const commands: Record<string, Command> = {
   },
   history: {
     usage: 'livecontext history <agent-id> [--json]',
+    args: 1,
     summary: 'The history entries.',
     options: json,
     agent: true,
@@ -124,12 +138,14 @@ const commands: Record<string, Command> = {
   },
   list: {
     usage: 'livecontext list [--all] [--json]',
+    args: 0,
     summary: 'Agents in the namespace (running ones; --all for every one), with run state and model.',
     options: { all: { type: 'boolean' }, ...json },
     run: async (_p, v) => (await commandsModule()).listCmd(v),
   },
   configure: {
     usage: 'livecontext configure <agent-id> [--model provider:model] [--fallback-models a,b] [--system TEXT] [--budget name=N]… [--json]',
+    args: 1,
     summary: "Changes the model, the fallback models (`--fallback-models ''` removes them), the budgets (replaced as a whole) and/or the system instruction.",
     options: { model: { type: 'string' }, 'fallback-models': { type: 'string' }, system: { type: 'string' }, budget: { type: 'string', multiple: true }, ...json },
     agent: true,
@@ -137,6 +153,7 @@ const commands: Record<string, Command> = {
   },
   notebook: {
     usage: 'livecontext notebook <agent-id> [--set TEXT | --append TEXT] [--json]',
+    args: 1,
     summary: "Shows the agent's memory notebook; --set replaces it, --append adds to it (recorded in its history, seen at its next model call).",
     options: { set: { type: 'string' }, append: { type: 'string' }, ...json },
     agent: true,
@@ -144,12 +161,14 @@ const commands: Record<string, Command> = {
   },
   approve: {
     usage: 'livecontext approve <agent-id> <tool-call-id>',
+    args: 2,
     summary: 'Approves a tool call that waits for approval.',
     agent: true,
     run: async (p, v) => (await commandsModule()).decideCmd(need(p[0], 'agent-id'), need(p[1], 'tool-call-id'), true, v),
   },
   deny: {
     usage: 'livecontext deny <agent-id> <tool-call-id> [--reason TEXT]',
+    args: 2,
     summary: 'Denies a tool call; the model sees a Skipped result with the reason.',
     options: { reason: { type: 'string' } },
     agent: true,
@@ -157,6 +176,7 @@ const commands: Record<string, Command> = {
   },
   export: {
     usage: 'livecontext export <agent-id> [--out FILE]',
+    args: 1,
     summary: 'Writes the agent as a versioned JSON snapshot (no secrets), in any state.',
     options: { out: { type: 'string' } },
     agent: true,
@@ -164,24 +184,28 @@ const commands: Record<string, Command> = {
   },
   import: {
     usage: 'livecontext import <FILE> [--id NEW-ID]',
+    args: 1,
     summary: 'Starts an agent from a snapshot (on this cluster/namespace); it continues where it was.',
     options: { id: { type: 'string' } },
     run: async (p, v) => (await commandsModule()).importCmd(need(p[0], 'FILE'), v),
   },
   serve: {
     usage: 'livecontext serve [--port 8787] [--host 127.0.0.1] [--cors-origin ORIGIN]…',
+    args: 0,
     summary: 'The HTTP gateway: REST (/openapi.json), AG-UI streams, per-agent event streams, the web chat at / and agents as an MCP server at /mcp. Tokens: LIVECONTEXT_GATEWAY_TOKEN (full), LIVECONTEXT_GATEWAY_READ_TOKEN (read-only).',
     options: { port: { type: 'string' }, host: { type: 'string' }, 'cors-origin': { type: 'string', multiple: true } },
     run: async (_p, v) => (await import('./serve')).serveCmd(v),
   },
   schedule: {
     usage: 'livecontext schedule add <agent-id> (--cron EXPR | --every 1h) --text TEXT [--start-model provider:model] | list [agent-id] [--json] | describe|pause|resume|trigger|delete <schedule-id>',
+    args: 2,
     summary: 'Input at set times, on Temporal Schedules (they survive every process; Web UI: Schedules). An agent that is not running is refused unless --start-model lets the schedule start it; list and describe say how the last delivery went.',
     options: { cron: { type: 'string' }, every: { type: 'string' }, text: { type: 'string' }, 'start-model': { type: 'string' }, ...json },
     run: async (p, v) => (await import('./schedule-cmd')).scheduleCmd(p, v),
   },
   'codec-server': {
     usage: 'livecontext codec-server [--port 8888] [--ui-origin http://localhost:8233]',
+    args: 0,
     summary: 'Decodes encrypted/offloaded payloads for the Temporal Web UI (its "codec endpoint").',
     options: { port: { type: 'string' }, 'ui-origin': { type: 'string' } },
     async run(_p, v) {
@@ -195,18 +219,21 @@ const commands: Record<string, Command> = {
   },
   retry: {
     usage: 'livecontext retry <agent-id>',
+    args: 1,
     summary: 'Tries again the failed model call the agent is blocked on (says so when there is none).',
     agent: true,
     run: async (p) => (await commandsModule()).retryCmd(need(p[0], 'agent-id')),
   },
   interrupt: {
     usage: 'livecontext interrupt <agent-id>',
+    args: 1,
     summary: 'Ends the running turn without an answer: its model call or tools are cancelled, and the agent waits for new input.',
     agent: true,
     run: async (p) => (await commandsModule()).interruptCmd(need(p[0], 'agent-id')),
   },
   stop: {
     usage: 'livecontext stop <agent-id>',
+    args: 1,
     summary: 'Ends an agent after its current step.',
     agent: true,
     run: async (p) => (await commandsModule()).simpleCmd(need(p[0], 'agent-id'), 'stop'),
@@ -234,8 +261,16 @@ function help(): string {
     '',
     ...Object.entries(commands).map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}`),
     '',
-    'livecontext <command> --help for its options. Connection: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE (Temporal env config).',
+    'livecontext <command> --help for its options. Options may come before or after the other words; `--` ends them (every word after it is taken as it is).',
+    'Connection: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE (Temporal env config).',
   ].join('\n');
+}
+
+/** How `livecontext <name> <args…>` reads its words (what main does before running the command). */
+export function commandArgs(name: string, args: string[]) {
+  const command = commands[name];
+  if (!command) throw new Error(`No command "${name}".`);
+  return parseCommandArgs(args, { options: command.options, textAt: command.textAt, maxPositionals: command.args });
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -246,12 +281,12 @@ export async function main(argv: string[]): Promise<number> {
   }
   const command = commands[name];
   if (!command) {
-    console.error(`livecontext: unknown command "${name}". Run livecontext --help.`);
+    console.error(terminalText(`livecontext: unknown command "${name}". Run livecontext --help.`));
     return 2;
   }
   let agentId: string | undefined;
   try {
-    const parsed = parseCommandArgs(rest, command.options ?? {}, command.textAt);
+    const parsed = commandArgs(name, rest);
     if (parsed.help) {
       console.log(`${command.usage}\n\n${command.summary}`);
       return 0;
@@ -260,7 +295,8 @@ export async function main(argv: string[]): Promise<number> {
     return (await command.run(parsed.positionals, parsed.values)) ?? 0;
   } catch (err) {
     if (isParseError(err)) {
-      console.error(`livecontext: ${(err as Error).message.split('. ')[0].replace(/\.$/, '')}. Usage: ${command.usage}`);
+      const what = err instanceof ArgvError ? err.message : (err as Error).message.split('. ')[0].replace(/\.$/, ''); // parseArgs's first sentence says it
+      console.error(terminalText(`livecontext: ${what}. Usage: ${command.usage}`));
       return 2;
     }
     // An agent that is no longer running is the likely reason anything failed: say so.
@@ -284,8 +320,8 @@ export function run(argv: string[]): void {
 
 /** One line on stderr; the whole stack with LIVECONTEXT_DEBUG=1. */
 function printError(err: unknown): void {
-  console.error(`livecontext: ${typeof err === 'string' ? err : describeError(err)}`);
-  if (process.env.LIVECONTEXT_DEBUG && err instanceof Error && err.stack) console.error(err.stack);
+  console.error(terminalText(`livecontext: ${typeof err === 'string' ? err : describeError(err)}`));
+  if (process.env.LIVECONTEXT_DEBUG && err instanceof Error && err.stack) console.error(terminalText(err.stack));
 }
 
 function isParseError(err: unknown): boolean {

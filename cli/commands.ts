@@ -14,6 +14,8 @@ import { checkModel, modelWarning } from './model-check';
 import { watchWorkerWhile } from './worker-watch';
 import { budgetsOption } from './budget-option';
 import { safeFolderName } from '../activities/tools/workspace-folder';
+import { terminalJson, terminalText } from './terminal-text';
+import { NEEDS_PERSON, TIMED_OUT, approvalNotice, questionNotice, untilApprovalNeeded } from './person-wait';
 
 export type { Values };
 const str = (v: Values, k: string) => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
@@ -29,9 +31,11 @@ function fallbackModels(v: Values): string[] | undefined {
   return list === undefined ? undefined : list.split(',').map((m) => m.trim()).filter(Boolean).map(checkModel);
 }
 
-const print = (json: boolean, data: unknown, text: () => string) => console.log(json ? JSON.stringify(data, null, 2) : text());
+/** A line of output; whatever came from outside in it (ids, model and tool text) cannot steer the terminal. */
+const show = (line: string) => console.log(terminalText(line));
+const print = (json: boolean, data: unknown, text: () => string) => (json ? console.log(terminalJson(data)) : show(text()));
 /** Notices beside the output (stdout stays what the command prints, --json included). */
-const say = (line: string) => console.error(`livecontext: ${line}`);
+const say = (line: string) => console.error(terminalText(`livecontext: ${line}`));
 const warn = (line: string | undefined) => line && say(`warning: ${line}`);
 
 /** Fails, saying why, when the agent has stopped or its run ended; unknown ids fail in what comes next. */
@@ -60,7 +64,7 @@ export async function startCmd(agentId: string, v: Values) {
     if (err instanceof InputRejectedError && err.code === 'BAD_AGENT_ID') throw new UserError(err.message);
     throw err;
   }
-  console.log(`Started agent "${agentId}" with model ${model}.`);
+  show(`Started agent "${agentId}" with model ${model}.`);
   warn(await modelWarning(agents, agentId, model, agents.taskQueue));
 }
 
@@ -68,6 +72,7 @@ export async function sendCmd(agentId: string, text: string, v: Values): Promise
   const attachments = readImageFiles([v.image ?? []].flat().filter((f): f is string => typeof f === 'string')); // before connecting: a bad file sends nothing
   const schemaFile = str(v, 'schema');
   const responseSchema = schemaFile !== undefined ? readSchemaFile(schemaFile) : undefined;
+  const timeoutMs = timeoutOption(str(v, 'timeout'), !!v.wait);
   const { agents } = await connectAgents();
   await expectRunning(agentId, agents);
   await agents.requireWorker(agentId); // before the watch: no worker is said at once, without notices
@@ -92,10 +97,52 @@ export async function sendCmd(agentId: string, text: string, v: Values): Promise
   }
   const awaiting = `the answer to input #${inputSeq}`;
   const kept = `Ctrl-C stops waiting; the agent keeps the input, and \`livecontext history ${agentId}\` shows the answer later.`;
-  const outcome = await watchWorkerWhile(agents.waitForAnswer(agentId, inputSeq), { agents, agentId, awaiting, leaving: kept, say });
+  // The answer, or a person needed first (an approval), or the time given runs out: whichever comes first.
+  const watching = new AbortController();
+  const answer = watchWorkerWhile(agents.waitForAnswer(agentId, inputSeq), { agents, agentId, awaiting, leaving: kept, say });
+  const approvals = untilApprovalNeeded(agents, agentId, watching.signal);
+  const first = await within(timeoutMs, Promise.race([answer, approvals.then((calls) => ({ status: 'needs_approval' as const, inputSeq, waitingFor: calls }))])).finally(() => watching.abort());
+  answer.catch(() => undefined); // a wait left behind may fail as the process ends
+  if (first === TIMEOUT) {
+    say(`No answer within ${str(v, 'timeout')} s; the agent keeps the input, and \`livecontext history ${agentId}\` shows the answer later.`);
+    return TIMED_OUT;
+  }
+  if (first.status === 'needs_approval') {
+    for (const line of approvalNotice(agentId, inputSeq, first.waitingFor)) say(line);
+    if (v.json) print(true, first, () => '');
+    return NEEDS_PERSON;
+  }
+  const outcome = first;
+  if (outcome.status === 'asked') {
+    print(!!v.json, outcome, () => outcome.question);
+    say(questionNotice(agentId));
+    return NEEDS_PERSON;
+  }
   if (responseSchema && !v.json) return printTypedAnswer(outcome);
   print(!!v.json, outcome, () => outcomeText(outcome));
-  return ['answered', 'ignored', 'asked'].includes(outcome.status) ? 0 : 1; // a question for the person is an answer too
+  return ['answered', 'ignored'].includes(outcome.status) ? 0 : 1;
+}
+
+const TIMEOUT = Symbol('timeout');
+/** `work`, or TIMEOUT if `ms` pass first; no `ms`: `work`. */
+async function within<T>(ms: number | undefined, work: Promise<T>): Promise<T | typeof TIMEOUT> {
+  if (ms === undefined) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const out = new Promise<typeof TIMEOUT>((resolve) => (timer = setTimeout(() => resolve(TIMEOUT), ms)));
+  try {
+    return await Promise.race([work, out]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** `--timeout SECONDS` as milliseconds: it bounds the wait for the answer, once the agent took the input. */
+function timeoutOption(value: string | undefined, wait: boolean): number | undefined {
+  if (value === undefined) return undefined;
+  if (!wait) throw new UserError('--timeout bounds the wait for the answer: give --wait with it.');
+  const seconds = Number(value);
+  if (!value.trim() || !Number.isFinite(seconds) || seconds <= 0) throw new UserError(`--timeout takes a number of seconds, not "${value}".`);
+  return seconds * 1000;
 }
 
 /** A typed answer's JSON, indented, on stdout (for a program to read); any other end of the turn fails. */
@@ -106,9 +153,9 @@ function printTypedAnswer(outcome: TurnOutcome): number {
   }
   const text = outcome.answer.contents.join('');
   try {
-    console.log(JSON.stringify(JSON.parse(text), null, 2));
+    console.log(terminalJson(JSON.parse(text)));
   } catch {
-    console.log(text); // a worker without typed answers answered in text: shown, and said
+    show(text); // a worker without typed answers answered in text: shown, and said
     say('the answer is not JSON: does the worker support typed answers?');
     return 1;
   }
@@ -228,19 +275,18 @@ export async function decideCmd(agentId: string, toolCallId: string, approved: b
   const { agents } = await connectAgents();
   const reason = str(v, 'reason');
   await agents.decide(agentId, { toolCallId, approved, by: process.env.USER ?? 'cli', ...(reason ? { reason } : {}) });
-  console.log(`${approved ? 'Approved' : 'Denied'} ${toolCallId}.`);
+  show(`${approved ? 'Approved' : 'Denied'} ${toolCallId}.`);
 }
 
 export async function exportCmd(agentId: string, v: Values) {
   const { agents } = await connectAgents();
   const snapshot = { ...(await agents.snapshot(agentId)), sourceAgentId: agentId };
-  const json = JSON.stringify(snapshot, null, 2);
   const out = str(v, 'out');
   if (out) {
-    writeFileSync(out, `${json}\n`);
-    console.log(`Exported agent "${agentId}" (${snapshot.entries.length} entries) to ${out}.`);
+    writeFileSync(out, `${JSON.stringify(snapshot, null, 2)}\n`);
+    show(`Exported agent "${agentId}" (${snapshot.entries.length} entries) to ${out}.`);
   } else {
-    console.log(json);
+    console.log(terminalJson(snapshot));
   }
   console.error(workspaceNote(agentId));
 }
@@ -274,7 +320,7 @@ export async function importCmd(file: string, v: Values) {
     if (err instanceof InputRejectedError && err.code === 'BAD_AGENT_ID') throw new UserError(err.message);
     throw err;
   }
-  console.log(`Imported as agent "${agentId}".`);
+  show(`Imported as agent "${agentId}".`);
   if (snapshot.sourceAgentId) console.error(workspaceNote(snapshot.sourceAgentId, agentId));
 }
 
@@ -284,14 +330,14 @@ export async function simpleCmd(agentId: string, action: 'stop' | 'reset') {
   await expectRunning(agentId, agents);
   if (action === 'stop') await agents.stop(agentId);
   else await agents.reset(agentId);
-  console.log(`${action === 'stop' ? 'Asked agent to stop' : 'Reset agent'} "${agentId}".`);
+  show(`${action === 'stop' ? 'Asked agent to stop' : 'Reset agent'} "${agentId}".`);
 }
 
 export async function interruptCmd(agentId: string) {
   const { agents } = await connectAgents();
   await expectRunning(agentId, agents);
   const { interrupted } = await agents.interrupt(agentId, process.env.USER ? `${process.env.USER} (cli)` : 'cli');
-  console.log(interrupted ? `Interrupted the turn of agent "${agentId}"; it waits for input.` : `Nothing to interrupt (agent "${agentId}" waits for input).`);
+  show(interrupted ? `Interrupted the turn of agent "${agentId}"; it waits for input.` : `Nothing to interrupt (agent "${agentId}" waits for input).`);
 }
 
 /** Retries only a model call the agent is blocked on (a retry asked for at any other time does nothing useful). */
@@ -299,7 +345,7 @@ export async function retryCmd(agentId: string) {
   const { agents } = await connectAgents();
   await expectRunning(agentId, agents);
   const error = await agents.retryIfBlocked(agentId);
-  console.log(error ? `Retrying the model call after error ${error.code}: ${clip(error.message)}` : `Nothing to retry (agent "${agentId}" is not blocked by an error).`);
+  show(error ? `Retrying the model call after error ${error.code}: ${clip(error.message)}` : `Nothing to retry (agent "${agentId}" is not blocked by an error).`);
 }
 
 export { checkModel };

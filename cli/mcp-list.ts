@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { McpServerStatus } from '../activities/mcp/index';
 import { MCP_CONFIG_EXAMPLE } from '../activities/mcp/config';
 import { UserError } from '../common/user-error';
+import { terminalJson, terminalText } from './terminal-text';
 
 /** `file` is the --mcp option, or undefined for the default ./mcp.json. */
 export async function mcpListCmd(file: string | undefined, json: boolean): Promise<number> {
@@ -22,7 +23,7 @@ export async function mcpListCmd(file: string | undefined, json: boolean): Promi
   try {
     await pool.discover();
     const status = pool.status();
-    console.log(json ? JSON.stringify(status, null, 2) : status.map(describeServer).join('\n\n'));
+    console.log(json ? terminalJson(status) : terminalText(status.map(describeServer).join('\n\n')));
     return status.every((s) => s.connected) ? 0 : 1;
   } finally {
     await pool.close();

@@ -5,6 +5,7 @@ import { UserError } from '../common/user-error';
 import type { Values } from './argv';
 import { formatTable } from './format';
 import { checkModel } from './model-check';
+import { terminalJson, terminalText } from './terminal-text';
 
 const USAGE = 'livecontext schedule add <agent-id> (--cron EXPR | --every 1h) --text TEXT [--start-model provider:model] | list [agent-id] [--json] | describe|pause|resume|trigger|delete <schedule-id>';
 
@@ -28,14 +29,14 @@ export async function scheduleCmd(p: string[], v: Values): Promise<void> {
         ...(typeof v.every === 'string' ? { every: v.every } : {}),
         ...(startModel ? { startIfMissing: { model: startModel } } : {}),
       });
-      if (v.json) console.log(JSON.stringify(s, null, 2));
-      else console.log(`Schedule "${s.scheduleId}" sends "${clip(text)}" to agent "${agentId}" (${s.when}); next: ${s.nextTimes[0] ?? '-'}.`);
+      if (v.json) console.log(terminalJson(s));
+      else console.log(terminalText(`Schedule "${s.scheduleId}" sends "${clip(text)}" to agent "${agentId}" (${s.when}); next: ${s.nextTimes[0] ?? '-'}.`));
       return;
     }
     case 'list': {
       const list = await schedules.list(target);
-      if (v.json) console.log(JSON.stringify(list, null, 2));
-      else console.log(table(list));
+      if (v.json) console.log(terminalJson(list));
+      else console.log(terminalText(table(list)));
       return;
     }
     case 'describe': {
@@ -46,19 +47,19 @@ export async function scheduleCmd(p: string[], v: Values): Promise<void> {
     }
     case 'pause':
       await schedules.pause(need('schedule-id'));
-      console.log(`Paused schedule "${target}".`);
+      console.log(terminalText(`Paused schedule "${target}".`));
       return;
     case 'resume':
       await schedules.resume(need('schedule-id'));
-      console.log(`Resumed schedule "${target}".`);
+      console.log(terminalText(`Resumed schedule "${target}".`));
       return;
     case 'trigger':
       await schedules.trigger(need('schedule-id'));
-      console.log(`Triggered schedule "${target}" once.`);
+      console.log(terminalText(`Triggered schedule "${target}" once.`));
       return;
     case 'delete':
       await schedules.delete(need('schedule-id'));
-      console.log(`Deleted schedule "${target}".`);
+      console.log(terminalText(`Deleted schedule "${target}".`));
       return;
     default:
       throw new UserError(`Unknown schedule action "${action ?? ''}". Usage: ${USAGE}`);

@@ -19,12 +19,13 @@ import { installLogging } from '../common/logging';
 import { startWorker } from '../worker/run-worker';
 import { DEMO_HELP, OFFLINE_DEMO_MODEL } from '../activities/models/offline-demo-model';
 import { runChat } from './chat';
+import { terminalText } from './terminal-text';
 import { connectAgents } from '../client/connect';
 import { loadMcpConfigFile } from '../activities/mcp/config';
 import { DEFAULT_PORT, type RunningGateway, serveGateway } from '../gateway/serve-gateway';
 import { tokensFromEnv } from '../gateway/tokens';
 import type { AgentClient } from '../client/agent-client';
-import { modelWarning } from '../client/model-warning';
+import { CHAT_MODEL_WORDS, modelWarning } from '../client/model-warning';
 
 export async function up(options: { agentId: string; model: string; mcp?: string }): Promise<void> {
   const interactive = !!process.stdin.isTTY;
@@ -55,12 +56,12 @@ export async function up(options: { agentId: string; model: string; mcp?: string
   let server: DevServer | undefined;
   if (!address) {
     console.error('starting the Temporal dev server…');
-    server = await startDevServer({ owner: 'livecontext up (npm start)', log: (m) => console.error(m) });
+    server = await startDevServer({ owner: 'livecontext up (npm start)', log: (m) => console.error(terminalText(m)) });
     address = server.address;
     stops.push(() => stopServer(server!));
     say(devServerLine(server));
   }
-  const worker = await startWorker({ address, progress: (m) => console.error(m), ...(mcpServers ? { mcpServers } : {}) });
+  const worker = await startWorker({ address, progress: (m) => console.error(terminalText(m)), ...(mcpServers ? { mcpServers } : {}) });
   stops.push(() => worker.stop());
   console.error('worker ready');
   const { agents, connection } = await connectAgents({ address });
@@ -104,7 +105,7 @@ async function startAgent(agents: AgentClient, options: { agentId: string; model
     const why = options.model === OFFLINE_DEMO_MODEL ? demoReason() : 'The offline demo model is not an LLM.';
     return `${said} ${why} ${DEMO_HELP} See the README to use OpenAI, Anthropic or a local server.`;
   }
-  const warning = await modelWarning(agents, agentId, model, await agents.agentTaskQueue(agentId), { otherModel: '/model provider:model', retry: '/retry' });
+  const warning = await modelWarning(agents, agentId, model, await agents.agentTaskQueue(agentId), CHAT_MODEL_WORDS);
   return warning ? `${said} Warning: ${warning}` : said;
 }
 

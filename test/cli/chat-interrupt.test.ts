@@ -1,7 +1,7 @@
 /**
  * Interrupting from the console chat, on a real terminal: Ctrl-C once while the agent works ends the
  * turn (the slow tool is cancelled) and the chat stays attached with a fresh prompt; `/interrupt` does
- * the same; Ctrl-C while the agent is idle detaches.
+ * the same, said once; Ctrl-C while the agent is idle detaches.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,9 +58,13 @@ test('Ctrl-C once interrupts the running turn, /interrupt too; Ctrl-C when idle 
     chat.type('slow\r');
     await chat.until((l) => l.filter((x) => x.includes('wait_long')).length >= 2, 'the tool to start again', 30_000);
     chat.type('/interrupt\r');
-    await chat.until((l) => l.some((x) => x.startsWith('Interrupted: the agent waits for your input.')), '/interrupt said so', 30_000);
+    await chat.until((l) => l.filter((x) => x.startsWith('(turn interrupted by chat')).length === 2 && l[l.length - 1] === 'you> ', '/interrupt said so, and a fresh prompt', 30_000);
+    // Said once: the interrupted turn as the agent recorded it, not also by the command.
+    const typedAt = chat.lines().findIndex((x) => x.endsWith('/interrupt')); // typed while the agent works: no prompt before it
+    expect(typedAt).toBeGreaterThan(0);
+    const afterCommand = chat.lines().slice(typedAt);
+    expect(afterCommand.filter((x) => /^\(turn interrupted|^Interrupted/.test(x))).toEqual(['(turn interrupted by chat; the agent waits for your input)']);
 
-    await chat.until((l) => l[l.length - 1] === 'you> ', 'a fresh prompt', 30_000);
     chat.type('\x03'); // idle now: detaches
     expect(await chat.exited).toBe(0);
     const history = await t.agents.history(agentId);

@@ -1,6 +1,7 @@
 /**
  * `livecontext send --image FILE` as a user runs it: the images reach the agent with the text, named by
- * their files; a missing or unsupported file is one clear line, exit status 2, and nothing is sent.
+ * their files, wherever --image is on the line (after the text too); a missing or unsupported file is
+ * one clear line, exit status 2, and nothing is sent.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,6 +40,11 @@ test('send --image attaches files; a bad file is refused before anything is sent
 
     const sent = await cli(['send', id, '--image', files.png, '--image', files.gif, 'what', 'are', 'these?', '--wait'], { env });
     expect(sent).toMatchObject({ code: 0, stdout: 'saw 2: chart.png (image/png), anim.gif (image/gif)\n' });
+    // Options after the text are options too: the picture is attached, and its path is not sent as text.
+    const after = await cli(['send', id, 'what is in this picture', '--image', files.png, '--wait'], { env });
+    expect(after).toMatchObject({ code: 0, stdout: 'saw 1: chart.png (image/png)\n' });
+    const among = await cli(['send', id, 'what', 'is', '--image', files.png, 'this'], { env });
+    expect(among).toMatchObject({ code: 2, stderr: expect.stringContaining('"--image" is among the words of the text') });
 
     const missing = await cli(['send', id, '--image', path.join(dir, 'gone.png'), 'look'], { env });
     expect(missing).toMatchObject({ code: 2, stdout: '', stderr: `livecontext: Cannot attach ${path.join(dir, 'gone.png')}: no such file.\n` });
@@ -47,9 +53,10 @@ test('send --image attaches files; a bad file is refused before anything is sent
     const directory = await cli(['send', id, '--image', dir, 'look'], { env });
     expect(directory).toMatchObject({ code: 2, stderr: `livecontext: Cannot attach ${dir}: not a file.\n` });
 
-    // Only the first send reached the agent, with both images as they were on disk.
+    // Only the first two sends reached the agent, with the images as they were on disk.
     const inputs = (await t.agents.history(id)).filter((e) => e.kind === 'model_input');
-    expect(inputs).toHaveLength(1);
+    expect(inputs).toHaveLength(2);
+    expect(inputs[1]).toMatchObject({ sections: [{ content: 'what is in this picture' }], attachments: [{ type: 'image', mediaType: 'image/png', name: 'chart.png' }] });
     expect(inputs[0]).toMatchObject({
       sections: [{ content: 'what are these?' }],
       attachments: [

@@ -104,7 +104,7 @@ test('ask_user ends the turn with a question; the reply continues the conversati
     await expect(t.agents.ask(agentId, 'Lyon')).resolves.toMatchObject({ status: 'answered', answer: { contents: ['Booked for Lyon.'] } });
     p.openai.enqueue({ kind: 'stream', toolCalls: [{ name: 'ask_user', arguments: JSON.stringify({ question: 'Return too?' }) }] });
     const sent = await cli(['send', agentId, 'and back', '--wait'], { env });
-    expect(sent).toMatchObject({ code: 0, stdout: 'Return too?\n' });
+    expect(sent).toMatchObject({ code: 3, stdout: 'Return too?\n' }); // the agent needs the person: exit status 3
   });
 });
 
