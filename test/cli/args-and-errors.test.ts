@@ -5,7 +5,6 @@
  * line, exit 1, no stack trace.
  */
 import { ScriptedModelProvider } from '../../activities/index';
-import { parseCommandArgs } from '../../cli/argv';
 import { echoScript } from '../fixtures/scripts';
 import { cli, type CliResult } from '../support/cli';
 import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
