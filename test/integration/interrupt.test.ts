@@ -130,7 +130,7 @@ test('two ask_user calls in one reply: every question reaches the person (client
     expect(JSON.stringify(sent.at(-1))).toContain('1. Lyon 2. Tuesday');
     p.openai.enqueue(questions('Return too?', 'First class?'));
     const shown = await cli(['send', agentId, 'and back', '--wait'], { env });
-    expect(shown).toMatchObject({ code: 0, stdout: '1. Return too?\n2. First class?\n' });
+    expect(shown).toMatchObject({ code: 3, stdout: '1. Return too?\n2. First class?\n' }); // the agent needs the person: exit status 3
     await maybeRecordHistory(t.agents.handle(agentId), 'ask-user-all-questions_v1.json');
   });
 });
