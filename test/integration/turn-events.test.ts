@@ -10,6 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
+import { IDEMPOTENCY_PRINTS_CHANGE } from '../../agent/index';
 import { RUN_STATE_ATTRIBUTE } from '../../workflows/messages';
 import { maybeRecordHistory } from '../support/record-history';
 import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
@@ -60,11 +61,16 @@ test('a plain turn: one update, at most 12 events, no search-attribute write; a 
 
     await t.agents.stop(agentId);
     await handle.result();
-    // The run asked once for all the behaviour changes its code has, not once per change (each ask is a
-    // marker and a TemporalChangeVersion search-attribute write).
+    // The run asked once for all the behaviour changes its code had then, not once per change (each ask is
+    // a marker and a TemporalChangeVersion search-attribute write); a later change is asked for on its own,
+    // and only where it can matter: the fingerprint of a keyed input, once the first keyed input came.
     const all = (await handle.fetchHistory()).events ?? [];
-    expect(all.flatMap((e) => e.markerRecordedEventAttributes?.markerName ?? [])).toEqual(['core_patch']);
-    expect(all.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.TemporalChangeVersion)).toHaveLength(1);
+    const patches = all.flatMap((e) => {
+      const data = e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
+      return data ? [(JSON.parse(Buffer.from(data).toString()) as { id: string }).id] : [];
+    });
+    expect(patches).toEqual(['run-changes-v1', IDEMPOTENCY_PRINTS_CHANGE]);
+    expect(all.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.TemporalChangeVersion)).toHaveLength(2);
     await maybeRecordHistory(handle, 'run-changes_v1.json');
   });
 });

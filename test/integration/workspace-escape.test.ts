@@ -10,6 +10,7 @@ import { ScriptedModelProvider } from '../../activities/index';
 import type { ScriptedToolCall } from '../../activities/models/scripted-model';
 import type { ToolResultsEntry } from '../../agent/index';
 import { safeFolderName } from '../../activities/execute-tool';
+import { WORKFLOW_TYPE } from '../../workflows/messages';
 import { callsInput, callsScript } from '../fixtures/calls-script';
 import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
 
@@ -63,7 +64,9 @@ test('look-alike and very long agent ids each get a workspace of their own', asy
   const ids = [`${base}/a`, `${base} a`, `${base}_a`, `${base}/é`, `${base}/è`, `${base}-${'x'.repeat(300)}`];
   await withWorker({ taskQueue, workspaceRoot, models }, async () => {
     for (const id of ids) {
-      await t.agents.start(id, { model: 'scripted:calls' });
+      // Started as agents made before ids were checked at the door were (spaces, slashes and 300 characters
+      // are refused there now): they live on, and keep their own workspaces.
+      await t.client.workflow.start(WORKFLOW_TYPE, { workflowId: id, taskQueue, args: [{ config: { model: 'scripted:calls' } }] });
       const [read, write] = await turn(id, [
         { name: 'read_file', args: { path: 'owner.txt' } },
         { name: 'write_file', args: { path: 'owner.txt', content: id } },
