@@ -112,48 +112,56 @@ test('a model call the keyless worker takes first is handed over to the worker w
   let keyless: Awaited<ReturnType<typeof keylessCliWorker>> | undefined;
   try {
     await withWorker(withKey, async () => {
-      await eventually(async () => (await ctx.agents.workerStatus()).polling, 30_000, 'the worker with the key to poll');
-      const holderId = uniqueId('holder');
-      await ctx.agents.start(holderId, { model: 'scripted:holder', tools: ['hold'] });
-      await ctx.agents.send(holderId, 'Hold the worker.');
-      await eventually(() => holding, 30_000, 'the hold tool to run on the worker with the key');
-
-      keyless = await keylessCliWorker(queue);
-      const keylessIdentity = `${keyless.proc.pid}@`;
-      const agentId = uniqueId('handover');
-      await ctx.agents.start(agentId, { model: OPENAI });
-      p.openai.enqueue({ kind: 'stream', text: 'Answered by the worker with the key.' });
-      const requestsBefore = p.openai.requests.length;
-      const asked = ctx.agents.ask(agentId, 'Who answers?');
-
-      // Temporal's own record of the pending model call: the keyless worker took an attempt and failed it
-      // as "not on this worker", and the call waits for another attempt.
-      const pending = await eventually(async () => {
-        const { raw } = await ctx.agents.handle(agentId).describe();
-        const call = raw.pendingActivities?.find((a) => a.activityType?.name === 'callModel');
-        return call && (call.attempt ?? 0) >= 2 && call.lastFailure ? call : undefined;
-      }, 60_000, 'the keyless worker to fail a first attempt');
-      expect(pending.lastWorkerIdentity).toContain(keylessIdentity);
-      expect(pending.lastFailure?.message).toMatch(/OPENAI_API_KEY is not set.*\(attempt 1; another worker on the task queue may have it\)/s);
-      expect(p.openai.requests.length).toBe(requestsBefore); // the keyless worker never reached the provider
-
-      // The keyless worker leaves before the worker with the key is free: while both poll, Temporal's
-      // matching gives each retry to whichever poller it picks (it cannot know which has the key), and the
-      // keyless worker, with more pollers waiting, took every one of a call's six attempts in one run of
-      // four. What this test shows is the hand-over itself: failed there, made here, under one activity.
-      await keyless.stop();
-      release();
-      const outcome = await asked;
-      expect(outcome).toMatchObject({ status: 'answered', answer: { contents: ['Answered by the worker with the key.'] } });
-      const attempts = await modelAttempts(agentId, ctx);
-      expect(attempts).toHaveLength(1);
-      expect(attempts[0].identity).toBe('with-key');
-      expect(attempts[0].attempt).toBeGreaterThanOrEqual(2);
-      expect(p.openai.requests.length).toBe(requestsBefore + 1);
+      try {
+        await handOver();
+      } finally {
+        release(); // a worker shuts down only once its activities end
+      }
     });
   } finally {
     await keyless?.stop();
     await ctx.close();
+  }
+
+  async function handOver() {
+    await eventually(async () => (await ctx.agents.workerStatus()).polling, 30_000, 'the worker with the key to poll');
+    const holderId = uniqueId('holder');
+    await ctx.agents.start(holderId, { model: 'scripted:holder', tools: ['hold'] });
+    await ctx.agents.send(holderId, 'Hold the worker.');
+    await eventually(() => holding, 30_000, 'the hold tool to run on the worker with the key');
+
+    keyless = await keylessCliWorker(queue);
+    const keylessIdentity = `${keyless.proc.pid}@`;
+    const agentId = uniqueId('handover');
+    await ctx.agents.start(agentId, { model: OPENAI });
+    p.openai.enqueue({ kind: 'stream', text: 'Answered by the worker with the key.' });
+    const requestsBefore = p.openai.requests.length;
+    const asked = ctx.agents.ask(agentId, 'Who answers?');
+
+    // Temporal's own record of the pending model call: the keyless worker took an attempt and failed it
+    // as "not on this worker", and the call waits for another attempt.
+    const pending = await eventually(async () => {
+      const { raw } = await ctx.agents.handle(agentId).describe();
+      const call = raw.pendingActivities?.find((a) => a.activityType?.name === 'callModel');
+      return call && (call.attempt ?? 0) >= 2 && call.lastFailure ? call : undefined;
+    }, 60_000, 'the keyless worker to fail a first attempt');
+    expect(pending.lastWorkerIdentity).toContain(keylessIdentity);
+    expect(pending.lastFailure?.message).toMatch(/OPENAI_API_KEY is not set.*\(attempt 1; another worker on the task queue may have it\)/s);
+    expect(p.openai.requests.length).toBe(requestsBefore); // the keyless worker never reached the provider
+
+    // The keyless worker leaves before the worker with the key is free: while both poll, Temporal's
+    // matching gives each retry to whichever poller it picks (it cannot know which has the key), and the
+    // keyless worker, with more pollers waiting, took every one of a call's six attempts in one run of
+    // four. What this test shows is the hand-over itself: failed there, made here, under one activity.
+    await keyless.stop();
+    release();
+    const outcome = await asked;
+    expect(outcome).toMatchObject({ status: 'answered', answer: { contents: ['Answered by the worker with the key.'] } });
+    const attempts = await modelAttempts(agentId, ctx);
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0].identity).toBe('with-key');
+    expect(attempts[0].attempt).toBeGreaterThanOrEqual(2);
+    expect(p.openai.requests.length).toBe(requestsBefore + 1);
   }
 }, 240_000);
 
