@@ -10,7 +10,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openaiProvider } from '../../activities/index';
+import { defineTool, openaiProvider, ScriptedModelProvider } from '../../activities/index';
+import { z } from 'zod';
+import { batchScript } from '../fixtures/scripts';
 import { useProviderServers } from '../support/provider-servers';
 import { connectTest, eventually, testAddress, uniqueId, withWorker, workflowBundle } from '../support/temporal';
 
@@ -43,8 +45,8 @@ async function keylessCliWorker(queue: string): Promise<{ proc: ChildProcess; ou
 }
 
 /** For each callModel activity of the agent: the attempt that Temporal's history shows starting, and the worker that took it. */
-async function modelAttempts(agentId: string): Promise<Array<{ attempt: number; identity: string }>> {
-  const raw = await t.agents.handle(agentId).fetchHistory();
+async function modelAttempts(agentId: string, on: { agents: typeof t.agents } = t): Promise<Array<{ attempt: number; identity: string }>> {
+  const raw = await on.agents.handle(agentId).fetchHistory();
   const scheduled = new Map<string, string>();
   const attempts: Array<{ attempt: number; identity: string }> = [];
   for (const e of raw.events ?? []) {
@@ -83,6 +85,83 @@ test('a worker without the key says which workers share its queue; its model cal
     });
   } finally {
     await keyless?.stop();
+  }
+}, 240_000);
+
+test('a model call the keyless worker takes first is handed over to the worker with the key, which answers', async () => {
+  // The worker with the key runs one activity at a time, and another agent's tool call holds that slot:
+  // meanwhile only the keyless worker polls for activities, so it takes the model call's first attempt,
+  // which it hands back (the worker with the key polled the queue within the minute).
+  const queue = uniqueId('keys-handover');
+  const ctx = await connectTest(queue);
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let holding = false;
+  const holdTool = defineTool({
+    name: 'hold',
+    description: 'Holds the worker until the test lets it go.',
+    parameters: z.object({}),
+    execute: async () => {
+      holding = true;
+      await released;
+      return { text: 'let go' };
+    },
+  });
+  const holder = new ScriptedModelProvider({ holder: batchScript([{ name: 'hold', args: {} }]) });
+  const withKey = { taskQueue: queue, workspaceRoot, tools: [holdTool], models: [...p.models(), holder], workerOptions: { identity: 'with-key', maxConcurrentActivityTaskExecutions: 1 } };
+  let keyless: Awaited<ReturnType<typeof keylessCliWorker>> | undefined;
+  try {
+    await withWorker(withKey, async () => {
+      try {
+        await handOver();
+      } finally {
+        release(); // a worker shuts down only once its activities end
+      }
+    });
+  } finally {
+    await keyless?.stop();
+    await ctx.close();
+  }
+
+  async function handOver() {
+    await eventually(async () => (await ctx.agents.workerStatus()).polling, 30_000, 'the worker with the key to poll');
+    const holderId = uniqueId('holder');
+    await ctx.agents.start(holderId, { model: 'scripted:holder', tools: ['hold'] });
+    await ctx.agents.send(holderId, 'Hold the worker.');
+    await eventually(() => holding, 30_000, 'the hold tool to run on the worker with the key');
+
+    keyless = await keylessCliWorker(queue);
+    const keylessIdentity = `${keyless.proc.pid}@`;
+    const agentId = uniqueId('handover');
+    await ctx.agents.start(agentId, { model: OPENAI });
+    p.openai.enqueue({ kind: 'stream', text: 'Answered by the worker with the key.' });
+    const requestsBefore = p.openai.requests.length;
+    const asked = ctx.agents.ask(agentId, 'Who answers?');
+
+    // Temporal's own record of the pending model call: the keyless worker took an attempt and failed it
+    // as "not on this worker", and the call waits for another attempt.
+    const pending = await eventually(async () => {
+      const { raw } = await ctx.agents.handle(agentId).describe();
+      const call = raw.pendingActivities?.find((a) => a.activityType?.name === 'callModel');
+      return call && (call.attempt ?? 0) >= 2 && call.lastFailure ? call : undefined;
+    }, 60_000, 'the keyless worker to fail a first attempt');
+    expect(pending.lastWorkerIdentity).toContain(keylessIdentity);
+    expect(pending.lastFailure?.message).toMatch(/OPENAI_API_KEY is not set.*\(attempt 1; another worker on the task queue may have it\)/s);
+    expect(p.openai.requests.length).toBe(requestsBefore); // the keyless worker never reached the provider
+
+    // The keyless worker leaves before the worker with the key is free: while both poll, Temporal's
+    // matching gives each retry to whichever poller it picks (it cannot know which has the key), and the
+    // keyless worker, with more pollers waiting, took every one of a call's six attempts in one run of
+    // four. What this test shows is the hand-over itself: failed there, made here, under one activity.
+    await keyless.stop();
+    release();
+    const outcome = await asked;
+    expect(outcome).toMatchObject({ status: 'answered', answer: { contents: ['Answered by the worker with the key.'] } });
+    const attempts = await modelAttempts(agentId, ctx);
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0].identity).toBe('with-key');
+    expect(attempts[0].attempt).toBeGreaterThanOrEqual(2);
+    expect(p.openai.requests.length).toBe(requestsBefore + 1);
   }
 }, 240_000);
 
