@@ -6,28 +6,10 @@ import type { AgentStatus } from '../../workflows/messages';
 import { describeState, listedRunStateWord, runStateWord } from '../../client/state-view';
 import { continuation } from '../../cli/turn-view';
 import { renderTerminal } from './pty-chat';
+import { agentStatus } from '../fixtures/agent-status';
 
-const status = (over: Partial<AgentStatus> = {}): AgentStatus => ({
-  runState: 'WaitingInput',
-  blockedOn: 'input',
-  awaitingApproval: [],
-  config: { model: 'openai:gpt-4.1-mini' } as AgentStatus['config'],
-  systemInstruction: '',
-  notebook: '',
-  tasks: [],
-  entryCount: 4,
-  lastSeq: 4,
-  inboxLength: 0,
-  nextInputSeq: 3,
-  consumedInputSeq: 2,
-  pendingToolCalls: [],
-  pendingToolResultCount: 0,
-  lastError: null,
-  usage: { inputTokens: 120, outputTokens: 30, cachedInputTokens: 0, costUsd: 0, modelCalls: 2 },
-  stopping: false,
-  warning: null,
-  ...over,
-});
+const status = (over: Partial<AgentStatus> = {}): AgentStatus =>
+  agentStatus({ usage: { inputTokens: 120, outputTokens: 30, cachedInputTokens: 0, costUsd: 0, modelCalls: 2 }, ...over });
 
 test('one vocabulary for run states', () => {
   expect(runStateWord(status())).toBe('waiting for input');

@@ -6,29 +6,9 @@
 import { listedRunStateWord, runStateWord, stateDetail, stateWords, withStateWords } from '../../client/state-view';
 import { agentStateView } from '../../gateway/events/agent-state-view';
 import { restLabel } from '../../agent/run-state';
-import type { AgentStatus } from '../../workflows/messages';
+import { agentStatus } from '../fixtures/agent-status';
 
-const status = (over: Partial<AgentStatus> = {}): AgentStatus => ({
-  runState: 'WaitingInput',
-  blockedOn: 'input',
-  awaitingApproval: [],
-  config: { model: 'openai:gpt-4.1-mini' } as AgentStatus['config'],
-  systemInstruction: '',
-  notebook: '',
-  tasks: [],
-  entryCount: 4,
-  lastSeq: 4,
-  inboxLength: 0,
-  nextInputSeq: 3,
-  consumedInputSeq: 2,
-  pendingToolCalls: [],
-  pendingToolResultCount: 0,
-  lastError: null,
-  usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, costUsd: 0, modelCalls: 0 },
-  stopping: false,
-  warning: null,
-  ...over,
-});
+const status = agentStatus;
 
 const approval = status({
   runState: 'WaitingToolResults',
