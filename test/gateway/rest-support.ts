@@ -1,11 +1,12 @@
-/** What the REST tests share: a worker that runs for the whole file, and small readers of answers. */
+/** What the REST tests share: a worker and a gateway that run for the whole file, and small readers of answers. */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ScriptedModelProvider } from '../../activities/index';
 import type { AgentClient } from '../../client/agent-client';
 import { echoScript } from '../fixtures/scripts';
-import { eventually, withWorker } from '../support/temporal';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
 
 export interface BackgroundWorker {
   workspaceRoot: string;
@@ -35,4 +36,23 @@ export async function startBackgroundWorker(taskQueue: string, agents: AgentClie
 /** The answer text of a turn outcome as the REST API returns it, or its status. */
 export function answerText(outcome: { status: string; answer?: { contents: string[] } }): string {
   return outcome.status === 'answered' ? outcome.answer!.contents.join('') : outcome.status;
+}
+
+/**
+ * A file's REST set-up: a connection on a fresh task queue named from `prefix`, a background worker and a
+ * gateway, started before its tests and closed after them (read `t`, `gw` and `worker` inside tests).
+ */
+export function useRestGateway(prefix: string): { t: TestContext; gw: TestGateway; worker: BackgroundWorker } {
+  const set = {} as { t: TestContext; gw: TestGateway; worker: BackgroundWorker };
+  beforeAll(async () => {
+    set.t = await connectTest(uniqueId(prefix));
+    set.worker = await startBackgroundWorker(set.t.agents.taskQueue, set.t.agents);
+    set.gw = await startTestGateway(set.t.agents);
+  });
+  afterAll(async () => {
+    await set.gw?.close();
+    await set.worker?.stop();
+    await set.t?.close();
+  });
+  return set;
 }
