@@ -33,7 +33,7 @@ import {
 import type { EntryCache } from './entry-cache';
 import { inputBudgetFor, tokenizerFor } from './models/context-window';
 import type { ModelRouter } from './models/model-router';
-import { otherActivityWorkers, resolveOrPassOn } from './models/missing-provider';
+import { otherActivityWorkers, polledProviderQueue, resolveOrPassOn } from './models/missing-provider';
 import { repairStreamUsage } from './models/usage-repair';
 import { type PriceTable, costOf } from './models/prices';
 import { recordModelCall } from './telemetry/activity-metrics';
@@ -108,9 +108,17 @@ export function createCallModel(deps: CallModelDeps) {
       .entriesUpTo(ctx.client, input.agentId, input.runId, input.uptoSeq)
       .then(async (entries) => ({ context: await renderCounted(entries, input), responseSchema: turnResponseSchema(entries) }))
       .finally(() => clearInterval(preparing));
-    // A key this worker lacks may be on another worker of the queue: the call is handed back a few times first.
+    // A key this worker lacks may be on another worker: the call goes to its provider's queue if the agent
+    // can route it and a worker polls there, else it is handed back to this queue a few times first.
     const attempt = { attempt: ctx.info.attempt, maximumAttempts: ctx.info.retryPolicy?.maximumAttempts, firstScheduledMs: ctx.info.scheduledTimestampMs };
-    const model = await resolveOrPassOn(deps.models, input.model, attempt, () => otherActivityWorkers(ctx.client, ctx.info.activityNamespace, ctx.info.taskQueue));
+    const { activityNamespace: namespace, taskQueue } = ctx.info;
+    const model = await resolveOrPassOn(
+      deps.models,
+      input.model,
+      attempt,
+      () => otherActivityWorkers(ctx.client, namespace, taskQueue),
+      input.routable ? () => polledProviderQueue(ctx.client, namespace, taskQueue, input.model) : undefined,
+    );
     if (input.params) model.updateConfig(input.params);
     // The agent's sub-agents are tools of its own (they run in the workflow), offered beside the worker's.
     const toolSpecs = [...deps.tools.specsFor(input.tools), ...(input.subAgentTools ?? []).map((t) => zodToolSpec(t.name, t.description, SubAgentArgs))];

@@ -5,6 +5,11 @@ export interface CallModelInput extends ModelCallRequest {
   /** The agent's workflow id and run id, used to query the entries this worker lacks. */
   agentId: string;
   runId: string;
+  /**
+   * The agent schedules the call again on its provider's task queue when this worker cannot make it
+   * (workflows/model-routing.ts); absent in calls from agents whose code predates that.
+   */
+  routable?: boolean;
 }
 
 export interface ExecuteToolInput {

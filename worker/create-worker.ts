@@ -31,6 +31,7 @@ import { runCommandTool } from '../activities/tools/run-command';
 import { ENTRY_FEED_SINK, type EntryFeed } from '../workflows/entry-feed';
 import { TASK_QUEUE } from '../workflows/messages';
 import { type McpServersOption, closeWithWorker, startMcpServers } from './mcp-servers';
+import { createProviderWorkers, release, runWithProviderWorkers } from './provider-workers';
 
 export interface LivecontextWorkerOptions {
   connection: NativeConnection;
@@ -147,29 +148,36 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
       },
       ...(tracing && options.workerOptions?.workflowsPath ? { interceptors: { ...options.workerOptions.interceptors, workflowModules: [...tracingModules, ...(options.workerOptions.interceptors?.workflowModules ?? [])] } } : {}),
     };
-    worker = await Worker.create({
+    const activities = createActivities({
+      models,
+      tools,
+      workspaceRoot,
+      liveness: options.liveness,
+      prices: options.prices ?? loadPriceTable(),
+      offloading,
+      observeModelStream: options.observeModelStream,
+      entryCache,
+      streamChannel,
+    });
+    const agentsWorkerOptions: WorkerOptions = {
       connection: options.connection,
       namespace: options.namespace ?? 'default',
       taskQueue: options.taskQueue ?? TASK_QUEUE,
       ...(options.workerOptions?.workflowsPath ? {} : { workflowBundle: options.workflowBundle ?? (await bundleQuietly(options.progress, tracingModules, stackTraces)) }),
-      activities: createActivities({
-        models,
-        tools,
-        workspaceRoot,
-        liveness: options.liveness,
-        prices: options.prices ?? loadPriceTable(),
-        offloading,
-        observeModelStream: options.observeModelStream,
-        entryCache,
-        streamChannel,
-      }),
+      activities,
       // No payload a sender can produce may stall an agent: see UndecodableGuardCodec.
       dataConverter: guardedForWorkers(dataConverter),
       // Heartbeats carry the partial output clients display; send them often enough to look live.
       maxHeartbeatThrottleInterval: '250 ms',
       defaultHeartbeatThrottleInterval: '250 ms',
       ...(tracing ? withTracing(workerOptions, tracing) : workerOptions),
+    };
+    worker = await Worker.create(agentsWorkerOptions);
+    const providerWorkers = await createProviderWorkers({ models, options: agentsWorkerOptions, callModel: activities.callModel }).catch(async (err) => {
+      await release(worker);
+      throw err;
     });
+    runWithProviderWorkers(worker, providerWorkers);
   } catch (err) {
     await mcp?.close(); // no worker will run: end the MCP servers it started
     if (!options.streamChannel) await streamChannel?.close();

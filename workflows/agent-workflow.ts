@@ -48,6 +48,7 @@ import { DEFAULT_MODEL_ACTIVITY_OPTIONS, DEFAULT_TOOL_ACTIVITY_OPTIONS } from '.
 import { pageEntries } from './agent-views';
 import { entryFeed } from './entry-feed';
 import { agentMetrics } from './agent-metrics';
+import { MODEL_ROUTING_CHANGE, ROUTED_START_TIMEOUT, isRoutable, notTaken, notTakenFailure, providerOf, providerTaskQueue } from './model-routing';
 import {
   ANSWER_BY_REFERENCE_PATCH,
   INLINE_SMALL_ANSWER_PATCH,
@@ -684,15 +685,23 @@ function stepDeps(
     },
     async callModel(request) {
       feed.beforeModelCall(); // this worker's callModel then needs no entries query (no command, no history)
+      // The summary makes the activity readable in the Web UI ("model openai:gpt-4.1-mini").
+      const options = { ...DEFAULT_MODEL_ACTIVITY_OPTIONS, summary: `model ${request.model}` };
+      const args = [{ ...request, agentId: workflowId, runId, routable: true }] as const;
       let result;
       try {
-        // The summary makes the activity readable in the Web UI ("model openai:gpt-4.1-mini").
-        result = await callModel.executeWithOptions({ ...DEFAULT_MODEL_ACTIVITY_OPTIONS, summary: `model ${request.model}` }, [
-          { ...request, agentId: workflowId, runId },
-        ]);
+        result = await callModel.executeWithOptions(options, [...args]);
       } catch (err) {
         if (isCancellation(err)) throw new InfrastructureError(STEP_CANCELLED, 'The model call was cancelled.');
-        throw toAgentFailure(err);
+        if (!isRoutable(err) || !changed(MODEL_ROUTING_CHANGE)) throw toAgentFailure(err);
+        // The worker that took it lacks the provider's key; one polling the provider's queue has it.
+        const taskQueue = providerTaskQueue(workflowInfo().taskQueue, providerOf(request.model));
+        try {
+          result = await callModel.executeWithOptions({ ...options, taskQueue, scheduleToStartTimeout: ROUTED_START_TIMEOUT }, [...args]);
+        } catch (routedErr) {
+          if (isCancellation(routedErr)) throw new InfrastructureError(STEP_CANCELLED, 'The model call was cancelled.');
+          throw notTaken(routedErr) ? notTakenFailure(toAgentFailure(err), taskQueue) : toAgentFailure(routedErr);
+        }
       }
       return decoded(result, `a model call to ${request.model}`);
     },

@@ -12,6 +12,7 @@ import type { Client } from '@temporalio/client';
 import { listPollers } from '../../client/worker-status';
 import type { ModelRouter } from './model-router';
 import { ModelError } from './provider-errors';
+import { type RoutableDetails, providerOf, providerTaskQueue } from '../../workflows/model-routing';
 
 /** The failure types that say "not on this worker", not "not at all". */
 const NOT_HERE = new Set<string>([ModelError.MissingApiKey, 'UNKNOWN_PROVIDER']);
@@ -19,14 +20,28 @@ const FIRST_DELAY_MS = 500;
 const MAX_DELAY_MS = 4000;
 
 /**
- * `router.resolve(name)`, with a missing key or provider handed to another worker while attempts remain
- * and `othersPoll()` says another worker polls the queue (alone, the worker says so at once, as before).
+ * `router.resolve(name)`, with a missing key or provider handed to another worker. When the agent can
+ * route the call (`routedQueue` is given) and a worker polls the provider's queue, the failure names that
+ * queue and the agent schedules the call there (workflows/model-routing.ts). Otherwise, as for an agent
+ * whose code predates routing, the call is handed back to the agent's queue while attempts remain and
+ * `othersPoll()` says another worker polls it (alone, the worker says so at once, as before).
  */
-export async function resolveOrPassOn(router: ModelRouter, name: string, attempt: AttemptInfo, othersPoll: () => Promise<boolean>): Promise<ReturnType<ModelRouter['resolve']>> {
+export async function resolveOrPassOn(
+  router: ModelRouter,
+  name: string,
+  attempt: AttemptInfo,
+  othersPoll: () => Promise<boolean>,
+  routedQueue?: () => Promise<string | undefined>,
+): Promise<ReturnType<ModelRouter['resolve']>> {
   try {
     return router.resolve(name);
   } catch (err) {
     if (!(err instanceof ApplicationFailure) || !NOT_HERE.has(err.type ?? '')) throw err;
+    const queue = routedQueue && (await routedQueue().catch(() => undefined));
+    if (queue) {
+      const details: RoutableDetails = { providerQueue: queue };
+      throw ApplicationFailure.create({ type: err.type!, nonRetryable: true, message: err.message, details: [details] });
+    }
     if (!(attempt.attempt > 1 || (await othersPoll().catch(() => true)))) throw err;
     const now = Date.now();
     if (shouldPassOn(attempt, now)) {
@@ -48,4 +63,10 @@ export async function resolveOrPassOn(router: ModelRouter, name: string, attempt
 /** Whether more than one worker (by identity) polls `taskQueue` for activities: this one and another. */
 export async function otherActivityWorkers(client: Client, namespace: string, taskQueue: string): Promise<boolean> {
   return (await listPollers(client, namespace, taskQueue)).filter((p) => p.activities).length > 1;
+}
+
+/** `providerTaskQueue(taskQueue, provider of model)` when a worker polls it for activities, else undefined. */
+export async function polledProviderQueue(client: Client, namespace: string, taskQueue: string, model: string): Promise<string | undefined> {
+  const queue = providerTaskQueue(taskQueue, providerOf(model));
+  return (await listPollers(client, namespace, queue)).some((p) => p.activities) ? queue : undefined;
 }

@@ -1,7 +1,7 @@
 /**
  * Issue 26 item 4: a second worker with another environment joins the task queue. It says so when it
  * starts (the other workers polling the queue, by identity), and a model call it cannot make for want of
- * an API key is handed back, so that a worker that has the key makes it, before the agent would block.
+ * an API key goes to the provider's task queue, which only workers with the key poll (workflows/model-routing.ts).
  * Alone on its queue, a worker without the key blocks the agent at once, as before.
  * Two real workers on one dev server: `livecontext worker` (the CLI, without OPENAI_API_KEY) and a worker
  * whose OpenAI provider has a key (the OpenAI wire fake).
@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { batchScript } from '../fixtures/scripts';
 import { useProviderServers } from '../support/provider-servers';
 import { connectTest, eventually, testAddress, uniqueId, withWorker, workflowBundle } from '../support/temporal';
+import { maybeRecordHistory } from '../support/record-history';
 
 const { t, p, taskQueue } = useProviderServers('worker-keys');
 const OPENAI = 'openai:gpt-4.1-mini';
@@ -44,18 +45,22 @@ async function keylessCliWorker(queue: string): Promise<{ proc: ChildProcess; ou
   };
 }
 
-/** For each callModel activity of the agent: the attempt that Temporal's history shows starting, and the worker that took it. */
-async function modelAttempts(agentId: string, on: { agents: typeof t.agents } = t): Promise<Array<{ attempt: number; identity: string }>> {
+/** For each callModel activity of the agent: the queue it was scheduled on, the attempt Temporal shows starting, the worker that took it, how it ended. */
+async function modelAttempts(agentId: string, on: { agents: typeof t.agents } = t): Promise<Array<{ queue: string; attempt: number; identity: string; ended?: 'completed' | 'failed' }>> {
   const raw = await on.agents.handle(agentId).fetchHistory();
-  const scheduled = new Map<string, string>();
-  const attempts: Array<{ attempt: number; identity: string }> = [];
+  const scheduled = new Map<string, { name: string; queue: string }>();
+  const byScheduled = new Map<string, { queue: string; attempt: number; identity: string; ended?: 'completed' | 'failed' }>();
   for (const e of raw.events ?? []) {
     const s = e.activityTaskScheduledEventAttributes;
-    if (s) scheduled.set(String(e.eventId), s.activityType?.name ?? '');
+    if (s) scheduled.set(String(e.eventId), { name: s.activityType?.name ?? '', queue: s.taskQueue?.name ?? '' });
     const started = e.activityTaskStartedEventAttributes;
-    if (started && scheduled.get(String(started.scheduledEventId)) === 'callModel') attempts.push({ attempt: started.attempt ?? 0, identity: started.identity ?? '' });
+    const call = started && scheduled.get(String(started.scheduledEventId));
+    if (started && call?.name === 'callModel') byScheduled.set(String(started.scheduledEventId), { queue: call.queue, attempt: started.attempt ?? 0, identity: started.identity ?? '' });
+    const done = e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes;
+    const attempt = done && byScheduled.get(String(done.scheduledEventId));
+    if (attempt) attempt.ended = e.activityTaskCompletedEventAttributes ? 'completed' : 'failed';
   }
-  return attempts;
+  return [...byScheduled.values()];
 }
 
 test('a worker without the key says which workers share its queue; its model calls are made by the worker that has the key', async () => {
@@ -68,19 +73,23 @@ test('a worker without the key says which workers share its queue; its model cal
       keyless = await keylessCliWorker(taskQueue);
       expect(keyless.output()).toMatch(new RegExp(`livecontext: 1 other worker polls ${taskQueue}: with-key \\(polled \\d+ s ago\\)\\. They take this queue's model calls and tool runs too`));
 
-      // Both poll: whichever takes a model call, the one with the key makes it (a call the keyless worker
-      // takes is handed back: see test/unit/missing-provider.test.ts; which worker Temporal gives an
-      // attempt to is not in a test's hands).
+      // Both poll: whichever takes a model call, the one with the key makes it. A call the keyless worker
+      // takes goes to the OpenAI provider's queue, which only the worker with the key polls.
       const agentId = uniqueId('keys');
       await t.agents.start(agentId, { model: OPENAI });
-      const turns = 4;
+      const turns = 6;
       for (let turn = 1; turn <= turns; turn++) {
         p.openai.enqueue({ kind: 'stream', text: `Answer ${turn}, made by the worker with the key.` });
         const outcome = await t.agents.ask(agentId, `Question ${turn}?`);
         expect(outcome).toMatchObject({ status: 'answered', answer: { contents: [`Answer ${turn}, made by the worker with the key.`] } });
       }
       const attempts = await modelAttempts(agentId);
-      expect(attempts.map((a) => a.identity)).toEqual(Array(turns).fill('with-key'));
+      const made = attempts.filter((a) => a.ended === 'completed');
+      expect(made).toHaveLength(turns);
+      expect(made.every((a) => a.identity === 'with-key')).toBe(true);
+      // Every attempt the keyless worker took failed at once, and the call went to the provider's queue.
+      for (const a of attempts.filter((a) => a.identity !== 'with-key')) expect(a).toMatchObject({ queue: taskQueue, attempt: 1, ended: 'failed' });
+      expect(attempts.filter((a) => a.queue === `${taskQueue}@openai`)).toHaveLength(attempts.length - turns);
       expect(p.openai.requests).toHaveLength(turns);
     });
   } finally {
@@ -88,12 +97,8 @@ test('a worker without the key says which workers share its queue; its model cal
   }
 }, 240_000);
 
-test('a model call the keyless worker takes first is handed over to the worker with the key, which answers', async () => {
-  // The worker with the key runs one activity at a time, and another agent's tool call holds that slot:
-  // meanwhile only the keyless worker polls for activities, so it takes the model call's first attempt,
-  // which it hands back (the worker with the key polled the queue within the minute).
-  const queue = uniqueId('keys-handover');
-  const ctx = await connectTest(queue);
+/** A worker with the key whose one activity slot on the agents' queue another agent's tool call holds. */
+function busyWorkerWithKey(queue: string) {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   let holding = false;
@@ -108,60 +113,93 @@ test('a model call the keyless worker takes first is handed over to the worker w
     },
   });
   const holder = new ScriptedModelProvider({ holder: batchScript([{ name: 'hold', args: {} }]) });
-  const withKey = { taskQueue: queue, workspaceRoot, tools: [holdTool], models: [...p.models(), holder], workerOptions: { identity: 'with-key', maxConcurrentActivityTaskExecutions: 1 } };
+  return {
+    options: { taskQueue: queue, workspaceRoot, tools: [holdTool], models: [...p.models(), holder], workerOptions: { identity: 'with-key', maxConcurrentActivityTaskExecutions: 1 } },
+    holding: () => holding,
+    release: () => release(),
+    /** Starts an agent whose tool call takes the worker's one slot, and waits until it does. */
+    async hold(ctx: Awaited<ReturnType<typeof connectTest>>) {
+      await eventually(async () => (await ctx.agents.workerStatus()).polling, 30_000, 'the worker with the key to poll');
+      const holderId = uniqueId('holder');
+      await ctx.agents.start(holderId, { model: 'scripted:holder', tools: ['hold'] });
+      await ctx.agents.send(holderId, 'Hold the worker.');
+      await eventually(() => holding, 30_000, 'the hold tool to run on the worker with the key');
+    },
+  };
+}
+
+test('a model call the keyless worker takes is made by the worker with the key, through the provider\'s queue, even while that worker is busy', async () => {
+  // The worker with the key runs one activity at a time on the agents' queue, and another agent's tool
+  // call holds that slot: only the keyless worker can take the model call there. It fails it at once,
+  // naming the provider's queue, and the agent schedules the call there, where the worker with the key
+  // (its provider worker has slots of its own) makes it, the hold still on.
+  const queue = uniqueId('keys-handover');
+  const ctx = await connectTest(queue);
+  const busy = busyWorkerWithKey(queue);
   let keyless: Awaited<ReturnType<typeof keylessCliWorker>> | undefined;
   try {
-    await withWorker(withKey, async () => {
+    await withWorker(busy.options, async () => {
       try {
-        await handOver();
+        await busy.hold(ctx);
+        keyless = await keylessCliWorker(queue);
+        const agentId = uniqueId('handover');
+        await ctx.agents.start(agentId, { model: OPENAI });
+        p.openai.enqueue({ kind: 'stream', text: 'Answered by the worker with the key.' });
+        const requestsBefore = p.openai.requests.length;
+        const outcome = await ctx.agents.ask(agentId, 'Who answers?');
+        expect(outcome).toMatchObject({ status: 'answered', answer: { contents: ['Answered by the worker with the key.'] } });
+        expect(busy.holding()).toBe(true); // made while the worker's slot on the agents' queue was held
+        const attempts = await modelAttempts(agentId, ctx);
+        expect(attempts).toEqual([
+          { queue, attempt: 1, identity: expect.stringContaining(`${keyless.proc.pid}@`), ended: 'failed' },
+          { queue: `${queue}@openai`, attempt: 1, identity: 'with-key', ended: 'completed' },
+        ]);
+        expect(p.openai.requests.length).toBe(requestsBefore + 1); // the keyless worker never reached the provider
+        await maybeRecordHistory(ctx.agents.handle(agentId), 'model-routing_v1.json');
       } finally {
-        release(); // a worker shuts down only once its activities end
+        busy.release(); // a worker shuts down only once its activities end
       }
     });
   } finally {
     await keyless?.stop();
     await ctx.close();
   }
+}, 240_000);
 
-  async function handOver() {
-    await eventually(async () => (await ctx.agents.workerStatus()).polling, 30_000, 'the worker with the key to poll');
-    const holderId = uniqueId('holder');
-    await ctx.agents.start(holderId, { model: 'scripted:holder', tools: ['hold'] });
-    await ctx.agents.send(holderId, 'Hold the worker.');
-    await eventually(() => holding, 30_000, 'the hold tool to run on the worker with the key');
-
+test('when the worker with the key has just left, a routed call waits a bounded time, then the agent blocks saying so', async () => {
+  // Temporal lists a poller for a while after it stops: the keyless worker sees the provider's queue
+  // polled, the call goes there, no worker takes it, and after the routed call's start timeout the agent
+  // blocks on the first error. `retry` once a worker with the key is back makes the call.
+  const queue = uniqueId('keys-gone');
+  const ctx = await connectTest(queue);
+  let keyless: Awaited<ReturnType<typeof keylessCliWorker>> | undefined;
+  try {
+    await withWorker({ taskQueue: queue, workspaceRoot, models: p.models(), workerOptions: { identity: 'with-key' } }, async () => {
+      await eventually(async () => (await ctx.agents.workerStatus()).polling, 30_000, 'the worker with the key to poll');
+    });
     keyless = await keylessCliWorker(queue);
-    const keylessIdentity = `${keyless.proc.pid}@`;
-    const agentId = uniqueId('handover');
+    const agentId = uniqueId('gone');
     await ctx.agents.start(agentId, { model: OPENAI });
-    p.openai.enqueue({ kind: 'stream', text: 'Answered by the worker with the key.' });
-    const requestsBefore = p.openai.requests.length;
-    const asked = ctx.agents.ask(agentId, 'Who answers?');
+    const outcome = await ctx.agents.ask(agentId, 'Anyone with a key?');
+    expect(outcome).toMatchObject({
+      status: 'error',
+      error: {
+        code: 'ModelError.MissingApiKey',
+        message: expect.stringMatching(new RegExp(`OPENAI_API_KEY is not set in this worker's environment.*No worker polling ${queue}@openai took the call within 30 seconds`, 's')),
+      },
+    });
+    expect((await modelAttempts(agentId, ctx)).map((a) => a.queue)).toEqual([queue]); // the routed call never started
 
-    // Temporal's own record of the pending model call: the keyless worker took an attempt and failed it
-    // as "not on this worker", and the call waits for another attempt.
-    const pending = await eventually(async () => {
-      const { raw } = await ctx.agents.handle(agentId).describe();
-      const call = raw.pendingActivities?.find((a) => a.activityType?.name === 'callModel');
-      return call && (call.attempt ?? 0) >= 2 && call.lastFailure ? call : undefined;
-    }, 60_000, 'the keyless worker to fail a first attempt');
-    expect(pending.lastWorkerIdentity).toContain(keylessIdentity);
-    expect(pending.lastFailure?.message).toMatch(/OPENAI_API_KEY is not set.*\(attempt 1; another worker on the task queue may have it\)/s);
-    expect(p.openai.requests.length).toBe(requestsBefore); // the keyless worker never reached the provider
-
-    // The keyless worker leaves before the worker with the key is free: while both poll, Temporal's
-    // matching gives each retry to whichever poller it picks (it cannot know which has the key), and the
-    // keyless worker, with more pollers waiting, took every one of a call's six attempts in one run of
-    // four. What this test shows is the hand-over itself: failed there, made here, under one activity.
     await keyless.stop();
-    release();
-    const outcome = await asked;
-    expect(outcome).toMatchObject({ status: 'answered', answer: { contents: ['Answered by the worker with the key.'] } });
-    const attempts = await modelAttempts(agentId, ctx);
-    expect(attempts).toHaveLength(1);
-    expect(attempts[0].identity).toBe('with-key');
-    expect(attempts[0].attempt).toBeGreaterThanOrEqual(2);
-    expect(p.openai.requests.length).toBe(requestsBefore + 1);
+    await withWorker({ taskQueue: queue, workspaceRoot, models: p.models(), workerOptions: { identity: 'with-key' } }, async () => {
+      p.openai.enqueue({ kind: 'stream', text: 'Back with the key.' });
+      await ctx.agents.retry(agentId);
+      expect(await ctx.agents.waitForAnswer(agentId, outcome.inputSeq)).toMatchObject({ status: 'answered', answer: { contents: ['Back with the key.'] } });
+      await maybeRecordHistory(ctx.agents.handle(agentId), 'model-routing-not-taken_v1.json');
+    });
+  } finally {
+    await keyless?.stop();
+    await ctx.close();
   }
 }, 240_000);
 
