@@ -1,6 +1,7 @@
 /**
- * Issue 26 item 4: a model call this worker cannot make for want of an API key is handed back to the
- * task queue (retryable, short delays) while another worker polls it and attempts remain; on the last
+ * Issue 26 item 4: a model call this worker cannot make for want of an API key goes to the provider's
+ * task queue when the agent can route it and a worker polls there; otherwise it is handed back to the
+ * agents' queue (retryable, short delays) while another worker polls it and attempts remain; on the last
  * attempt, or alone on the queue, it blocks the agent with a message that says what is missing.
  */
 import { ActivityFailure, ApplicationFailure, RetryState } from '@temporalio/common';
