@@ -5,7 +5,10 @@ import tseslint from 'typescript-eslint';
 import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
-const temporalInternals = { group: ['@temporalio/*/lib', '@temporalio/*/lib/*'], message: "Temporal's lib/ modules are internal: use the package's public exports." };
+const temporalInternals = {
+  group: ['@temporalio/*/lib', '@temporalio/*/lib/*'],
+  message: "Temporal's lib/ modules are internal: use the package's public exports.",
+};
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', '.livecontext/**', 'coverage/**', '**/*.js', '**/*.cjs', '**/*.mjs'] },

@@ -124,7 +124,8 @@ export function createCallModel(deps: CallModelDeps) {
     const toolSpecs = [...deps.tools.specsFor(input.tools), ...(input.subAgentTools ?? []).map((t) => zodToolSpec(t.name, t.description, SubAgentArgs))];
     // A typed answer's schema comes from the turn's input entry, so no activity input carries it again.
     const wire = responseSchema && wireResponseFormat(responseSchema);
-    const observe = deps.observeStream && observerFor(deps.observeStream, { agentId: input.agentId, runId: input.runId, model: input.model, attempt: ctx.info.attempt });
+    const observe =
+      deps.observeStream && observerFor(deps.observeStream, { agentId: input.agentId, runId: input.runId, model: input.model, attempt: ctx.info.attempt });
 
     /** One stream from the model, to its complete message; every failure becomes the Temporal failure to throw. */
     const streamOnce = async (messages: readonly ContextMessage[], span: ModelSpan): Promise<AssembledMessage> => {
@@ -135,17 +136,26 @@ export function createCallModel(deps: CallModelDeps) {
       let watchdogFailure: ApplicationFailure | undefined;
       let lastDeltaAt: number | undefined;
       const startedAt = Date.now();
-      const watchdog = setInterval(() => {
-        const now = Date.now();
-        if (lastDeltaAt === undefined && now - startedAt > liveness.firstTokenTimeoutMs) {
-          watchdogFailure = ApplicationFailure.create({ type: ModelError.FirstTokenTimeout, message: `No output from ${input.model} within ${liveness.firstTokenTimeoutMs} ms.` });
-        } else if (lastDeltaAt !== undefined && now - lastDeltaAt > liveness.stallTimeoutMs) {
-          watchdogFailure = ApplicationFailure.create({ type: ModelError.Stalled, message: `${input.model} stalled for ${liveness.stallTimeoutMs} ms mid-stream.` });
-        }
-        if (watchdogFailure) abort.abort();
-        else if (channel) beat(false);
-        else ctx.heartbeat(); // keep the activity alive while waiting for a slow first token
-      }, Math.min(1000, liveness.stallTimeoutMs / 4, liveness.firstTokenTimeoutMs / 4));
+      const watchdog = setInterval(
+        () => {
+          const now = Date.now();
+          if (lastDeltaAt === undefined && now - startedAt > liveness.firstTokenTimeoutMs) {
+            watchdogFailure = ApplicationFailure.create({
+              type: ModelError.FirstTokenTimeout,
+              message: `No output from ${input.model} within ${liveness.firstTokenTimeoutMs} ms.`,
+            });
+          } else if (lastDeltaAt !== undefined && now - lastDeltaAt > liveness.stallTimeoutMs) {
+            watchdogFailure = ApplicationFailure.create({
+              type: ModelError.Stalled,
+              message: `${input.model} stalled for ${liveness.stallTimeoutMs} ms mid-stream.`,
+            });
+          }
+          if (watchdogFailure) abort.abort();
+          else if (channel) beat(false);
+          else ctx.heartbeat(); // keep the activity alive while waiting for a slow first token
+        },
+        Math.min(1000, liveness.stallTimeoutMs / 4, liveness.firstTokenTimeoutMs / 4),
+      );
 
       const assembler = new MessageAssembler();
       let partialAt = Date.now(); // a call that ends within 100 ms sends no heartbeat at all
@@ -184,8 +194,7 @@ export function createCallModel(deps: CallModelDeps) {
               // answer costs no heartbeat at all, as on the heartbeat path.
               if (!beatAt && Date.now() - startedAt >= 100) beat(true);
               channel.publish(snapshot());
-            }
-            else ctx.heartbeat(partialOutput(assembler.snapshot(), ctx.info, input.model, wire !== undefined));
+            } else ctx.heartbeat(partialOutput(assembler.snapshot(), ctx.info, input.model, wire !== undefined));
           }
           if (assembler.status === 'done' || assembler.status === 'error') break;
         }
@@ -245,7 +254,14 @@ export function createCallModel(deps: CallModelDeps) {
     let typedMetadata: Metadata | undefined;
     if (responseSchema) {
       const log = (text: string) => ctx.log.info(text, { agentId: input.agentId });
-      ({ message, metadata: typedMetadata } = await typedAnswer(message, responseSchema, { messages: context.messages, uptoSeq: input.uptoSeq, invocation, model: input.model, stream: streamMessage, log }));
+      ({ message, metadata: typedMetadata } = await typedAnswer(message, responseSchema, {
+        messages: context.messages,
+        uptoSeq: input.uptoSeq,
+        invocation,
+        model: input.model,
+        stream: streamMessage,
+        log,
+      }));
     }
     // Names the model made up: their calls fail at once, while a tool that was offered but is missing on
     // the worker that runs it is handed to another worker (see tools/missing-tool.ts).

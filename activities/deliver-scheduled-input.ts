@@ -26,7 +26,11 @@ export async function deliverScheduledInput(input: ScheduledInput & { idempotenc
     await ctx.client.workflow.getHandle(input.agentId).signal(inputSignal, ...signalArgs);
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) {
-      throw ApplicationFailure.create({ type: 'AgentNotFound', nonRetryable: true, message: `No running agent "${input.agentId}"; the schedule does not start one (add it with startIfMissing / --start-model).` });
+      throw ApplicationFailure.create({
+        type: 'AgentNotFound',
+        nonRetryable: true,
+        message: `No running agent "${input.agentId}"; the schedule does not start one (add it with startIfMissing / --start-model).`,
+      });
     }
     throw err;
   }

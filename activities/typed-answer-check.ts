@@ -37,8 +37,14 @@ export async function checkStructuredAnswer(text: string, schema: ResponseSchema
       resolve(result);
     };
     const timer = setTimeout(() => {
-      const shown = patterns.slice(0, 3).map((p) => JSON.stringify(p.slice(0, 80))).join(', ');
-      settle({ ok: false, stopped: `checking the answer against the schema's patterns (${shown}) took over ${limitMs} ms, so it was stopped: a pattern that backtracks catastrophically (a repeated group inside a repetition, such as (a+)+ or (a|a)+)` });
+      const shown = patterns
+        .slice(0, 3)
+        .map((p) => JSON.stringify(p.slice(0, 80)))
+        .join(', ');
+      settle({
+        ok: false,
+        stopped: `checking the answer against the schema's patterns (${shown}) took over ${limitMs} ms, so it was stopped: a pattern that backtracks catastrophically (a repeated group inside a repetition, such as (a+)+ or (a|a)+)`,
+      });
     }, limitMs);
     thread.once('message', (result: StructuredAnswer) => settle(result));
     thread.once('error', (err) => settle({ ok: false, stopped: `the check of the answer against the schema failed (${err.message})` }));

@@ -39,7 +39,14 @@ const CLIP = 120;
 export async function typedAnswer(
   message: AssembledMessage,
   schema: ResponseSchema,
-  call: { messages: readonly ContextMessage[]; uptoSeq: number; invocation: ModelInvocationDescriptor; model: string; stream: StreamMessage; log?: (text: string) => void },
+  call: {
+    messages: readonly ContextMessage[];
+    uptoSeq: number;
+    invocation: ModelInvocationDescriptor;
+    model: string;
+    stream: StreamMessage;
+    log?: (text: string) => void;
+  },
 ): Promise<TypedAnswer> {
   if (message.toolCalls.length) return { message };
   const first = await checkAlive(message.contents.join(''), schema);
@@ -84,7 +91,13 @@ function stoppedCheck(model: string, why: string): ApplicationFailure {
 }
 
 /** The context of the re-ask: the answer as given, then a user message saying what is wrong with it. */
-export function reaskMessages(messages: readonly ContextMessage[], answer: AssembledMessage, issues: string, uptoSeq: number, invocation: ModelInvocationDescriptor): ContextMessage[] {
+export function reaskMessages(
+  messages: readonly ContextMessage[],
+  answer: AssembledMessage,
+  issues: string,
+  uptoSeq: number,
+  invocation: ModelInvocationDescriptor,
+): ContextMessage[] {
   const timestamp = new Date(0).toISOString(); // never recorded: these two exist for this request only
   return [
     ...messages,
@@ -93,7 +106,12 @@ export function reaskMessages(messages: readonly ContextMessage[], answer: Assem
       kind: 'model_input',
       seq: uptoSeq + 2,
       timestamp,
-      sections: [{ title: USER_SECTION_TITLE, content: `Your answer does not match the required JSON schema: ${issues}. Answer again with only JSON that matches the schema exactly.` }],
+      sections: [
+        {
+          title: USER_SECTION_TITLE,
+          content: `Your answer does not match the required JSON schema: ${issues}. Answer again with only JSON that matches the schema exactly.`,
+        },
+      ],
     },
   ];
 }

@@ -6,9 +6,7 @@ import { z } from 'zod';
 import { Budgets } from './budgets';
 
 /** `provider:model`, e.g. `openai:gpt-4.1-mini`, `anthropic:claude-sonnet-4-6`, `demo:offline`. */
-export const ModelName = z
-  .string()
-  .regex(/^[a-z][a-z0-9_-]*:\S+$/, 'a model is named "provider:model", e.g. "openai:gpt-4.1-mini"');
+export const ModelName = z.string().regex(/^[a-z][a-z0-9_-]*:\S+$/, 'a model is named "provider:model", e.g. "openai:gpt-4.1-mini"');
 
 /**
  * Models tried in order when a model call fails in a way another model may not (see agent/model-step.ts).
@@ -25,8 +23,22 @@ export const ToolChoiceSchema = z.union([z.enum(['auto', 'required', 'none']), z
  * when the agent changes provider.
  */
 export const RESERVED_EXTRA_KEYS: readonly string[] = [
-  'model', 'messages', 'system', 'stream', 'stream_options', 'tools', 'tool_choice', 'functions', 'function_call', 'n',
-  'max_tokens', 'max_completion_tokens', 'temperature', 'top_p', 'stop', 'stop_sequences',
+  'model',
+  'messages',
+  'system',
+  'stream',
+  'stream_options',
+  'tools',
+  'tool_choice',
+  'functions',
+  'function_call',
+  'n',
+  'max_tokens',
+  'max_completion_tokens',
+  'temperature',
+  'top_p',
+  'stop',
+  'stop_sequences',
 ];
 
 /** Provider-specific extras merged into the request body (e.g. `{ "thinking": {...} }` for Anthropic). */
@@ -75,7 +87,10 @@ export const SubAgentProfile = z
     /** What the model is told this sub-agent is for (the tool's description). */
     description: z.string().max(1000).optional(),
     model: ModelName,
-    systemInstruction: z.string().max(64 * 1024).optional(),
+    systemInstruction: z
+      .string()
+      .max(64 * 1024)
+      .optional(),
     fallbackModels: FallbackModels.optional(),
     params: ModelParams.optional(),
     tools: z.array(z.string().min(1).max(128)).max(512).optional(),
@@ -158,7 +173,10 @@ export const ConfigChange = z
     budgets: Budgets.optional(),
     /** Replaces the sub-agent profiles as a whole; `{}` removes them. */
     subAgents: SubAgents.optional(),
-    systemInstruction: z.string().max(64 * 1024).optional(),
+    systemInstruction: z
+      .string()
+      .max(64 * 1024)
+      .optional(),
   })
   .strict();
 export type ConfigChange = z.infer<typeof ConfigChange>;

@@ -15,7 +15,8 @@ export const AGENT_ID_MAX = 255;
 function characterProblem(id: string): string | null {
   // First: a lone surrogate is not a character (not UTF-8: Temporal cannot store it, a terminal cannot show it).
   if (/\p{Cs}/u.test(id)) return 'an agent id is valid Unicode (this one has a lone surrogate)';
-  if (/[\p{Cc}\u2028\u2029\u200E\u200F\u202A-\u202E\u2066-\u2069]/u.test(id)) return 'an agent id has no control characters (such as NUL, ESC or text direction marks)';
+  if (/[\p{Cc}\u2028\u2029\u200E\u200F\u202A-\u202E\u2066-\u2069]/u.test(id))
+    return 'an agent id has no control characters (such as NUL, ESC or text direction marks)';
   if (/[\s/\\]/.test(id)) return 'an agent id has no spaces or slashes';
   return null;
 }
@@ -32,7 +33,10 @@ export function agentIdProblem(id: string): string | null {
  * controls and lone surrogates; DEL, C1 controls and direction marks are escaped here too.
  */
 export function quoteId(id: string): string {
-  return JSON.stringify(id).replace(/[\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(id).replace(
+    /[\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** Throws InputRejectedError `BAD_AGENT_ID` saying why `id` cannot be an agent id. */

@@ -76,7 +76,14 @@ export class AgentState {
     return '';
   }
 
-  appendModelInput(draft: { sections: ContentSection[]; inputSeq?: number; sender?: string; attachments?: Attachment[]; responseSchema?: ResponseSchema; metadata?: Metadata }) {
+  appendModelInput(draft: {
+    sections: ContentSection[];
+    inputSeq?: number;
+    sender?: string;
+    attachments?: Attachment[];
+    responseSchema?: ResponseSchema;
+    metadata?: Metadata;
+  }) {
     if (draft.sections.length === 0) {
       throw new HistoryValidationError('EMPTY_INPUT', 'A model input needs at least one content section.');
     }
@@ -124,18 +131,12 @@ export class AgentState {
     }
     if (draft.results.length === 0 && draft.executeError) return this.append<ToolResultsEntry>('tool_results', draft);
     if (draft.results.length !== last.toolCalls.length) {
-      throw new HistoryValidationError(
-        'TOOL_RESULTS_MISALIGNED',
-        `Expected ${last.toolCalls.length} tool results, got ${draft.results.length}.`,
-      );
+      throw new HistoryValidationError('TOOL_RESULTS_MISALIGNED', `Expected ${last.toolCalls.length} tool results, got ${draft.results.length}.`);
     }
     draft.results.forEach((result, i) => {
       const call = last.toolCalls[i];
       if (result.toolCallId !== call.toolCallId) {
-        throw new HistoryValidationError(
-          'TOOL_RESULTS_MISALIGNED',
-          `Result ${i} answers ${result.toolCallId}, but call ${i} is ${call.toolCallId}.`,
-        );
+        throw new HistoryValidationError('TOOL_RESULTS_MISALIGNED', `Result ${i} answers ${result.toolCallId}, but call ${i} is ${call.toolCallId}.`);
       }
     });
     return this.append<ToolResultsEntry>('tool_results', draft);
@@ -177,7 +178,10 @@ export class AgentState {
     // continue-as-new and import can never fail on what the agent already holds.
     const checked = HistoryEntry.safeParse(entry);
     if (!checked.success) {
-      const why = checked.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || kind}: ${i.message}`).join('; ');
+      const why = checked.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join('.') || kind}: ${i.message}`)
+        .join('; ');
       throw new HistoryValidationError('INVALID_ENTRY', `A ${kind} entry would not be valid history (${why}).`);
     }
     this.history.push(entry);

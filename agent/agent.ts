@@ -83,7 +83,23 @@ export class Agent {
     readonly state: AgentState,
     public config: AgentConfig,
     private readonly clock: Clock,
-    rest: Pick<AgentSnapshot, 'pendingToolResults' | 'inbox' | 'nextInputSeq' | 'consumedInputSeq' | 'lastError' | 'widgets' | 'approvals' | 'timers' | 'resetAfterInputSeq' | 'toolCatalog' | 'acceptedKeys' | 'budgetFromSeq' | 'subAgentCalls' | 'refusedAttachments'>,
+    rest: Pick<
+      AgentSnapshot,
+      | 'pendingToolResults'
+      | 'inbox'
+      | 'nextInputSeq'
+      | 'consumedInputSeq'
+      | 'lastError'
+      | 'widgets'
+      | 'approvals'
+      | 'timers'
+      | 'resetAfterInputSeq'
+      | 'toolCatalog'
+      | 'acceptedKeys'
+      | 'budgetFromSeq'
+      | 'subAgentCalls'
+      | 'refusedAttachments'
+    >,
   ) {
     this.resetAfterInputSeq = rest.resetAfterInputSeq;
     this.toolCatalogValue = rest.toolCatalog;
@@ -127,7 +143,8 @@ export class Agent {
     // A sub-agent that was working at export answers the original, never the copy: its call is answered
     // Failed here (the patch asked only when there is one), so the copy moves on.
     const inFlight = Object.values(snapshot.subAgentCalls ?? {}).some((c) => !c.result);
-    const subAgentCalls = inFlight && (options.since?.(EXPORT_SETTLES_SUB_AGENTS_CHANGE) ?? true) ? settledOnImport(snapshot.subAgentCalls!) : snapshot.subAgentCalls;
+    const subAgentCalls =
+      inFlight && (options.since?.(EXPORT_SETTLES_SUB_AGENTS_CHANGE) ?? true) ? settledOnImport(snapshot.subAgentCalls!) : snapshot.subAgentCalls;
     return new Agent(state, snapshot.config, clock, { ...snapshot, approvals: {}, ...(subAgentCalls ? { subAgentCalls } : {}) });
   }
 
@@ -372,7 +389,15 @@ export class Agent {
       tasks: this.taskList.tasks.map((t) => ({ ...t })),
       ...(this.toolCatalogValue ? { mcpTools: this.toolCatalogValue.tools.map((t) => t.name) } : {}),
       ...(Object.keys(this.subAgentCallsValue).length
-        ? { subAgents: Object.entries(this.subAgentCallsValue).map(([toolCallId, c]) => ({ toolCallId, agentId: c.agentId, profile: c.profile, startedAt: c.startedAt, status: c.result?.status ?? 'Running' })) }
+        ? {
+            subAgents: Object.entries(this.subAgentCallsValue).map(([toolCallId, c]) => ({
+              toolCallId,
+              agentId: c.agentId,
+              profile: c.profile,
+              startedAt: c.startedAt,
+              status: c.result?.status ?? 'Running',
+            })),
+          }
         : {}),
       ...(this.config.delegatedBy ? { delegatedBy: this.config.delegatedBy } : {}),
       entryCount: this.state.entries.length,
@@ -585,7 +610,6 @@ export class Agent {
     }
     return decision;
   }
-
 
   /** What became of input `inputSeq`; undefined while it is still queued or being worked on. */
   turnOutcome(inputSeq: number): TurnOutcome | undefined {

@@ -79,7 +79,8 @@ export function parseAttachments(raw: unknown, refuseImpossible?: () => boolean)
       const sniffed = sniffImage(a.data);
       if (!sniffed) throw unsupported(`${which} is not a ${SUPPORTED} image.`);
       // Providers refuse it (OpenAI: 400 invalid_image_format), and the agent would carry it for good.
-      if (sniffed.impossible && (refuseImpossible?.() ?? true)) throw unsupported(`${which} is not a valid ${KIND[sniffed.mediaType]} image: ${sniffed.impossible}.`);
+      if (sniffed.impossible && (refuseImpossible?.() ?? true))
+        throw unsupported(`${which} is not a valid ${KIND[sniffed.mediaType]} image: ${sniffed.impossible}.`);
       if (typeof a.mediaType === 'string' && sniffed.mediaType !== a.mediaType) {
         throw unsupported(`${which} is said to be ${a.mediaType}, but its data is a ${KIND[sniffed.mediaType]} image (${sniffed.mediaType}).`);
       }
@@ -88,7 +89,10 @@ export function parseAttachments(raw: unknown, refuseImpossible?: () => boolean)
     const parsed = ImageAttachment.safeParse(item);
     if (!parsed.success) throw malformed(`${which}: ${parsed.error.issues.map((x) => `${x.path.join('.') || 'attachment'}: ${x.message}`).join('; ')}`);
     if (total > ATTACHMENTS_MAX_TOTAL_CHARS) {
-      throw new InputRejectedError('ATTACHMENT_TOO_LARGE', `The attachments of one input come to more than ${mb(ATTACHMENTS_MAX_TOTAL_CHARS)} as base64; send fewer or smaller images.`);
+      throw new InputRejectedError(
+        'ATTACHMENT_TOO_LARGE',
+        `The attachments of one input come to more than ${mb(ATTACHMENTS_MAX_TOTAL_CHARS)} as base64; send fewer or smaller images.`,
+      );
     }
     return parsed.data;
   });

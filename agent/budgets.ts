@@ -61,7 +61,10 @@ export function budgetHit(entries: readonly HistoryEntry[], budgets: Budgets | u
   const today = sums(entries.filter((e) => e.seq > fromSeq && e.timestamp.slice(0, 10) === day));
   const fix = (field: keyof Budgets) => `Raise budgets.${field} with configure, or retry to allow as much again from here.`;
   if (b.turnModelCalls > 0 && turn.calls >= b.turnModelCalls) {
-    return { code: BudgetCode.TurnModelCalls, message: `This turn made ${turn.calls} model calls, its budget (budgets.turnModelCalls). ${fix('turnModelCalls')}` };
+    return {
+      code: BudgetCode.TurnModelCalls,
+      message: `This turn made ${turn.calls} model calls, its budget (budgets.turnModelCalls). ${fix('turnModelCalls')}`,
+    };
   }
   if (b.turnTokens !== undefined && turn.tokens >= b.turnTokens) {
     return { code: BudgetCode.TurnTokens, message: `This turn used ${turn.tokens} tokens; its budget is ${b.turnTokens}. ${fix('turnTokens')}` };
@@ -70,14 +73,23 @@ export function budgetHit(entries: readonly HistoryEntry[], budgets: Budgets | u
     return { code: BudgetCode.TurnCost, message: `This turn cost $${turn.cost.toFixed(4)}; its budget is $${b.turnCostUsd}. ${fix('turnCostUsd')}` };
   }
   if (b.dayTokens !== undefined && today.tokens >= b.dayTokens) {
-    return { code: BudgetCode.DayTokens, message: `Today (${day} UTC) the agent used ${today.tokens} tokens; its budget is ${b.dayTokens}. ${fix('dayTokens')}` };
+    return {
+      code: BudgetCode.DayTokens,
+      message: `Today (${day} UTC) the agent used ${today.tokens} tokens; its budget is ${b.dayTokens}. ${fix('dayTokens')}`,
+    };
   }
   if (b.dayCostUsd !== undefined && today.cost >= b.dayCostUsd) {
-    return { code: BudgetCode.DayCost, message: `Today (${day} UTC) the agent spent $${today.cost.toFixed(4)}; its budget is $${b.dayCostUsd}. ${fix('dayCostUsd')}` };
+    return {
+      code: BudgetCode.DayCost,
+      message: `Today (${day} UTC) the agent spent $${today.cost.toFixed(4)}; its budget is $${b.dayCostUsd}. ${fix('dayCostUsd')}`,
+    };
   }
   const failures = trailingToolFailures(counted);
   if (b.consecutiveToolFailures > 0 && failures >= b.consecutiveToolFailures) {
-    return { code: BudgetCode.ToolFailures, message: `The last ${failures} tool calls failed in a row (budgets.consecutiveToolFailures). ${fix('consecutiveToolFailures')}` };
+    return {
+      code: BudgetCode.ToolFailures,
+      message: `The last ${failures} tool calls failed in a row (budgets.consecutiveToolFailures). ${fix('consecutiveToolFailures')}`,
+    };
   }
   return undefined;
 }

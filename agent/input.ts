@@ -72,7 +72,10 @@ export interface ParsedInput {
 export function parseInput(raw: unknown, since?: (change: string) => boolean): ParsedInput {
   const undecodable = undecodableReason(raw);
   if (undecodable !== undefined) {
-    throw new InputRejectedError('UNDECODABLE_INPUT', `The input's payload could not be decoded (${undecodable}). Send JSON {"text": "..."} with the same data converter as the workers.`);
+    throw new InputRejectedError(
+      'UNDECODABLE_INPUT',
+      `The input's payload could not be decoded (${undecodable}). Send JSON {"text": "..."} with the same data converter as the workers.`,
+    );
   }
   // Attachments first, for errors that name the limit or the type rather than a schema path.
   const rawAttachments = typeof raw === 'object' && raw !== null ? (raw as { attachments?: unknown }).attachments : undefined;

@@ -37,7 +37,10 @@ export function repairArgumentText(raw: string): { value: unknown; repair?: stri
 }
 
 /** Repairs, then validates with `schema`; coerces string-typed numbers and booleans the schema expects. */
-export function parseToolArguments<S extends z.ZodType>(schema: S, call: Pick<ToolCallRequest, 'toolName' | 'rawArguments' | 'arguments'>): LenientResult<z.infer<S>> {
+export function parseToolArguments<S extends z.ZodType>(
+  schema: S,
+  call: Pick<ToolCallRequest, 'toolName' | 'rawArguments' | 'arguments'>,
+): LenientResult<z.infer<S>> {
   const repairs: string[] = [];
   let value: unknown = call.arguments;
   if (value === undefined) {

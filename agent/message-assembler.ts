@@ -103,9 +103,7 @@ export class MessageAssembler {
     if (this.statusValue !== 'done') {
       throw new StreamProtocolError(
         this.statusValue === 'error' ? 'STREAM_ERROR' : 'STREAM_NOT_DONE',
-        this.statusValue === 'error'
-          ? `The stream ended with an error: ${this.errorValue?.message}`
-          : 'The stream ended without a "done" delta.',
+        this.statusValue === 'error' ? `The stream ended with an error: ${this.errorValue?.message}` : 'The stream ended without a "done" delta.',
       );
     }
     return this.build();

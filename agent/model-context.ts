@@ -34,7 +34,11 @@ export interface ModelContextOptions {
 export function renderModelContext(entries: readonly HistoryEntry[], options: ModelContextOptions): ModelContext {
   const tokenizer = options.tokenizer ?? bytesPerTokenEstimate;
   const liveScreen = buildLiveScreen(rebuildWidgets(entries, options.uptoSeq));
-  const rendered = renderLiveContext(entries, { uptoSeq: options.uptoSeq, liveScreen, ...(options.refusedAttachments?.length ? { refusedAttachments: options.refusedAttachments } : {}) });
+  const rendered = renderLiveContext(entries, {
+    uptoSeq: options.uptoSeq,
+    liveScreen,
+    ...(options.refusedAttachments?.length ? { refusedAttachments: options.refusedAttachments } : {}),
+  });
   const factor = calibrationFactor(entries, options.uptoSeq);
   const fitted =
     options.maxInputTokens === undefined

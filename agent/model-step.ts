@@ -60,11 +60,7 @@ export interface FailedModel {
 /** Model names and codes are clipped in metadata so the entry's metadata stays within its 2 KB. */
 const CLIP = 64;
 
-export async function runModelStep(
-  host: ModelStepHost,
-  phase: ModelPhase,
-  deps: StepDeps,
-): Promise<StepOutcome> {
+export async function runModelStep(host: ModelStepHost, phase: ModelPhase, deps: StepDeps): Promise<StepOutcome> {
   const chain = modelChain(host.config, phase);
   const failed: FailedModel[] = [];
   for (let i = 0; ; i++) {
@@ -141,9 +137,7 @@ function toAgentError(err: unknown, runState: AgentRunState, clock: () => number
 export function errorMessage(err: unknown): string {
   if (err instanceof Error) {
     const cause = (err as { cause?: unknown }).cause;
-    return cause instanceof Error && cause.message && cause.message !== err.message
-      ? `${err.message}: ${cause.message}`
-      : err.message;
+    return cause instanceof Error && cause.message && cause.message !== err.message ? `${err.message}: ${cause.message}` : err.message;
   }
   return String(err);
 }

@@ -34,7 +34,12 @@ export const RefusedAttachments = z.array(RefusedAttachment).max(MAX_REFUSED_ATT
  * call (the provider took the older ones), else the newest one not yet refused (the older ones may have
  * gone to another provider). Empty when there is none left to blame.
  */
-export function suspectAttachments(entries: readonly HistoryEntry[], uptoSeq: number, refused: readonly RefusedAttachment[], reason: string): RefusedAttachment[] {
+export function suspectAttachments(
+  entries: readonly HistoryEntry[],
+  uptoSeq: number,
+  refused: readonly RefusedAttachment[],
+  reason: string,
+): RefusedAttachment[] {
   const isRefused = (seq: number, index: number) => refused.some((r) => r.seq === seq && r.index === index);
   const all: RefusedAttachment[] = [];
   let lastOutput = 0;

@@ -20,7 +20,10 @@ export const DEFAULT_RESPONSE_SCHEMA_NAME = 'answer';
  */
 export const ResponseSchema = z
   .object({
-    name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, "_" and "-", at most 64').optional(),
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, "_" and "-", at most 64')
+      .optional(),
     schema: z.record(z.string(), z.unknown()),
   })
   .strict()
@@ -181,7 +184,16 @@ function coerceAt(root: { value: unknown }, path: readonly PropertyKey[], expect
   const current = parent?.[key];
   if (typeof current !== 'string') return false;
   const text = current.trim();
-  const next = expected === 'boolean' ? (text === 'true' ? true : text === 'false' ? false : undefined) : text !== '' && Number.isFinite(Number(text)) ? Number(text) : undefined;
+  const next =
+    expected === 'boolean'
+      ? text === 'true'
+        ? true
+        : text === 'false'
+          ? false
+          : undefined
+      : text !== '' && Number.isFinite(Number(text))
+        ? Number(text)
+        : undefined;
   if (next === undefined) return false;
   parent[key] = next;
   repairs.push(`read ${path.length ? path.join('.') : 'the answer'} "${current}" as ${expected === 'boolean' ? 'a boolean' : 'a number'}`);
@@ -208,7 +220,10 @@ function extractJson(text: string): { value: unknown; repair?: string } | undefi
   const fenced = /```[a-zA-Z0-9_-]*\s*\n?([\s\S]*?)\n?```/.exec(trimmed);
   const inFence = fenced ? attempt(fenced[1].trim()) : undefined;
   if (inFence) return { ...inFence, repair: 'removed a code fence around the JSON' };
-  for (const [open, close] of [['{', '}'], ['[', ']']]) {
+  for (const [open, close] of [
+    ['{', '}'],
+    ['[', ']'],
+  ]) {
     const start = trimmed.indexOf(open);
     const end = trimmed.lastIndexOf(close);
     const inner = start >= 0 && end > start ? attempt(trimmed.slice(start, end + 1)) : undefined;

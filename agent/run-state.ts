@@ -18,10 +18,7 @@ export const AgentRunState = {
 } as const;
 export type AgentRunState = (typeof AgentRunState)[keyof typeof AgentRunState];
 
-export function determineState(
-  last: ContextualEntry | undefined,
-  pendingResults: readonly ToolCallResult[],
-): AgentRunState {
+export function determineState(last: ContextualEntry | undefined, pendingResults: readonly ToolCallResult[]): AgentRunState {
   if (!last) return AgentRunState.WaitingInput;
   switch (last.kind) {
     case 'model_input':
@@ -32,9 +29,7 @@ export function determineState(
       if (last.toolCalls.length === 0) return AgentRunState.WaitingInput;
       // Matched by ToolCallId, not only counted (seed 004 "按 ToolCallId 匹配").
       const answered = last.toolCalls.filter((call) => pendingResults.some((r) => r.toolCallId === call.toolCallId));
-      return answered.length === last.toolCalls.length
-        ? AgentRunState.ToolResultsReady
-        : AgentRunState.WaitingToolResults;
+      return answered.length === last.toolCalls.length ? AgentRunState.ToolResultsReady : AgentRunState.WaitingToolResults;
     }
   }
 }

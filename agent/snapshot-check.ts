@@ -13,7 +13,10 @@ import { MAX_SLEEP_SECONDS } from './timer-tools';
 export function readSnapshot(raw: unknown): AgentSnapshot {
   const parsed = AgentSnapshot.safeParse(raw);
   if (!parsed.success) {
-    const why = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    const why = parsed.error.issues
+      .slice(0, 3)
+      .map((i) => `${i.path.join('.')}: ${i.message}`)
+      .join('; ');
     throw new SnapshotError('BAD_SNAPSHOT', `Not a livecontext agent snapshot v${SNAPSHOT_VERSION} (${why}).`);
   }
   const problems = snapshotProblems(parsed.data);

@@ -87,7 +87,15 @@ export interface StepDeps {
    * call stays pending and the child keeps working). Absent: sub-agent calls fail.
    */
   delegate?: {
-    start(request: { toolCallId: string; profile: string; index: number; batchSeq: number; config: AgentConfig; systemInstruction?: string; task: string }): Promise<string>;
+    start(request: {
+      toolCallId: string;
+      profile: string;
+      index: number;
+      batchSeq: number;
+      config: AgentConfig;
+      systemInstruction?: string;
+      task: string;
+    }): Promise<string>;
     wait(toolCallId: string): Promise<boolean>;
   };
   /** Category-tagged debug log (History, StateMachine, Provider, Tools). */

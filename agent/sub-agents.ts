@@ -21,7 +21,15 @@ export const SUB_AGENTS_CHANGE = 'sub-agents';
  */
 export const SUB_AGENT_FAILURES_CHANGE = 'sub-agent-failures';
 
-export const SubAgentArgs = z.object({ task: z.string().min(1).max(64 * 1024).describe('What the sub-agent should do, with everything it needs to know') }).strict();
+export const SubAgentArgs = z
+  .object({
+    task: z
+      .string()
+      .min(1)
+      .max(64 * 1024)
+      .describe('What the sub-agent should do, with everything it needs to know'),
+  })
+  .strict();
 
 /** A delegation in flight or just answered, by toolCallId (in snapshots as `subAgentCalls`). */
 export const SubAgentCall = z.object({

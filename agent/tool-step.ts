@@ -13,7 +13,16 @@ import type { ApprovalRequired, StepDeps, StepOutcome } from './step-io';
 import { InfrastructureError } from './errors';
 import { MAX_SLEEP_SECONDS, SleepArgs, WaitUntilArgs, isTimerTool } from './timer-tools';
 import { ASK_USER_CHANGE, ASK_USER_TOOL, AskUserArgs } from './ask-user';
-import { MAX_RUNNING_SUB_AGENTS, MAX_SUB_AGENT_DEPTH, SUB_AGENT_FAILURES_CHANGE, SUB_AGENTS_CHANGE, type SubAgentCall, SubAgentArgs, childConfig, subAgentProfile } from './sub-agents';
+import {
+  MAX_RUNNING_SUB_AGENTS,
+  MAX_SUB_AGENT_DEPTH,
+  SUB_AGENT_FAILURES_CHANGE,
+  SUB_AGENTS_CHANGE,
+  type SubAgentCall,
+  SubAgentArgs,
+  childConfig,
+  subAgentProfile,
+} from './sub-agents';
 import { approvalPolicy, toolAllowed } from './tool-allowance';
 import { WIDGET_KINDS, type Widget } from './widgets/index';
 
@@ -103,7 +112,13 @@ async function runOne(host: ToolStepHost, call: ToolCallRequest, deps: StepDeps)
     // Nothing runs: the question ends the turn once the batch's results are in (see Agent).
     const args = parseToolArguments(AskUserArgs, call);
     if (!args.ok) return { ...base, status: 'Failed', result: args.message, elapsedMs: 0 };
-    return { ...base, status: 'Success', result: 'The question was shown to the user; their reply comes as the next input.', elapsedMs: 0, metadata: { asked_user: true } };
+    return {
+      ...base,
+      status: 'Success',
+      result: 'The question was shown to the user; their reply comes as the next input.',
+      elapsedMs: 0,
+      metadata: { asked_user: true },
+    };
   }
   try {
     const offered = host.offered(call.toolName);
@@ -166,11 +181,7 @@ async function runSubAgent(
   return { ...base, status: result.status, result: result.text, elapsedMs, metadata: { sub_agent: pending.agentId.slice(0, 300) } };
 }
 
-async function runTimer(
-  host: ToolStepHost,
-  call: ToolCallRequest,
-  sleep: NonNullable<StepDeps['sleep']>,
-): Promise<ToolCallResult | typeof INTERRUPTED> {
+async function runTimer(host: ToolStepHost, call: ToolCallRequest, sleep: NonNullable<StepDeps['sleep']>): Promise<ToolCallResult | typeof INTERRUPTED> {
   const base = { toolCallId: call.toolCallId, toolName: call.toolName };
   let timer = host.timers[call.toolCallId];
   if (!timer) {
@@ -186,7 +197,11 @@ async function runTimer(
       const at = Date.parse(args.data.time);
       if (Number.isNaN(at)) return { ...base, status: 'Failed', result: `"${args.data.time}" is not an ISO-8601 date-time.` };
       if (at - startedAt > MAX_SLEEP_SECONDS * 1000) {
-        return { ...base, status: 'Failed', result: `${args.data.time} is more than a year away; wait at most a year at a time (until ${new Date(startedAt + MAX_SLEEP_SECONDS * 1000).toISOString()}).` };
+        return {
+          ...base,
+          status: 'Failed',
+          result: `${args.data.time} is more than a year away; wait at most a year at a time (until ${new Date(startedAt + MAX_SLEEP_SECONDS * 1000).toISOString()}).`,
+        };
       }
       wakeAt = Math.max(startedAt, at);
     }

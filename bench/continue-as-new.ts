@@ -42,7 +42,11 @@ async function boundary(client: Client, workflowId: string, runsBefore: number) 
   const oldEvents = (await client.workflow.getHandle(workflowId, runs[runs.length - 2]).fetchHistory()).events ?? [];
   const newEvents = (await client.workflow.getHandle(workflowId, runs[runs.length - 1]).fetchHistory()).events ?? [];
   const startPayloads = newEvents[0]?.workflowExecutionStartedEventAttributes?.input?.payloads ?? [];
-  const carried = await decodeFromPayloadsAtIndex<{ snapshot?: { entries: unknown[] }; entries?: unknown[] }>(client.options.loadedDataConverter, 0, startPayloads);
+  const carried = await decodeFromPayloadsAtIndex<{ snapshot?: { entries: unknown[] }; entries?: unknown[] }>(
+    client.options.loadedDataConverter,
+    0,
+    startPayloads,
+  );
   const ms = (x: number | null) => (x === null ? null : round(x));
   return {
     entriesCarried: (carried.snapshot?.entries ?? carried.entries)?.length ?? null,
@@ -117,9 +121,23 @@ export async function continueAsNew(bench: Bench): Promise<BenchResult> {
     const blSamples: Boundary[] = [];
     for (let i = 0; i < SAMPLES; i++) {
       const a = agentIds[i];
-      lcSamples.push(await crossBoundary(bench.client, a, (budget) => agents.configure(a, { historyBudgetBytes: budget }), () => agents.ask(a, 'one more')));
+      lcSamples.push(
+        await crossBoundary(
+          bench.client,
+          a,
+          (budget) => agents.configure(a, { historyBudgetBytes: budget }),
+          () => agents.ask(a, 'one more'),
+        ),
+      );
       const b = baselineIds[i];
-      blSamples.push(await crossBoundary(bench.baselineClient, b, (budget) => baseline.configure(b, budget), () => baseline.ask(b, 'one more')));
+      blSamples.push(
+        await crossBoundary(
+          bench.baselineClient,
+          b,
+          (budget) => baseline.configure(b, budget),
+          () => baseline.ask(b, 'one more'),
+        ),
+      );
     }
     const lc = summarize(lcSamples);
     const bl = summarize(blSamples);
@@ -128,8 +146,7 @@ export async function continueAsNew(bench: Bench): Promise<BenchResult> {
 
     return {
       figures: {
-        method:
-          `${SAMPLES} workflows per side, each built by ${TURNS} sequential turns (huge budget, one run); then configure(historyBudgetBytes = half the run's describe().historySizeBytes) and one more ask(): wallMs = that ask() (client side); continueAsNewTaskMs = eventTime(WorkflowTaskCompleted) − eventTime(its WorkflowTaskStarted) for the task named by the ContinuedAsNew event; newRunFirstTaskMs = the same for the new run's first task; figures are medians over the ${SAMPLES} workflows`,
+        method: `${SAMPLES} workflows per side, each built by ${TURNS} sequential turns (huge budget, one run); then configure(historyBudgetBytes = half the run's describe().historySizeBytes) and one more ask(): wallMs = that ask() (client side); continueAsNewTaskMs = eventTime(WorkflowTaskCompleted) − eventTime(its WorkflowTaskStarted) for the task named by the ContinuedAsNew event; newRunFirstTaskMs = the same for the new run's first task; figures are medians over the ${SAMPLES} workflows`,
         note: 'livecontext carries its whole snapshot; payloads over 128 KiB are offloaded by the codec to the blob store, so carriedStartEventBytes is the started event as stored',
         livecontext: lc,
         baseline: bl,
@@ -138,9 +155,24 @@ export async function continueAsNew(bench: Bench): Promise<BenchResult> {
         ratioNewRunFirstTask: ratio(lc.newRunFirstTaskMs, bl.newRunFirstTaskMs),
       },
       rows: [
-        { figure: `continue-as-new with 1,000 entries, input→answer in new run (ms, median of ${SAMPLES})`, livecontext: lc.wallMs, baseline: bl.wallMs, ratio: ratio(lc.wallMs, bl.wallMs) },
-        { figure: 'continue-as-new, WFT that issued it, server-side (ms, median)', livecontext: lc.continueAsNewTaskMs, baseline: bl.continueAsNewTaskMs, ratio: ratio(lc.continueAsNewTaskMs, bl.continueAsNewTaskMs) },
-        { figure: 'continue-as-new, new run\'s first WFT, server-side (ms, median)', livecontext: lc.newRunFirstTaskMs, baseline: bl.newRunFirstTaskMs, ratio: ratio(lc.newRunFirstTaskMs, bl.newRunFirstTaskMs) },
+        {
+          figure: `continue-as-new with 1,000 entries, input→answer in new run (ms, median of ${SAMPLES})`,
+          livecontext: lc.wallMs,
+          baseline: bl.wallMs,
+          ratio: ratio(lc.wallMs, bl.wallMs),
+        },
+        {
+          figure: 'continue-as-new, WFT that issued it, server-side (ms, median)',
+          livecontext: lc.continueAsNewTaskMs,
+          baseline: bl.continueAsNewTaskMs,
+          ratio: ratio(lc.continueAsNewTaskMs, bl.continueAsNewTaskMs),
+        },
+        {
+          figure: "continue-as-new, new run's first WFT, server-side (ms, median)",
+          livecontext: lc.newRunFirstTaskMs,
+          baseline: bl.newRunFirstTaskMs,
+          ratio: ratio(lc.newRunFirstTaskMs, bl.newRunFirstTaskMs),
+        },
       ],
     };
   });

@@ -60,7 +60,10 @@ export async function eventsPerTurn(bench: Bench): Promise<BenchResult> {
   const baseline = baselineClient(bench, queues.baseline);
   return withWorkers(bench, queues, async () => {
     const sides = {} as Record<'plain' | 'tool', { livecontext: Awaited<ReturnType<typeof perTurn>>; baseline: Awaited<ReturnType<typeof perTurn>> }>;
-    for (const [kind, model, calls] of [['plain', 'scripted:instant', { modelCallsPerTurn: 1, toolCallsPerTurn: 0 }], ['tool', 'scripted:tool1k', { modelCallsPerTurn: 2, toolCallsPerTurn: 1 }]] as const) {
+    for (const [kind, model, calls] of [
+      ['plain', 'scripted:instant', { modelCallsPerTurn: 1, toolCallsPerTurn: 0 }],
+      ['tool', 'scripted:tool1k', { modelCallsPerTurn: 2, toolCallsPerTurn: 1 }],
+    ] as const) {
       const agentId = uniqueId(`ept-${kind}`);
       const baselineId = uniqueId(`ept-${kind}-bl`);
       await agents.start(agentId, { model });
@@ -76,12 +79,23 @@ export async function eventsPerTurn(bench: Bench): Promise<BenchResult> {
     return {
       figures: {
         method: `history events (and those Temporal Cloud bills as actions; queries not included) added by turns ${FROM + 1}-${TO}, per turn`,
-        workload: 'plain: ~200-byte input, one model call answering; tool: model call → one tool → model call. Default AgentClient (search attributes on, answers by reference).',
+        workload:
+          'plain: ~200-byte input, one model call answering; tool: model call → one tool → model call. Default AgentClient (search attributes on, answers by reference).',
         ...sides,
       },
       rows: (['plain', 'tool'] as const).flatMap((kind) => [
-        { figure: `history events per ${kind} turn`, livecontext: sides[kind].livecontext.events, baseline: sides[kind].baseline.events, ratio: ratio(sides[kind].livecontext.events, sides[kind].baseline.events) },
-        { figure: `billable actions per ${kind} turn (without queries)`, livecontext: sides[kind].livecontext.actions, baseline: sides[kind].baseline.actions, ratio: ratio(sides[kind].livecontext.actions, sides[kind].baseline.actions) },
+        {
+          figure: `history events per ${kind} turn`,
+          livecontext: sides[kind].livecontext.events,
+          baseline: sides[kind].baseline.events,
+          ratio: ratio(sides[kind].livecontext.events, sides[kind].baseline.events),
+        },
+        {
+          figure: `billable actions per ${kind} turn (without queries)`,
+          livecontext: sides[kind].livecontext.actions,
+          baseline: sides[kind].baseline.actions,
+          ratio: ratio(sides[kind].livecontext.actions, sides[kind].baseline.actions),
+        },
       ]),
     };
   });

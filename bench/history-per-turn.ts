@@ -41,7 +41,11 @@ export async function historyPerTurn(bench: Bench): Promise<BenchResult> {
         },
         () => historyBytes(bench.client, agentId),
       ),
-      measure('baseline', (i) => baseline.ask(baselineId, inputText(i)), () => historyBytes(bench.baselineClient, baselineId)),
+      measure(
+        'baseline',
+        (i) => baseline.ask(baselineId, inputText(i)),
+        () => historyBytes(bench.baselineClient, baselineId),
+      ),
     ]);
     const runs = { livecontext: (await runIds(bench.client, agentId)).length, baseline: (await runIds(bench.baselineClient, baselineId)).length };
 

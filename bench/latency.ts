@@ -20,7 +20,12 @@ export async function latency(bench: Bench): Promise<BenchResult> {
       samples.push(ms);
     }
     progress(`latency: ${side} ${TURNS} turns`);
-    return { turns: TURNS, p50Ms: round(percentile(samples, 50)), p99Ms: round(percentile(samples, 99)), meanMs: round(samples.reduce((a, b) => a + b, 0) / TURNS) };
+    return {
+      turns: TURNS,
+      p50Ms: round(percentile(samples, 50)),
+      p99Ms: round(percentile(samples, 99)),
+      meanMs: round(samples.reduce((a, b) => a + b, 0) / TURNS),
+    };
   };
 
   return withWorkers(bench, queues, async () => {

@@ -47,7 +47,8 @@ export async function longConversation(bench: Bench): Promise<BenchResult> {
 
     return {
       figures: {
-        method: 'total history bytes = sum over every run (client.workflow.list WorkflowId = id) of HistoryEvent.encode(e).finish().length over fetchHistory() events',
+        method:
+          'total history bytes = sum over every run (client.workflow.list WorkflowId = id) of HistoryEvent.encode(e).finish().length over fetchHistory() events',
         workload: `${CALLS} turns, 1 model call each, ~200-byte input, ~${ANSWER_BYTES}-byte answer (~${Math.round((CALLS * ANSWER_BYTES) / 4 / 1000)}k tokens at 4 chars/token); default historyBudgetBytes (8 MiB)`,
         livecontext: lc,
         baseline: bl,
@@ -55,7 +56,11 @@ export async function longConversation(bench: Bench): Promise<BenchResult> {
       },
       rows: [
         { figure: `total history bytes, ${CALLS} calls of ~8 KB (all runs)`, livecontext: lc.bytes, baseline: bl.bytes, ratio: ratio(lc.bytes, bl.bytes) },
-        { figure: 'completed (all answered) / runs', livecontext: `${lc.completed ? 'yes' : 'no'} / ${lc.runs}`, baseline: `${bl.completed ? 'yes' : 'no'} / ${bl.runs}` },
+        {
+          figure: 'completed (all answered) / runs',
+          livecontext: `${lc.completed ? 'yes' : 'no'} / ${lc.runs}`,
+          baseline: `${bl.completed ? 'yes' : 'no'} / ${bl.runs}`,
+        },
       ],
     };
   });

@@ -34,7 +34,12 @@ class PacedModel extends BaseModel {
     super('paced', 'paced', modelId);
   }
 
-  async *stream(messages: readonly ContextMessage[], _tools: readonly ToolSpec[], _system: string | undefined, options: { signal?: AbortSignal }): AsyncIterable<MessageDelta> {
+  async *stream(
+    messages: readonly ContextMessage[],
+    _tools: readonly ToolSpec[],
+    _system: string | undefined,
+    options: { signal?: AbortSignal },
+  ): AsyncIterable<MessageDelta> {
     const step = messages.filter((m) => unwrap(m).kind === 'model_output').length;
     const words = pacedAnswer(this.seconds, step).split(' ');
     const gapMs = (this.seconds * 1000) / words.length;

@@ -57,7 +57,10 @@ async function measure(label: string, spawnOne: () => WorkerProcess, ask: (text:
       await kill(current);
       const t0 = performance.now();
       current = spawnOne();
-      void current.ready.then(() => readyMs.push(round(performance.now() - t0)), () => undefined);
+      void current.ready.then(
+        () => readyMs.push(round(performance.now() - t0)),
+        () => undefined,
+      );
       const outcome = await ask(`after recovery ${i}`);
       samples.push(round(performance.now() - t0));
       if (outcome.status !== 'answered') throw new Error(`${label}: the turn after recovery ended ${outcome.status}`);
@@ -104,7 +107,10 @@ export async function recovery(bench: Bench): Promise<BenchResult> {
     }
     return percentile(samples, 50);
   };
-  const replay = { livecontext: await replayMs(bench.client, agentId, bench.livecontextBundle), baseline: await replayMs(bench.baselineClient, baselineId, bench.baselineBundle) };
+  const replay = {
+    livecontext: await replayMs(bench.client, agentId, bench.livecontextBundle),
+    baseline: await replayMs(bench.baselineClient, baselineId, bench.baselineBundle),
+  };
   progress(`recovery: replay of the ${TURNS}-turn run ${replay.livecontext} ms (livecontext), ${replay.baseline} ms (baseline)`);
 
   // The new processes load prebuilt bundles, as a deployed worker would.
@@ -113,20 +119,27 @@ export async function recovery(bench: Bench): Promise<BenchResult> {
   writeFileSync(bundles.livecontext, bench.livecontextBundle.code);
   writeFileSync(bundles.baseline, bench.baselineBundle.code);
   const lc = {
-    ...(await measure('livecontext', () => spawnWorker(bench, 'livecontext', lcQueue, bundles.livecontext), (text) => agents.ask(agentId, text))),
+    ...(await measure(
+      'livecontext',
+      () => spawnWorker(bench, 'livecontext', lcQueue, bundles.livecontext),
+      (text) => agents.ask(agentId, text),
+    )),
     historyBeforeRecovery: lcHistory,
     replayMs: replay.livecontext,
   };
   const bl = {
-    ...(await measure('baseline', () => spawnWorker(bench, 'baseline', blQueue, bundles.baseline), (text) => baseline.ask(baselineId, text))),
+    ...(await measure(
+      'baseline',
+      () => spawnWorker(bench, 'baseline', blQueue, bundles.baseline),
+      (text) => baseline.ask(baselineId, text),
+    )),
     historyBeforeRecovery: blHistory,
     replayMs: replay.baseline,
   };
 
   return {
     figures: {
-      method:
-        `${TURNS} sequential turns on an in-process worker, shut down (not timed); then a worker process takes one warm-up turn and, ${REPEAT} times, is SIGKILLed and replaced by a new process, timed client-side from the new process's spawn to the answer of one input sent at once (Node start-up, prebuilt bundle, connection, the server giving up on the dead worker's sticky queue, replay of the run); spawnToAnswerMs = median; spawnToReadyMs = spawn until the worker polls; replayMs = Worker.runReplayHistory of the run's history in the bench process (median), the part of recovery that depends on the workflow code; workflow task timeout ${WORKFLOW_TASK_TIMEOUT} on both sides`,
+      method: `${TURNS} sequential turns on an in-process worker, shut down (not timed); then a worker process takes one warm-up turn and, ${REPEAT} times, is SIGKILLed and replaced by a new process, timed client-side from the new process's spawn to the answer of one input sent at once (Node start-up, prebuilt bundle, connection, the server giving up on the dead worker's sticky queue, replay of the run); spawnToAnswerMs = median; spawnToReadyMs = spawn until the worker polls; replayMs = Worker.runReplayHistory of the run's history in the bench process (median), the part of recovery that depends on the workflow code; workflow task timeout ${WORKFLOW_TASK_TIMEOUT} on both sides`,
       livecontext: lc,
       baseline: bl,
       ratio: ratio(lc.spawnToAnswerMs, bl.spawnToAnswerMs),
@@ -138,7 +151,12 @@ export async function recovery(bench: Bench): Promise<BenchResult> {
         baseline: bl.spawnToAnswerMs,
         ratio: ratio(lc.spawnToAnswerMs, bl.spawnToAnswerMs),
       },
-      { figure: `replay of the ${TURNS}-turn history (ms, median of ${REPEAT})`, livecontext: replay.livecontext, baseline: replay.baseline, ratio: ratio(replay.livecontext, replay.baseline) },
+      {
+        figure: `replay of the ${TURNS}-turn history (ms, median of ${REPEAT})`,
+        livecontext: replay.livecontext,
+        baseline: replay.baseline,
+        ratio: ratio(replay.livecontext, replay.baseline),
+      },
     ],
   };
 }

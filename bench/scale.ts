@@ -183,7 +183,8 @@ async function measure(bench: Bench, side: Side, n: number, codePath: string, ag
       await patiently(retries, () => client.start(id), started);
       if (!(await patiently(retries, () => client.ask(id, 'hello')))) throw new Error(`scale: ${side} agent ${id}'s first turn was not answered`);
       lastRun.set(id, clock++);
-      if (++up % Math.max(1, Math.round(n / 10)) === 0) progress(`scale: ${side} ${up}/${n} agents up (${round(up / ((performance.now() - t0) / 1000), 1)}/s, worker RSS ${memory.now()} MiB)`);
+      if (++up % Math.max(1, Math.round(n / 10)) === 0)
+        progress(`scale: ${side} ${up}/${n} agents up (${round(up / ((performance.now() - t0) / 1000), 1)}/s, worker RSS ${memory.now()} MiB)`);
     });
     const bringUpSeconds = (performance.now() - t0) / 1000;
     const bringUpRetries = retries.count;
@@ -249,7 +250,10 @@ export async function scale(bench: Bench): Promise<BenchResult> {
   };
   const baselineAgents = (taskQueue: string): Agents => {
     const c = baselineClient(bench, taskQueue);
-    return { start: (id) => c.start(id, { modelCallsPerTurn: 1, toolCallsPerTurn: 0 }), ask: async (id, text) => (await c.ask(id, text)).status === 'answered' };
+    return {
+      start: (id) => c.start(id, { modelCallsPerTurn: 1, toolCallsPerTurn: 0 }),
+      ask: async (id, text) => (await c.ask(id, text)).status === 'answered',
+    };
   };
 
   type Measured = Awaited<ReturnType<typeof measure>>;

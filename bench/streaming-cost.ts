@@ -105,8 +105,17 @@ export async function streamingCost(bench: Bench): Promise<BenchResult> {
       const ch = figures.channel[`${a.name}/${reader}`];
       const label = `${a.name} answer, ${reader === 'text' ? 'text follower' : 'gateway events stream'}`;
       return [
-        { figure: `billable actions per turn, ${label} (stream endpoint | heartbeats)`, livecontext: ch.total, baseline: hb.total, ratio: hb.total ? round(ch.total / hb.total, 2) : null },
-        { figure: `  of which heartbeats ${ch.heartbeats} | ${hb.heartbeats}, queries ${ch.queries} | ${hb.queries}, history ${ch.historyActions} | ${hb.historyActions}; text updates seen ${ch.updates} | ${hb.updates}`, livecontext: null, baseline: null },
+        {
+          figure: `billable actions per turn, ${label} (stream endpoint | heartbeats)`,
+          livecontext: ch.total,
+          baseline: hb.total,
+          ratio: hb.total ? round(ch.total / hb.total, 2) : null,
+        },
+        {
+          figure: `  of which heartbeats ${ch.heartbeats} | ${hb.heartbeats}, queries ${ch.queries} | ${hb.queries}, history ${ch.historyActions} | ${hb.historyActions}; text updates seen ${ch.updates} | ${hb.updates}`,
+          livecontext: null,
+          baseline: null,
+        },
       ];
     }),
   );

@@ -33,13 +33,20 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
   };
 
   type Round = Awaited<ReturnType<typeof measure>>;
-  const best = (rounds: Round[]) => ({ ...rounds.reduce((a, b) => (b.turnsPerSecond > a.turnsPerSecond ? b : a)), roundsTurnsPerSecond: rounds.map((r) => r.turnsPerSecond) });
+  const best = (rounds: Round[]) => ({
+    ...rounds.reduce((a, b) => (b.turnsPerSecond > a.turnsPerSecond ? b : a)),
+    roundsTurnsPerSecond: rounds.map((r) => r.turnsPerSecond),
+  });
   return withWorkers(bench, queues, async () => {
     // The three sides: the default client, the client with its trade-offs switched, the baseline.
     const sides: Array<[string, (id: string) => Promise<unknown>, (id: string, i: number) => Promise<boolean>]> = [
       ['livecontext', (id) => agents.start(id, { model: 'scripted:instant' }), async (id, i) => (await agents.ask(id, `question ${i}`)).status === 'answered'],
       ['livecontext-lean', (id) => lean.start(id, { model: 'scripted:instant' }), async (id, i) => (await lean.ask(id, `question ${i}`)).status === 'answered'],
-      ['baseline', (id) => baseline.start(id, { modelCallsPerTurn: 1, toolCallsPerTurn: 0 }), async (id, i) => (await baseline.ask(id, `question ${i}`)).status === 'answered'],
+      [
+        'baseline',
+        (id) => baseline.start(id, { modelCallsPerTurn: 1, toolCallsPerTurn: 0 }),
+        async (id, i) => (await baseline.ask(id, `question ${i}`)).status === 'answered',
+      ],
     ];
     const rounds: Round[][] = sides.map(() => []);
     for (let round = 0; round < ROUNDS; round++) {
@@ -56,7 +63,12 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
         leanRatio: ratio(leanResult.turnsPerSecond, bl.turnsPerSecond),
       },
       rows: [
-        { figure: `turns/s, ${AGENTS} agents × ${TURNS} turns (best of ${ROUNDS})`, livecontext: lc.turnsPerSecond, baseline: bl.turnsPerSecond, ratio: ratio(lc.turnsPerSecond, bl.turnsPerSecond) },
+        {
+          figure: `turns/s, ${AGENTS} agents × ${TURNS} turns (best of ${ROUNDS})`,
+          livecontext: lc.turnsPerSecond,
+          baseline: bl.turnsPerSecond,
+          ratio: ratio(lc.turnsPerSecond, bl.turnsPerSecond),
+        },
         {
           figure: 'turns/s, client without search attributes, answers inline',
           livecontext: leanResult.turnsPerSecond,

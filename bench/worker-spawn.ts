@@ -19,7 +19,17 @@ export function spawnWorker(
   codePath: string,
   options: { nodeArgs?: string[]; env?: Record<string, string> } = {},
 ): WorkerProcess {
-  const args = [...(options.nodeArgs ?? []), '--import', 'tsx', path.join(__dirname, 'worker-process.ts'), side, bench.env.address, taskQueue, codePath, bench.workspaceRoot];
+  const args = [
+    ...(options.nodeArgs ?? []),
+    '--import',
+    'tsx',
+    path.join(__dirname, 'worker-process.ts'),
+    side,
+    bench.env.address,
+    taskQueue,
+    codePath,
+    bench.workspaceRoot,
+  ];
   const proc = spawn(process.execPath, args, {
     cwd: path.join(__dirname, '..'),
     env: { ...process.env, ...options.env },

@@ -159,7 +159,7 @@ async function printReply(o: ChatOptions, inputSeq: number, print: Print): Promi
 }
 
 const HELP = [
-  '/history            the agent\'s history',
+  "/history            the agent's history",
   '/state              run state, configuration, usage',
   '/notebook           the memory notebook',
   '/system TEXT        change the system instruction',

@@ -34,27 +34,41 @@ const commands: Record<string, Command> = {
   up: {
     usage: 'livecontext up [agent-id] [--model provider:model] [--mcp mcp.json]',
     args: 1,
-    summary: 'Dev server (unless TEMPORAL_ADDRESS is set), a worker (with the MCP servers of ./mcp.json when present), and a chat with an agent (what `npm start` runs).',
+    summary:
+      'Dev server (unless TEMPORAL_ADDRESS is set), a worker (with the MCP servers of ./mcp.json when present), and a chat with an agent (what `npm start` runs).',
     options: { model: { type: 'string' }, mcp: { type: 'string' } },
     async run(p, v) {
       const [{ up }, { checkModel }, { defaultModel }] = await Promise.all([import('./up'), commandsModule(), import('../client/connect')]);
-      await up({ agentId: p[0] ?? process.env.LIVECONTEXT_AGENT_ID ?? 'demo', model: checkModel((v.model as string) ?? defaultModel()), ...(v.mcp ? { mcp: v.mcp as string } : {}) });
+      await up({
+        agentId: p[0] ?? process.env.LIVECONTEXT_AGENT_ID ?? 'demo',
+        model: checkModel((v.model as string) ?? defaultModel()),
+        ...(v.mcp ? { mcp: v.mcp as string } : {}),
+      });
     },
   },
   dev: {
     usage: 'livecontext dev [--namespace NAME]',
     args: 0,
-    summary: 'The local dev server (SQLite under .livecontext/, Web UI) and a worker, in the foreground; --namespace also creates NAME and runs the worker there.',
+    summary:
+      'The local dev server (SQLite under .livecontext/, Web UI) and a worker, in the foreground; --namespace also creates NAME and runs the worker there.',
     options: { namespace: { type: 'string' } },
     async run(_p, v) {
       const [{ startDevServer }, { startWorker }] = await Promise.all([import('../worker/dev-server'), import('../worker/run-worker')]);
-      const server = await startDevServer({ owner: 'livecontext dev', log: (m) => console.error(terminalText(m)), ...(v.namespace ? { namespaces: [v.namespace as string] } : {}) });
+      const server = await startDevServer({
+        owner: 'livecontext dev',
+        log: (m) => console.error(terminalText(m)),
+        ...(v.namespace ? { namespaces: [v.namespace as string] } : {}),
+      });
       console.log(
         `Temporal server: ${server.address} ${server.started ? '(started here; it stops when this exits)' : `(already running, ${server.reusedFrom}; it keeps running when this exits)`}`,
       );
       console.log(`Web UI:          ${server.uiUrl}`);
       if (v.namespace) console.log(`Namespace:       ${v.namespace} (and default)`);
-      const worker = await startWorker({ address: server.address, ...(v.namespace ? { namespace: v.namespace as string } : {}), progress: (m) => console.error(terminalText(m)) });
+      const worker = await startWorker({
+        address: server.address,
+        ...(v.namespace ? { namespace: v.namespace as string } : {}),
+        progress: (m) => console.error(terminalText(m)),
+      });
       console.log(`Worker running on namespace ${worker.settings.namespace}. Ctrl-C to stop.`);
       await Promise.race([untilSignal(), worker.done]);
       await worker.stop();
@@ -65,7 +79,8 @@ const commands: Record<string, Command> = {
   worker: {
     usage: 'livecontext worker [--tools ./my-tools.js] [--mcp mcp.json] [--workspace DIR]',
     args: 0,
-    summary: 'A worker for TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE (Temporal environment configuration); --mcp adds the tools of the MCP servers in an `mcpServers` JSON file.',
+    summary:
+      'A worker for TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE (Temporal environment configuration); --mcp adds the tools of the MCP servers in an `mcpServers` JSON file.',
     options: { tools: { type: 'string' }, mcp: { type: 'string' }, workspace: { type: 'string' } },
     async run(_p, v) {
       const [{ loadToolsModule }, { startWorker }, { loadMcpConfigFile }] = await Promise.all([
@@ -75,7 +90,12 @@ const commands: Record<string, Command> = {
       ]);
       const tools = v.tools ? await loadToolsModule(v.tools as string) : undefined;
       const mcpServers = v.mcp ? loadMcpConfigFile(v.mcp as string) : undefined;
-      const worker = await startWorker({ tools, mcpServers, workspaceRoot: v.workspace as string | undefined, progress: (m) => console.error(terminalText(m)) });
+      const worker = await startWorker({
+        tools,
+        mcpServers,
+        workspaceRoot: v.workspace as string | undefined,
+        progress: (m) => console.error(terminalText(m)),
+      });
       console.log(`Worker running on ${worker.settings.address}, namespace ${worker.settings.namespace}. Ctrl-C to stop.`);
       await Promise.race([untilSignal(), worker.done]);
       await worker.stop();
@@ -94,8 +114,15 @@ const commands: Record<string, Command> = {
   start: {
     usage: 'livecontext start <agent-id> [--model provider:model] [--fallback-models a,b] [--system TEXT] [--tools a,b,prefix_*] [--budget name=N]…',
     args: 1,
-    summary: 'Starts a new agent (--fallback-models: models tried in order when a model call fails after its retries; --budget e.g. turnModelCalls=100, dayCostUsd=5).',
-    options: { model: { type: 'string' }, 'fallback-models': { type: 'string' }, system: { type: 'string' }, tools: { type: 'string' }, budget: { type: 'string', multiple: true } },
+    summary:
+      'Starts a new agent (--fallback-models: models tried in order when a model call fails after its retries; --budget e.g. turnModelCalls=100, dayCostUsd=5).',
+    options: {
+      model: { type: 'string' },
+      'fallback-models': { type: 'string' },
+      system: { type: 'string' },
+      tools: { type: 'string' },
+      budget: { type: 'string', multiple: true },
+    },
     run: async (p, v) => (await commandsModule()).startCmd(need(p[0], 'agent-id'), v),
   },
   send: {
@@ -105,7 +132,14 @@ const commands: Record<string, Command> = {
       'Sends input (`-` reads it from stdin), with --image a PNG, JPEG, GIF or WebP file (repeatable); with --wait, prints the answer. --schema: a JSON Schema file the answer must match (a typed answer; --wait prints its JSON). ' +
       'When the turn needs a person (a tool call waits for approval, or the agent asks a question) --wait says so on stderr, with the command that answers, and exits with status 3; --timeout: gives up after SECONDS, exit status 124. ' +
       'Options go before or after the text, not among its words; text with words that start with - goes after `--`.',
-    options: { wait: { type: 'boolean' }, timeout: { type: 'string' }, image: { type: 'string', multiple: true }, 'idempotency-key': { type: 'string' }, schema: { type: 'string' }, ...json },
+    options: {
+      wait: { type: 'boolean' },
+      timeout: { type: 'string' },
+      image: { type: 'string', multiple: true },
+      'idempotency-key': { type: 'string' },
+      schema: { type: 'string' },
+      ...json,
+    },
     textAt: 1,
     agent: true,
     run: async (p, v) => {
@@ -147,7 +181,13 @@ const commands: Record<string, Command> = {
     usage: 'livecontext configure <agent-id> [--model provider:model] [--fallback-models a,b] [--system TEXT] [--budget name=N]… [--json]',
     args: 1,
     summary: "Changes the model, the fallback models (`--fallback-models ''` removes them), the budgets (replaced as a whole) and/or the system instruction.",
-    options: { model: { type: 'string' }, 'fallback-models': { type: 'string' }, system: { type: 'string' }, budget: { type: 'string', multiple: true }, ...json },
+    options: {
+      model: { type: 'string' },
+      'fallback-models': { type: 'string' },
+      system: { type: 'string' },
+      budget: { type: 'string', multiple: true },
+      ...json,
+    },
     agent: true,
     run: async (p, v) => (await commandsModule()).configureCmd(need(p[0], 'agent-id'), v),
   },
@@ -192,14 +232,17 @@ const commands: Record<string, Command> = {
   serve: {
     usage: 'livecontext serve [--port 8787] [--host 127.0.0.1] [--cors-origin ORIGIN]…',
     args: 0,
-    summary: 'The HTTP gateway: REST (/openapi.json), AG-UI streams, per-agent event streams, the web chat at / and agents as an MCP server at /mcp. Tokens: LIVECONTEXT_GATEWAY_TOKEN (full), LIVECONTEXT_GATEWAY_READ_TOKEN (read-only).',
+    summary:
+      'The HTTP gateway: REST (/openapi.json), AG-UI streams, per-agent event streams, the web chat at / and agents as an MCP server at /mcp. Tokens: LIVECONTEXT_GATEWAY_TOKEN (full), LIVECONTEXT_GATEWAY_READ_TOKEN (read-only).',
     options: { port: { type: 'string' }, host: { type: 'string' }, 'cors-origin': { type: 'string', multiple: true } },
     run: async (_p, v) => (await import('./serve')).serveCmd(v),
   },
   schedule: {
-    usage: 'livecontext schedule add <agent-id> (--cron EXPR | --every 1h) --text TEXT [--start-model provider:model] | list [agent-id] [--json] | describe|pause|resume|trigger|delete <schedule-id>',
+    usage:
+      'livecontext schedule add <agent-id> (--cron EXPR | --every 1h) --text TEXT [--start-model provider:model] | list [agent-id] [--json] | describe|pause|resume|trigger|delete <schedule-id>',
     args: 2,
-    summary: 'Input at set times, on Temporal Schedules (they survive every process; Web UI: Schedules). An agent that is not running is refused unless --start-model lets the schedule start it; list and describe say how the last delivery went.',
+    summary:
+      'Input at set times, on Temporal Schedules (they survive every process; Web UI: Schedules). An agent that is not running is refused unless --start-model lets the schedule start it; list and describe say how the last delivery went.',
     options: { cron: { type: 'string' }, every: { type: 'string' }, text: { type: 'string' }, 'start-model': { type: 'string' }, ...json },
     run: async (p, v) => (await import('./schedule-cmd')).scheduleCmd(p, v),
   },

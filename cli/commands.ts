@@ -28,7 +28,13 @@ export function need(value: string | undefined, name: string): string {
 /** `--fallback-models a,b` as a checked list; `''` is the empty list (configure: no fallback). */
 function fallbackModels(v: Values): string[] | undefined {
   const list = str(v, 'fallback-models');
-  return list === undefined ? undefined : list.split(',').map((m) => m.trim()).filter(Boolean).map(checkModel);
+  return list === undefined
+    ? undefined
+    : list
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean)
+        .map(checkModel);
 }
 
 /** A line of output; whatever came from outside in it (ids, model and tool text) cannot steer the terminal. */
@@ -57,7 +63,14 @@ export async function startCmd(agentId: string, v: Values) {
       ...(budgets ? { budgets } : {}),
       ...(fallbacks?.length ? { fallbackModels: fallbacks } : {}),
       ...(system ? { systemInstruction: system } : {}),
-      ...(tools ? { tools: tools.split(',').map((t) => t.trim()).filter(Boolean) } : {}),
+      ...(tools
+        ? {
+            tools: tools
+              .split(',')
+              .map((t) => t.trim())
+              .filter(Boolean),
+          }
+        : {}),
     });
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) throw new UserError(`Agent "${agentId}" already exists.`);
@@ -89,7 +102,14 @@ export async function sendCmd(agentId: string, text: string, v: Values): Promise
     ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
     ...(responseSchema ? { responseSchema } : {}),
   };
-  const { inputSeq, duplicate } = await watchWorkerWhile(agents.send(agentId, input), { agents, agentId, awaiting: 'the agent to take the input', leaving, say, slowNotice: true });
+  const { inputSeq, duplicate } = await watchWorkerWhile(agents.send(agentId, input), {
+    agents,
+    agentId,
+    awaiting: 'the agent to take the input',
+    leaving,
+    say,
+    slowNotice: true,
+  });
   if (duplicate) say(`Input with idempotency key "${idempotencyKey}" was taken before, as input #${inputSeq}: not sent again.`);
   if (!v.wait) {
     print(!!v.json, { inputSeq, ...(duplicate ? { duplicate } : {}) }, () => `Accepted as input #${inputSeq}.`);
@@ -101,7 +121,10 @@ export async function sendCmd(agentId: string, text: string, v: Values): Promise
   const watching = new AbortController();
   const answer = watchWorkerWhile(agents.waitForAnswer(agentId, inputSeq), { agents, agentId, awaiting, leaving: kept, say });
   const approvals = untilApprovalNeeded(agents, agentId, watching.signal);
-  const first = await within(timeoutMs, Promise.race([answer, approvals.then((calls) => ({ status: 'needs_approval' as const, inputSeq, waitingFor: calls }))])).finally(() => watching.abort());
+  const first = await within(
+    timeoutMs,
+    Promise.race([answer, approvals.then((calls) => ({ status: 'needs_approval' as const, inputSeq, waitingFor: calls }))]),
+  ).finally(() => watching.abort());
   answer.catch(() => undefined); // a wait left behind may fail as the process ends
   if (first === TIMEOUT) {
     say(`No answer within ${str(v, 'timeout')} s; the agent keeps the input, and \`livecontext history ${agentId}\` shows the answer later.`);
@@ -234,7 +257,10 @@ export async function listCmd(v: Values) {
   print(!!v.json, list, () => {
     if (!list.length) return v.all ? '(no agents)' : '(no running agents; --all lists ended ones too)';
     // One row per run: with --all, the runs an agent continued from are marked as such.
-    return formatTable([['AGENT', 'STATE', 'MODEL', 'STARTED'], ...list.map((a) => [a.agentId, a.stateWord, a.model ?? '-', a.startTime.slice(0, 19).replace('T', ' ')])]);
+    return formatTable([
+      ['AGENT', 'STATE', 'MODEL', 'STARTED'],
+      ...list.map((a) => [a.agentId, a.stateWord, a.model ?? '-', a.startTime.slice(0, 19).replace('T', ' ')]),
+    ]);
   });
 }
 
@@ -243,7 +269,8 @@ export async function configureCmd(agentId: string, v: Values) {
   const system = str(v, 'system');
   const fallbacks = fallbackModels(v);
   const budgets = budgetsOption(v.budget);
-  if (!model && system === undefined && !fallbacks && !budgets) throw new UserError('Nothing to change: give --model, --fallback-models, --budget and/or --system.');
+  if (!model && system === undefined && !fallbacks && !budgets)
+    throw new UserError('Nothing to change: give --model, --fallback-models, --budget and/or --system.');
   const { agents } = await connectAgents();
   const s = await agents.configure(agentId, {
     ...(budgets ? { budgets } : {}),
@@ -252,7 +279,11 @@ export async function configureCmd(agentId: string, v: Values) {
     ...(system !== undefined ? { systemInstruction: system } : {}),
   });
   const then = s.config.fallbackModels?.length ? `, then ${s.config.fallbackModels.join(', ')}` : '';
-  print(!!v.json, s, () => `Agent "${agentId}": model ${s.config.model}${then}; system instruction ${s.systemInstruction ? `"${s.systemInstruction.slice(0, 60)}"` : '(none)'}.`);
+  print(
+    !!v.json,
+    s,
+    () => `Agent "${agentId}": model ${s.config.model}${then}; system instruction ${s.systemInstruction ? `"${s.systemInstruction.slice(0, 60)}"` : '(none)'}.`,
+  );
   if (model) warn(await modelWarning(agents, agentId, s.config.model, await agents.agentTaskQueue(agentId)));
 }
 
@@ -345,7 +376,9 @@ export async function retryCmd(agentId: string) {
   const { agents } = await connectAgents();
   await expectRunning(agentId, agents);
   const error = await agents.retryIfBlocked(agentId);
-  show(error ? `Retrying the model call after error ${error.code}: ${clip(error.message)}` : `Nothing to retry (agent "${agentId}" is not blocked by an error).`);
+  show(
+    error ? `Retrying the model call after error ${error.code}: ${clip(error.message)}` : `Nothing to retry (agent "${agentId}" is not blocked by an error).`,
+  );
 }
 
 export { checkModel };

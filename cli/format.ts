@@ -22,7 +22,9 @@ export function formatEntry(entry: HistoryEntry): string[] {
     case 'model_input':
       return [`#${entry.seq} ${entry.sender ?? 'you'}: ${clip(entry.sections.map((s) => s.content).join(' / '))}`];
     case 'model_output': {
-      const lines = entry.contents.length ? [`#${entry.seq} agent (${entry.invocation.providerId}:${entry.invocation.model}): ${clip(entry.contents.join(' '), 400)}`] : [];
+      const lines = entry.contents.length
+        ? [`#${entry.seq} agent (${entry.invocation.providerId}:${entry.invocation.model}): ${clip(entry.contents.join(' '), 400)}`]
+        : [];
       for (const call of entry.toolCalls) lines.push(`#${entry.seq}   → ${call.toolName} ${clip(call.rawArguments, 100)}`);
       return lines;
     }
@@ -32,7 +34,11 @@ export function formatEntry(entry: HistoryEntry): string[] {
     case 'widget_write':
       return [`#${entry.seq} ${entry.by ?? 'host'} wrote to ${entry.widget}: ${clip(JSON.stringify(entry.write), 120)}`];
     case 'turn_end':
-      return [entry.reason === 'ask_user' ? `#${entry.seq} agent asks: ${clip(entry.question ?? '', 400)}` : `#${entry.seq} (turn interrupted${entry.by ? ` by ${entry.by}` : ''}; waiting for input)`];
+      return [
+        entry.reason === 'ask_user'
+          ? `#${entry.seq} agent asks: ${clip(entry.question ?? '', 400)}`
+          : `#${entry.seq} (turn interrupted${entry.by ? ` by ${entry.by}` : ''}; waiting for input)`,
+      ];
   }
 }
 

@@ -63,7 +63,10 @@ export function approvalNotice(agentId: string, inputSeq: number, calls: Waiting
     `  approve: ${command('approve', [c.agentId, c.toolCallId])}`,
     `  deny:    ${command('deny', [c.agentId, c.toolCallId], '--reason "…"')}`,
   ]);
-  return [...lines, `The answer to input #${inputSeq} comes after that: \`${command('history', [agentId])}\` shows it, \`${command('chat', [agentId])}\` follows the turn.`];
+  return [
+    ...lines,
+    `The answer to input #${inputSeq} comes after that: \`${command('history', [agentId])}\` shows it, \`${command('chat', [agentId])}\` follows the turn.`,
+  ];
 }
 
 /** What `send --wait` says on stderr when the agent's turn ended with a question for the person. */

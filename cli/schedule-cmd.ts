@@ -7,7 +7,8 @@ import { formatTable } from './format';
 import { checkModel } from './model-check';
 import { terminalJson, terminalText } from './terminal-text';
 
-const USAGE = 'livecontext schedule add <agent-id> (--cron EXPR | --every 1h) --text TEXT [--start-model provider:model] | list [agent-id] [--json] | describe|pause|resume|trigger|delete <schedule-id>';
+const USAGE =
+  'livecontext schedule add <agent-id> (--cron EXPR | --every 1h) --text TEXT [--start-model provider:model] | list [agent-id] [--json] | describe|pause|resume|trigger|delete <schedule-id>';
 
 export async function scheduleCmd(p: string[], v: Values): Promise<void> {
   const [action, target] = p;
@@ -70,7 +71,9 @@ function table(list: AgentScheduleSummary[]): string {
   if (!list.length) return '(no schedules)';
   const rows = list.map((s) => [s.scheduleId, s.agentId, s.when, s.paused ? 'paused' : 'active', time(s.nextTimes[0]), delivery(s, 50), clip(s.text, 40)]);
   const failed = list.filter((s) => s.lastDelivery?.status === 'failed').map((s) => s.scheduleId);
-  const hint = failed.length ? `\n${failed.length} schedule${failed.length > 1 ? 's' : ''} failed to deliver last time: livecontext schedule describe ${failed[0]}` : '';
+  const hint = failed.length
+    ? `\n${failed.length} schedule${failed.length > 1 ? 's' : ''} failed to deliver last time: livecontext schedule describe ${failed[0]}`
+    : '';
   return formatTable([['SCHEDULE', 'AGENT', 'WHEN', 'STATE', 'NEXT', 'LAST DELIVERY', 'TEXT'], ...rows]) + hint;
 }
 

@@ -78,7 +78,9 @@ export async function up(options: { agentId: string; model: string; mcp?: string
 
 async function stopServer(server: DevServer): Promise<void> {
   if (!server.started) {
-    console.error(`The Temporal server at ${server.address} keeps running (this command did not start it; ports ${server.address.split(':').pop()} and ${server.uiUrl.split(':').pop()} stay taken).`);
+    console.error(
+      `The Temporal server at ${server.address} keeps running (this command did not start it; ports ${server.address.split(':').pop()} and ${server.uiUrl.split(':').pop()} stay taken).`,
+    );
     return;
   }
   await server.stop();

@@ -316,7 +316,10 @@ export class AgentClient {
           );
           // A refusal that proves the update was never accepted (UnprocessedUpdate) is not repeated here:
           // the handle would give the same rejection again. It ends this attempt; the next one asks anew.
-          return retryWhile(() => accepted.result(), (err) => (refusedUnaccepted(err)?.freshId ? undefined : repeatIdempotent(err)?.backoff));
+          return retryWhile(
+            () => accepted.result(),
+            (err) => (refusedUnaccepted(err)?.freshId ? undefined : repeatIdempotent(err)?.backoff),
+          );
         },
         (err) => (refusedUnaccepted(err)?.freshId ? refusedUnaccepted(err)?.backoff : undefined),
       );
@@ -532,7 +535,8 @@ export class AgentClient {
     const payloads = pending?.heartbeatDetails?.payloads;
     if (!pending || !payloads?.length) return null;
     const partial = await decodePayloadAt<PartialOutput>(this.client.workflow.options.loadedDataConverter, 0, payloads);
-    if (partial.attempt !== pending.attempt) return { ...partial, attempt: pending.attempt ?? partial.attempt, text: '', textChars: 0, thinking: '', toolCalls: [] };
+    if (partial.attempt !== pending.attempt)
+      return { ...partial, attempt: pending.attempt ?? partial.attempt, text: '', textChars: 0, thinking: '', toolCalls: [] };
     return sharedStreamReader.latest(partial);
   }
 
@@ -543,11 +547,17 @@ export class AgentClient {
    */
   async toolProgress(agentId: string): Promise<Array<{ activityId: string; attempt: number; details: unknown }>> {
     const desc = await this.handle(agentId).describe();
-    const running = (desc.raw.pendingActivities ?? []).filter((a) => a.activityType?.name === ('executeTool' satisfies keyof ReturnType<typeof createActivities>));
+    const running = (desc.raw.pendingActivities ?? []).filter(
+      (a) => a.activityType?.name === ('executeTool' satisfies keyof ReturnType<typeof createActivities>),
+    );
     const reported = running.filter((a) => a.heartbeatDetails?.payloads?.length);
     const converter = this.client.workflow.options.loadedDataConverter;
     const all = await Promise.all(
-      reported.map(async (a) => ({ activityId: a.activityId ?? '', attempt: a.attempt ?? 1, details: await decodePayloadAt<unknown>(converter, 0, a.heartbeatDetails!.payloads!) })),
+      reported.map(async (a) => ({
+        activityId: a.activityId ?? '',
+        attempt: a.attempt ?? 1,
+        details: await decodePayloadAt<unknown>(converter, 0, a.heartbeatDetails!.payloads!),
+      })),
     );
     return all.filter((p) => p.details !== undefined && p.details !== null);
   }

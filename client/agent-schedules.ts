@@ -7,7 +7,15 @@
  * would fail), and each summary says how the last delivery went (`lastDelivery`), so a schedule whose
  * agent has stopped since does not fail unseen.
  */
-import { type Client, type ScheduleDescription, ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleSummary, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
+import {
+  type Client,
+  type ScheduleDescription,
+  ScheduleNotFoundError,
+  ScheduleOverlapPolicy,
+  type ScheduleSummary,
+  WorkflowFailedError,
+  WorkflowNotFoundError,
+} from '@temporalio/client';
 import { InputRejectedError, NewAgentConfig, checkAgentId } from '../agent/index';
 import { SCHEDULED_INPUT_WORKFLOW_TYPE, type ScheduledInput } from '../workflows/messages';
 import type { StartAgentOptions } from './agent-client';
@@ -72,7 +80,8 @@ export class AgentSchedules {
       checkAgentId(agentId); // the schedule may start it
       const { systemInstruction, ...raw } = options.startIfMissing;
       const parsed = NewAgentConfig.safeParse(raw);
-      if (!parsed.success) throw new InputRejectedError('BAD_CONFIG', parsed.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; '));
+      if (!parsed.success)
+        throw new InputRejectedError('BAD_CONFIG', parsed.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; '));
       input.startIfMissing = { config: parsed.data, ...(systemInstruction ? { systemInstruction } : {}) };
     }
     const scheduleId = options.scheduleId ?? `${agentId.slice(0, 100)}-${Math.random().toString(36).slice(2, 8)}`;

@@ -14,7 +14,8 @@ export class KeyedLimiter {
       return await task();
     } finally {
       const next = mine.waiting.shift();
-      if (next) next(); // the slot passes on, still counted as active
+      if (next)
+        next(); // the slot passes on, still counted as active
       else if (--mine.active === 0) this.slots.delete(key);
     }
   }

@@ -19,7 +19,13 @@ export interface ModelWarningWords {
 /** The words of the console chat (and `npm start`'s, which runs it). */
 export const CHAT_MODEL_WORDS: ModelWarningWords = { otherModel: '/model provider:model', retry: '/retry' };
 
-export async function modelWarning(agents: AgentClient, agentId: string, model: string, taskQueue: string, words: ModelWarningWords = {}): Promise<string | undefined> {
+export async function modelWarning(
+  agents: AgentClient,
+  agentId: string,
+  model: string,
+  taskQueue: string,
+  words: ModelWarningWords = {},
+): Promise<string | undefined> {
   const providerId = model.slice(0, model.indexOf(':'));
   const otherModel = words.otherModel ?? `\`livecontext configure ${agentId} --model provider:model\``;
   const retry = words.retry ?? `\`livecontext retry ${agentId}\``;

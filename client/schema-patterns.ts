@@ -22,7 +22,10 @@ export function refuseUnsafePatterns(input: Pick<AgentInput, 'responseSchema'>):
 }
 
 export function unsafePatternMessage(unsafe: readonly string[]): string {
-  const shown = unsafe.slice(0, 3).map((p) => JSON.stringify(p.length > 80 ? `${p.slice(0, 80)}…` : p)).join(', ');
+  const shown = unsafe
+    .slice(0, 3)
+    .map((p) => JSON.stringify(p.length > 80 ? `${p.slice(0, 80)}…` : p))
+    .join(', ');
   return (
     `The response schema's pattern ${shown} can backtrack catastrophically (a repetition inside a repetition such as (a+)+, or over 25 repetitions): ` +
     'checking an answer against it could take minutes. Rewrite it without nested repetition (e.g. ^a+$ for ^(a+)+$), or leave the pattern out.'

@@ -76,12 +76,17 @@ export function stateDetail(s: Pick<AgentStatus, 'runState' | 'blockedOn' | 'sto
 }
 
 /** The word and its detail, as the gateway's answers carry them (`stateWord`, `stateDetail`: null when none). */
-export function stateWords(s: Pick<AgentStatus, 'runState' | 'blockedOn' | 'stopping' | 'awaitingApproval' | 'lastError'>): { stateWord: RunStateWord; stateDetail: string | null } {
+export function stateWords(s: Pick<AgentStatus, 'runState' | 'blockedOn' | 'stopping' | 'awaitingApproval' | 'lastError'>): {
+  stateWord: RunStateWord;
+  stateDetail: string | null;
+} {
   return { stateWord: runStateWord(s), stateDetail: stateDetail(s) ?? null };
 }
 
 /** An agent's status with its words, as the gateway answers it (GET /agents/:id, approve, deny, configure). */
-export function withStateWords<S extends Pick<AgentStatus, 'runState' | 'blockedOn' | 'stopping' | 'awaitingApproval' | 'lastError'>>(s: S): S & ReturnType<typeof stateWords> {
+export function withStateWords<S extends Pick<AgentStatus, 'runState' | 'blockedOn' | 'stopping' | 'awaitingApproval' | 'lastError'>>(
+  s: S,
+): S & ReturnType<typeof stateWords> {
   return { ...s, ...stateWords(s) };
 }
 
@@ -146,6 +151,8 @@ export function describeState(agentId: string, s: AgentStatus, children: Record<
     ),
     ...(s.mcpTools?.length ? [`MCP tools ${s.mcpTools.length}: ${clip(s.mcpTools.join(', '), 300)}`] : []),
     ...((s.tasks ?? []).length ? [`tasks ${s.tasks.filter((t) => t.status === 'done').length} of ${s.tasks.length} done`] : []),
-    ...(s.tasks ?? []).map((t) => `  ${t.status === 'done' ? '[x]' : t.status === 'in_progress' ? '[~]' : t.status === 'cancelled' ? '[-]' : '[ ]'} ${t.id}. ${clip(t.title, 100)}`),
+    ...(s.tasks ?? []).map(
+      (t) => `  ${t.status === 'done' ? '[x]' : t.status === 'in_progress' ? '[~]' : t.status === 'cancelled' ? '[-]' : '[ ]'} ${t.id}. ${clip(t.title, 100)}`,
+    ),
   ].join('\n');
 }

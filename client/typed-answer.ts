@@ -48,7 +48,10 @@ export function typedOutcome<S extends z.ZodType>(outcome: TurnOutcome, schema: 
   try {
     json = JSON.parse(text);
   } catch {
-    throw new TypedAnswerError(`The answer to input #${inputSeq} is not JSON (was it sent without a schema, to a worker without typed answers?): ${text.slice(0, 200)}`, outcome);
+    throw new TypedAnswerError(
+      `The answer to input #${inputSeq} is not JSON (was it sent without a schema, to a worker without typed answers?): ${text.slice(0, 200)}`,
+      outcome,
+    );
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {

@@ -21,7 +21,10 @@ export async function askWorkerInfo(client: Client, taskQueue: string, waitMs = 
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new Error(`No worker of task queue ${taskQueue} said within ${waitMs / 1000} s which model providers it has (an older livecontext worker cannot).`)),
+      () =>
+        reject(
+          new Error(`No worker of task queue ${taskQueue} said within ${waitMs / 1000} s which model providers it has (an older livecontext worker cannot).`),
+        ),
       waitMs,
     );
   });

@@ -99,7 +99,7 @@ export function otherWorkersNotice(others: readonly Poller[], taskQueue: string)
   const count = others.length === 1 ? '1 other worker polls' : `${others.length} other workers poll`;
   return (
     `${count} ${taskQueue}: ${shown.join(', ')}${more}. ` +
-    'They take this queue\'s model calls and tool runs too: give every worker of a queue the same API keys and tools ' +
+    "They take this queue's model calls and tool runs too: give every worker of a queue the same API keys and tools " +
     '(a call one worker cannot make is handed to another a few times, then the agent blocks), or use another task queue (LIVECONTEXT_TASK_QUEUE).'
   );
 }

@@ -12,7 +12,10 @@ import { runtimeTelemetryOptions } from './metrics';
 export const DEBUG_CATEGORIES = ['History', 'StateMachine', 'Provider', 'Tools', 'Widgets'] as const;
 
 export function enabledCategories(spec = process.env.LIVECONTEXT_DEBUG ?? ''): Set<string> {
-  const names = spec.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (names.some((n) => n.toLowerCase() === 'all')) return new Set(DEBUG_CATEGORIES);
   return new Set(names.map((n) => DEBUG_CATEGORIES.find((c) => c.toLowerCase() === n.toLowerCase()) ?? n));
 }

@@ -23,7 +23,10 @@ type MetricsConfig = NonNullable<TelemetryOptions['metrics']>;
 /** The Prometheus endpoint or OTLP collector the environment names for metrics; undefined: metrics off. */
 export function metricsFromEnv(env: NodeJS.ProcessEnv = process.env): MetricsConfig | undefined {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
-  const exporters = (env.OTEL_METRICS_EXPORTER ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const exporters = (env.OTEL_METRICS_EXPORTER ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   if (exporters.includes('none')) return undefined;
   // Every metric is named as livecontext and Temporal document it, whatever the exporter.
   const common = { metricPrefix: 'temporal_' };
@@ -40,7 +43,8 @@ export function metricsFromEnv(env: NodeJS.ProcessEnv = process.env): MetricsCon
   // protobuf, which every OTLP/HTTP receiver takes on the same endpoint.
   const protocol = (env.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf').trim().toLowerCase();
   const http = protocol !== 'grpc';
-  const url = metricsEndpoint || (base ? (http ? `${base.replace(/\/+$/, '')}/v1/metrics` : base) : http ? 'http://localhost:4318/v1/metrics' : 'http://localhost:4317');
+  const url =
+    metricsEndpoint || (base ? (http ? `${base.replace(/\/+$/, '')}/v1/metrics` : base) : http ? 'http://localhost:4318/v1/metrics' : 'http://localhost:4317');
   const headers = parseHeaders(env.OTEL_EXPORTER_OTLP_METRICS_HEADERS ?? env.OTEL_EXPORTER_OTLP_HEADERS);
   const interval = Number(env.OTEL_METRIC_EXPORT_INTERVAL);
   const temporality = env.OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE?.trim().toLowerCase();
@@ -75,7 +79,10 @@ export function installRuntimeMetrics(env: NodeJS.ProcessEnv = process.env): boo
     return true;
   }
   if (Runtime.defaultOptions.telemetryOptions?.metrics) return true; // the options it was made with
-  if (!warned) Runtime._instance.logger.warn('Metrics are asked for, but Temporal\'s runtime was created before without them: none are exported. Call installLogging() or installRuntimeMetrics() before the first connection.');
+  if (!warned)
+    Runtime._instance.logger.warn(
+      "Metrics are asked for, but Temporal's runtime was created before without them: none are exported. Call installLogging() or installRuntimeMetrics() before the first connection.",
+    );
   warned = true;
   return false;
 }

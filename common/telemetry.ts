@@ -73,7 +73,8 @@ export function startTracing(options: StartTracingOptions = {}): Tracing | undef
   const { NodeTracerProvider } = require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
   const { BatchSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
   const resources = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
-  const { OpenTelemetryWorkflowClientInterceptor } = require('@temporalio/interceptors-opentelemetry') as typeof import('@temporalio/interceptors-opentelemetry');
+  const { OpenTelemetryWorkflowClientInterceptor } =
+    require('@temporalio/interceptors-opentelemetry') as typeof import('@temporalio/interceptors-opentelemetry');
   /* eslint-enable @typescript-eslint/no-require-imports */
 
   const detected = resources.detectResourcesSync({ detectors: [resources.envDetectorSync] });

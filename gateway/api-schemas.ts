@@ -80,7 +80,10 @@ export const InputHeaders = z.object({
 /** POST /agents: the id and a new agent's configuration. */
 export const StartAgentBody = NewAgentConfig.extend({
   agentId: AgentId,
-  systemInstruction: z.string().max(64 * 1024).optional(),
+  systemInstruction: z
+    .string()
+    .max(64 * 1024)
+    .optional(),
 })
   .strict()
   .meta({ id: 'StartAgent' });
@@ -91,7 +94,9 @@ export const StartedAgent = z
     warning: z
       .string()
       .optional()
-      .describe("Why the agent cannot make model calls yet — no worker polls its task queue, or none has the model's provider or its API key — so the first turn would be blocked; the agent is started all the same."),
+      .describe(
+        "Why the agent cannot make model calls yet — no worker polls its task queue, or none has the model's provider or its API key — so the first turn would be blocked; the agent is started all the same.",
+      ),
   })
   .meta({ id: 'StartedAgent' });
 
@@ -108,16 +113,16 @@ export const AgentSummarySchema = z
     provider: z.string().nullable(),
     stateWord: z
       .string()
-      .describe('The run state in words, as every livecontext view says it: waiting for input, working, waiting for approval, blocked by an error, stopping, stopped, ended: …'),
+      .describe(
+        'The run state in words, as every livecontext view says it: waiting for input, working, waiting for approval, blocked by an error, stopping, stopped, ended: …',
+      ),
   })
   .meta({ id: 'AgentSummary' });
 agree<Same<z.infer<typeof AgentSummarySchema>, AgentSummary>>();
 export const AgentList = z.object({ agents: z.array(AgentSummarySchema) });
 
 const RunStateSchema = z.enum(Object.values(AgentRunState) as [AgentRunState, ...AgentRunState[]]);
-export const AgentErrorSchema = z
-  .object({ code: z.string(), message: z.string(), runState: RunStateSchema, at: z.string() })
-  .meta({ id: 'AgentError' });
+export const AgentErrorSchema = z.object({ code: z.string(), message: z.string(), runState: RunStateSchema, at: z.string() }).meta({ id: 'AgentError' });
 agree<Same<z.infer<typeof AgentErrorSchema>, AgentError>>();
 
 const UsageTotalsSchema = z.object({
@@ -143,7 +148,9 @@ export const AgentStatusSchema = z
     tasks: z.array(TaskSchema),
     mcpTools: z.array(z.string()).optional(),
     subAgents: z
-      .array(z.object({ toolCallId: z.string(), agentId: z.string(), profile: z.string(), startedAt: z.string(), status: z.enum(['Running', 'Success', 'Failed']) }))
+      .array(
+        z.object({ toolCallId: z.string(), agentId: z.string(), profile: z.string(), startedAt: z.string(), status: z.enum(['Running', 'Success', 'Failed']) }),
+      )
       .optional(),
     delegatedBy: z.object({ agentId: z.string(), toolCallId: z.string(), depth: z.number() }).optional(),
     entryCount: z.number(),
@@ -177,7 +184,9 @@ export const TurnOutcomeSchema = z
     z.object({ inputSeq: z.number(), status: z.literal('stopped') }),
     z.object({ inputSeq: z.number(), status: z.literal('reset') }),
     z.object({ inputSeq: z.number(), status: z.literal('interrupted'), by: z.string().optional() }).describe('A person interrupted the turn.'),
-    z.object({ inputSeq: z.number(), status: z.literal('asked'), question: z.string() }).describe('The turn ended with a question for the person; the reply is the next input.'),
+    z
+      .object({ inputSeq: z.number(), status: z.literal('asked'), question: z.string() })
+      .describe('The turn ended with a question for the person; the reply is the next input.'),
     z.object({ inputSeq: z.number(), status: z.literal('continued') }),
   ])
   .meta({ id: 'TurnOutcome' });
@@ -202,7 +211,9 @@ export const ApproveBody = z.object({ by: z.string().max(200).optional().describ
 export const DenyBody = ApproveBody.extend({ reason: z.string().max(4096).optional().describe('Shown to the model.') }).strict();
 export const ConfigureBody = ConfigChange.meta({ id: 'ConfigChange' });
 export const StopBody = z.object({ reason: z.string().max(4096).optional() }).strict();
-export const RetryResult = z.object({ retried: AgentErrorSchema.nullable().describe('The error the agent was blocked on and now retries; null: it was not blocked, nothing was sent.') });
+export const RetryResult = z.object({
+  retried: AgentErrorSchema.nullable().describe('The error the agent was blocked on and now retries; null: it was not blocked, nothing was sent.'),
+});
 export const StopResult = z.object({ stopping: z.literal(true) });
 export const ResetResult = z.object({ reset: z.literal(true) });
 export const SnapshotSchema = AgentSnapshot.meta({ id: 'AgentSnapshot' });

@@ -72,7 +72,14 @@ export function createGatewayApp(options: GatewayOptions): Hono<GatewayEnv> {
 
   if (options.corsOrigins?.length) {
     const origins = [...options.corsOrigins];
-    app.use('*', cors({ origin: origins.includes('*') ? '*' : origins, allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'Last-Event-ID', 'Mcp-Session-Id', 'Mcp-Protocol-Version'], exposeHeaders: ['Mcp-Session-Id'] }));
+    app.use(
+      '*',
+      cors({
+        origin: origins.includes('*') ? '*' : origins,
+        allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'Last-Event-ID', 'Mcp-Session-Id', 'Mcp-Protocol-Version'],
+        exposeHeaders: ['Mcp-Session-Id'],
+      }),
+    );
   }
 
   app.use('*', async (c, next) => {
@@ -88,7 +95,11 @@ export function createGatewayApp(options: GatewayOptions): Hono<GatewayEnv> {
       // Open only to this machine. A web page elsewhere could reach it under a name of its own that
       // resolves to 127.0.0.1 (DNS rebinding): so the request must also name a loopback host.
       if (!LOOPBACK_HOST.test(c.req.header('host') ?? '')) {
-        throw new HttpError(403, 'NOT_LOOPBACK', 'A gateway without a token answers only requests to 127.0.0.1, localhost or [::1]; set LIVECONTEXT_GATEWAY_TOKEN to serve other names.');
+        throw new HttpError(
+          403,
+          'NOT_LOOPBACK',
+          'A gateway without a token answers only requests to 127.0.0.1, localhost or [::1]; set LIVECONTEXT_GATEWAY_TOKEN to serve other names.',
+        );
       }
       c.set('scope', 'open');
       return next();

@@ -75,7 +75,8 @@ export function createApiApp(): ApiApp {
   api.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
     scheme: 'bearer',
-    description: 'LIVECONTEXT_GATEWAY_TOKEN (full) or LIVECONTEXT_GATEWAY_READ_TOKEN (read-only: GET routes only). None when the gateway runs without tokens (loopback only).',
+    description:
+      'LIVECONTEXT_GATEWAY_TOKEN (full) or LIVECONTEXT_GATEWAY_READ_TOKEN (read-only: GET routes only). None when the gateway runs without tokens (loopback only).',
   });
   return api;
 }
@@ -93,7 +94,11 @@ export function openApiDocument(api: ApiApp) {
     },
     security: [{ bearer: [] }],
   });
-  const nullable = new Set(Object.entries(doc.components?.schemas ?? {}).filter(([, schema]) => admitsNull(schema)).map(([name]) => `#/components/schemas/${name}`));
+  const nullable = new Set(
+    Object.entries(doc.components?.schemas ?? {})
+      .filter(([, schema]) => admitsNull(schema))
+      .map(([name]) => `#/components/schemas/${name}`),
+  );
   return dropRedundantNull(doc, nullable);
 }
 

@@ -41,7 +41,8 @@ export function originAllowed(origin: string | undefined, host: string | undefin
   }
 }
 
-export const ORIGIN_REFUSED = 'This origin may not change agents here: only the gateway\'s own page and the origins given with --cors-origin (LIVECONTEXT_GATEWAY_CORS_ORIGINS) may.';
+export const ORIGIN_REFUSED =
+  "This origin may not change agents here: only the gateway's own page and the origins given with --cors-origin (LIVECONTEXT_GATEWAY_CORS_ORIGINS) may.";
 
 /** Whether a request's body is empty by its headers (no length and no chunked body, or a length of 0). */
 function emptyBody(headers: Headers): boolean {

@@ -19,7 +19,12 @@ function findChromium(env = process.env) {
 
 /** Whether this machine can install Debian's package itself: Debian (or a derivative) with apt-get, as root. */
 function canInstall() {
-  return process.platform === 'linux' && fs.existsSync('/etc/debian_version') && process.getuid?.() === 0 && spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
+  return (
+    process.platform === 'linux' &&
+    fs.existsSync('/etc/debian_version') &&
+    process.getuid?.() === 0 &&
+    spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0
+  );
 }
 
 /** Finds Chromium, installing Debian's package when possible; returns its path or null (having said why). */
@@ -27,8 +32,9 @@ function ensureChromium({ log = (m) => console.error(m) } = {}) {
   const found = findChromium();
   if (found) return found;
   if (canInstall()) {
-    log('npm test: installing Debian\'s chromium package for the web page browser test (apt-get install -y chromium)…');
-    const apt = (args) => spawnSync('apt-get', args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0;
+    log("npm test: installing Debian's chromium package for the web page browser test (apt-get install -y chromium)…");
+    const apt = (args) =>
+      spawnSync('apt-get', args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0;
     // An image without package lists cannot install anything: update only when the first try fails.
     if (!apt(['install', '-y', 'chromium'])) apt(['update']) && apt(['install', '-y', 'chromium']);
     const installed = findChromium();

@@ -51,7 +51,9 @@ function ensureS3Server({ log = (m) => console.error(m), build = true } = {}) {
   }
   const go = onPath('go') || (isExecutable('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : null);
   if (!go || !build) {
-    log(`livecontext: no MinIO server (LIVECONTEXT_S3_SERVER_PATH, minio on PATH, ${CACHE_DIR})${go ? '' : ' and no Go toolchain to build it'}; the S3 blob store test will be SKIPPED.`);
+    log(
+      `livecontext: no MinIO server (LIVECONTEXT_S3_SERVER_PATH, minio on PATH, ${CACHE_DIR})${go ? '' : ' and no Go toolchain to build it'}; the S3 blob store test will be SKIPPED.`,
+    );
     return null;
   }
   log(`livecontext: building MinIO ${MINIO_VERSION} with Go into ${CACHE_DIR} (once; a few minutes)…`);

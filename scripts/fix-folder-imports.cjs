@@ -11,7 +11,8 @@ const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
 const check = process.argv.includes('--check');
-const IMPORT = /(\bfrom\s+|\bimport\s*\(\s*|\bimport\s+|\brequire(?:\.resolve)?\s*\(\s*|\bjest\.(?:mock|doMock|requireActual)\s*\(\s*)(['"`])(\.{1,2}(?:\/[^'"`\n]*)?)\2/g;
+const IMPORT =
+  /(\bfrom\s+|\bimport\s*\(\s*|\bimport\s+|\brequire(?:\.resolve)?\s*\(\s*|\bjest\.(?:mock|doMock|requireActual)\s*\(\s*)(['"`])(\.{1,2}(?:\/[^'"`\n]*)?)\2/g;
 const files = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' })
   .split('\n')
   .filter((f) => /\.(?:[cm]?ts|[cm]?js)$/.test(f));

@@ -43,8 +43,12 @@ function findGo() {
 function ensureTemporalServer({ log = (m) => console.error(m), build = true } = {}) {
   const { TEMPORAL_SERVER_PATH: server, TEMPORAL_SQL_TOOL_PATH: sqlTool } = process.env;
   if (server || sqlTool) {
-    for (const [name, file] of [['TEMPORAL_SERVER_PATH', server], ['TEMPORAL_SQL_TOOL_PATH', sqlTool]]) {
-      if (!file || !isExecutable(file)) throw new Error(`${name}=${file ?? ''} is not an executable file (set both TEMPORAL_SERVER_PATH and TEMPORAL_SQL_TOOL_PATH, or neither).`);
+    for (const [name, file] of [
+      ['TEMPORAL_SERVER_PATH', server],
+      ['TEMPORAL_SQL_TOOL_PATH', sqlTool],
+    ]) {
+      if (!file || !isExecutable(file))
+        throw new Error(`${name}=${file ?? ''} is not an executable file (set both TEMPORAL_SERVER_PATH and TEMPORAL_SQL_TOOL_PATH, or neither).`);
     }
     return { server, sqlTool };
   }

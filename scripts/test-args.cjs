@@ -4,8 +4,25 @@
  * one (`-t NAME`, `--selectProjects unit`) are not paths. Plain Node, no dependencies.
  */
 const VALUE_OPTIONS = new Set([
-  '-t', '--testNamePattern', '-c', '--config', '--selectProjects', '--ignoreProjects', '-w', '--maxWorkers', '--shard', '--reporters',
-  '--outputFile', '--testTimeout', '--seed', '--rootDir', '--roots', '--testPathIgnorePatterns', '--testMatch', '--testRegex', '--coverageDirectory',
+  '-t',
+  '--testNamePattern',
+  '-c',
+  '--config',
+  '--selectProjects',
+  '--ignoreProjects',
+  '-w',
+  '--maxWorkers',
+  '--shard',
+  '--reporters',
+  '--outputFile',
+  '--testTimeout',
+  '--seed',
+  '--rootDir',
+  '--roots',
+  '--testPathIgnorePatterns',
+  '--testMatch',
+  '--testRegex',
+  '--coverageDirectory',
 ]);
 /** Options whose values run on until the next option (jest reads them as arrays). */
 const LIST_OPTIONS = new Set(['--selectProjects', '--ignoreProjects', '--reporters', '--roots', '--testPathIgnorePatterns', '--testMatch']);

@@ -28,7 +28,8 @@ let state;
 let upFailed = false; // clusterUp stopped what it started and kept the folder with the logs
 let jest;
 let tearingDown;
-const teardown = () => (tearingDown ??= state && !upFailed ? clusterDown(state).catch((err) => console.error(`test:cluster: teardown: ${err.message}`)) : Promise.resolve());
+const teardown = () =>
+  (tearingDown ??= state && !upFailed ? clusterDown(state).catch((err) => console.error(`test:cluster: teardown: ${err.message}`)) : Promise.resolve());
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, async () => {
     console.error(`\ntest:cluster: ${signal}, tearing the cluster down…`);

@@ -13,14 +13,25 @@ require('./ensure-build.cjs').ensureBuild(root); // the CLI runs compiled code
 const cli = require('./temporal-cli.cjs').ensureTemporalCli();
 const chromium = require('./ensure-chromium.cjs').ensureChromium(); // the web page's browser test
 const s3Server = require('./ensure-s3-server.cjs').ensureS3Server(); // MinIO for the S3 blob store test (built once, ~3 min)
-const env = { ...process.env, ...(cli ? { TEMPORAL_CLI_PATH: cli } : {}), ...(chromium ? { LIVECONTEXT_CHROMIUM_PATH: chromium } : {}), ...(s3Server ? { LIVECONTEXT_S3_SERVER_PATH: s3Server } : {}) };
+const env = {
+  ...process.env,
+  ...(cli ? { TEMPORAL_CLI_PATH: cli } : {}),
+  ...(chromium ? { LIVECONTEXT_CHROMIUM_PATH: chromium } : {}),
+  ...(s3Server ? { LIVECONTEXT_S3_SERVER_PATH: s3Server } : {}),
+};
 
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 // `npm test -- test/unit/x.test.ts`: those tests only, at once (the whole-project type-check and lint take most of a minute).
 const named = require('./test-args.cjs').namedTests(process.argv.slice(2));
 if (named.length) console.error(`npm test: running ${named.join(', ')} only; type-check and lint skipped (\`npm test\` with no file runs them).`);
 const steps = [
-  ...(named.length ? [] : [['type-check', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']], ['lint', bin('eslint'), ['.']]]),
+  ...(named.length
+    ? []
+    : [
+        ['type-check', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']],
+        ['lint', bin('eslint'), ['.']],
+        ['format', bin('prettier'), ['--check', '--log-level', 'warn', '.']],
+      ]),
   ['tests', bin('jest'), ['--ci', ...process.argv.slice(2)]],
 ];
 for (const [name, cmd, args] of steps) {

@@ -22,7 +22,12 @@ export function watchAgentStates(worker: Worker, env: NodeJS.ProcessEnv = proces
   if (!(seconds > 0) || !Runtime.defaultOptions.telemetryOptions?.metrics) return false;
   const { namespace, taskQueue } = worker.options;
   const runtime = Runtime.instance();
-  const gauge: MetricGauge = runtime.metricMeter.createGauge('livecontext_agents', 'int', '1', 'Running agents by rest state (LivecontextRunState), counted by Temporal visibility.');
+  const gauge: MetricGauge = runtime.metricMeter.createGauge(
+    'livecontext_agents',
+    'int',
+    '1',
+    'Running agents by rest state (LivecontextRunState), counted by Temporal visibility.',
+  );
   let stopped = false;
   let busy = false;
   const count = async () => {
@@ -38,7 +43,9 @@ export function watchAgentStates(worker: Worker, env: NodeJS.ProcessEnv = proces
       const message = (err as Error).message ?? String(err);
       if (/LivecontextRunState|search attribute|invalid argument/i.test(message)) {
         stopped = true; // a namespace without livecontext's search attributes: nothing to count, ever
-        runtime.logger.warn(`livecontext_agents is not reported: the namespace cannot count agents by LivecontextRunState (${message.split('\n')[0]}). Add the search attributes (see README).`);
+        runtime.logger.warn(
+          `livecontext_agents is not reported: the namespace cannot count agents by LivecontextRunState (${message.split('\n')[0]}). Add the search attributes (see README).`,
+        );
       } else {
         runtime.logger.debug('Counting agents by state failed; trying again at the next interval.', { error: message });
       }

@@ -117,13 +117,7 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
     { name: 'builtin', tools: [...(options.builtinTools === false ? [] : workspaceTools), ...(runCommand ? [runCommandTool] : [])] },
   ]);
   const mcp = options.mcpServers ? await startMcpServers(options.mcpServers, tools, options.progress) : undefined;
-  const models = new ModelRouter([
-    offlineDemoProvider,
-    openaiProvider(),
-    anthropicProvider(),
-    openaiProvider({ azure: {} }),
-    ...(options.models ?? []),
-  ]);
+  const models = new ModelRouter([offlineDemoProvider, openaiProvider(), anthropicProvider(), openaiProvider({ azure: {} }), ...(options.models ?? [])]);
   const workspaceRoot = path.resolve(options.workspaceRoot ?? path.join('.livecontext', 'workspaces'));
   const dataConverter = options.dataConverter ?? livecontextDataConverter();
   const offloading =
@@ -146,7 +140,14 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
         ...options.workerOptions?.sinks,
         [ENTRY_FEED_SINK]: { appended: { fn: (info, feed: EntryFeed) => entryCache.feed(info.workflowId, feed) } },
       },
-      ...(tracing && options.workerOptions?.workflowsPath ? { interceptors: { ...options.workerOptions.interceptors, workflowModules: [...tracingModules, ...(options.workerOptions.interceptors?.workflowModules ?? [])] } } : {}),
+      ...(tracing && options.workerOptions?.workflowsPath
+        ? {
+            interceptors: {
+              ...options.workerOptions.interceptors,
+              workflowModules: [...tracingModules, ...(options.workerOptions.interceptors?.workflowModules ?? [])],
+            },
+          }
+        : {}),
     };
     const activities = createActivities({
       models,
@@ -163,7 +164,9 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
       connection: options.connection,
       namespace: options.namespace ?? 'default',
       taskQueue: options.taskQueue ?? TASK_QUEUE,
-      ...(options.workerOptions?.workflowsPath ? {} : { workflowBundle: options.workflowBundle ?? (await bundleQuietly(options.progress, tracingModules, stackTraces)) }),
+      ...(options.workerOptions?.workflowsPath
+        ? {}
+        : { workflowBundle: options.workflowBundle ?? (await bundleQuietly(options.progress, tracingModules, stackTraces)) }),
       activities,
       // No payload a sender can produce may stall an agent: see UndecodableGuardCodec.
       dataConverter: guardedForWorkers(dataConverter),

@@ -50,7 +50,8 @@ export interface DevServerOptions {
 /** The dev server's port: LIVECONTEXT_TEMPORAL_PORT, default 7233 (its Web UI on the port + 1000, as the Temporal CLI does). */
 export function devServerPort(env: NodeJS.ProcessEnv = process.env): number {
   const port = Number(env.LIVECONTEXT_TEMPORAL_PORT || 7233);
-  if (!Number.isInteger(port) || port <= 0 || port > 64535) throw new Error(`LIVECONTEXT_TEMPORAL_PORT=${env.LIVECONTEXT_TEMPORAL_PORT} is not a port number (1–64535).`);
+  if (!Number.isInteger(port) || port <= 0 || port > 64535)
+    throw new Error(`LIVECONTEXT_TEMPORAL_PORT=${env.LIVECONTEXT_TEMPORAL_PORT} is not a port number (1–64535).`);
   return port;
 }
 
@@ -69,7 +70,9 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const dbFilename = path.join(dataDir, 'temporal.db');
   const exe = ensureTemporalCli({ log: options.log });
   if (!exe) {
-    const env = await TestWorkflowEnvironment.createLocal({ server: { dbFilename, ip: '127.0.0.1', port, ui: true, uiPort, searchAttributes: SEARCH_ATTRIBUTES } });
+    const env = await TestWorkflowEnvironment.createLocal({
+      server: { dbFilename, ip: '127.0.0.1', port, ui: true, uiPort, searchAttributes: SEARCH_ATTRIBUTES },
+    });
     return { address, uiUrl, started: true, stop: () => env.teardown() };
   }
   // Its output goes to a log file: stdout belongs to the chat.
@@ -77,8 +80,21 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const child = spawn(
     process.execPath,
     [
-      path.join(packageRoot(), 'scripts', 'child-keeper.cjs'), String(STOP_GRACE_MS), exe,
-      'server', 'start-dev', '--db-filename', dbFilename, '--ip', '127.0.0.1', '--port', String(port), '--ui-port', String(uiPort), '--log-level', 'warn',
+      path.join(packageRoot(), 'scripts', 'child-keeper.cjs'),
+      String(STOP_GRACE_MS),
+      exe,
+      'server',
+      'start-dev',
+      '--db-filename',
+      dbFilename,
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--ui-port',
+      String(uiPort),
+      '--log-level',
+      'warn',
       // The livecontext search attributes, so agents are searchable in the Web UI and by `livecontext list`.
       ...SEARCH_ATTRIBUTES.flatMap((k) => ['--search-attribute', `${k.name}=Keyword`]),
     ],
@@ -139,7 +155,11 @@ function createNamespaces(exe: string | null, address: string, namespaces: strin
     for (const key of SEARCH_ATTRIBUTES) {
       // Already registered is fine; a namespace just created may take a moment to accept them.
       for (let i = 0; i < 20; i++) {
-        const r = spawnSync(exe, ['operator', 'search-attribute', 'create', '--namespace', namespace, '--name', key.name, '--type', 'Keyword', '--address', address], { encoding: 'utf8' });
+        const r = spawnSync(
+          exe,
+          ['operator', 'search-attribute', 'create', '--namespace', namespace, '--name', key.name, '--type', 'Keyword', '--address', address],
+          { encoding: 'utf8' },
+        );
         if (r.status === 0 || /already exists|already registered/i.test(r.stderr + r.stdout)) break;
         spawnSync('sleep', ['0.5']);
       }

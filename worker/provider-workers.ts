@@ -27,7 +27,10 @@ export interface ProviderWorkersInput {
 /** The activity-only workers of the providers this worker can call (none when `LIVECONTEXT_PROVIDER_QUEUES=0`). */
 export async function createProviderWorkers({ models, options, callModel }: ProviderWorkersInput): Promise<Worker[]> {
   if (process.env.LIVECONTEXT_PROVIDER_QUEUES === '0') return [];
-  const ids = models.readiness().filter((p) => p.ready && !EVERYWHERE.has(p.id)).map((p) => p.id);
+  const ids = models
+    .readiness()
+    .filter((p) => p.ready && !EVERYWHERE.has(p.id))
+    .map((p) => p.id);
   const workers: Worker[] = [];
   try {
     for (const id of ids) {

@@ -33,7 +33,11 @@ export interface AgentMetrics {
 /** The metrics of one run; make it inside the workflow function (the meter needs the workflow's context). */
 export function agentMetrics(agent: MetricSubject): AgentMetrics {
   const turns = metricMeter.createCounter('livecontext_turns', '1', 'Turns agents finished (came to rest waiting for input after working), by model.');
-  const blocked = metricMeter.createCounter('livecontext_agent_blocked', '1', 'Times agents came to rest blocked on approval or on an error, by reason (and error code).');
+  const blocked = metricMeter.createCounter(
+    'livecontext_agent_blocked',
+    '1',
+    'Times agents came to rest blocked on approval or on an error, by reason (and error code).',
+  );
   const continued = metricMeter.createCounter('livecontext_continue_as_new', '1', 'Agent runs continued as new, by cause (history, reset).');
   let worked = false; // a step made progress since the last rest
   let lastRest = '';

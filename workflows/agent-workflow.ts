@@ -153,7 +153,11 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     if (stopReason !== undefined) throw new InputRejectedError('AGENT_STOPPING', 'The agent is stopping.');
     agent.checkInput(raw); // so a refused input never reaches the handler
   };
-  setHandler(sendInputUpdate, counted((raw) => agent.enqueueInput(raw, keyed(raw))), { validator: refusing(checkInput) });
+  setHandler(
+    sendInputUpdate,
+    counted((raw) => agent.enqueueInput(raw, keyed(raw))),
+    { validator: refusing(checkInput) },
+  );
 
   /** Waits for the turn of `inputSeq` to be over (or this run to end) and says how it ended. */
   const receipt = async (inputSeq: number, withAnswer?: boolean): Promise<TurnReceipt> => {
@@ -220,7 +224,8 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     {
       validator: refusing((request) => {
         const { by, ...write } = (request ?? {}) as NotebookWrite;
-        if (by !== undefined && (typeof by !== 'string' || by.length > 200)) throw new InputRejectedError('BAD_WIDGET_WRITE', '`by` is a name of at most 200 characters.');
+        if (by !== undefined && (typeof by !== 'string' || by.length > 200))
+          throw new InputRejectedError('BAD_WIDGET_WRITE', '`by` is a name of at most 200 characters.');
         agent.checkWidgetWrite('memory_notebook', write);
       }),
     },
@@ -343,7 +348,12 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
             : ['Failed', `The sub-agent ended without an answer (${outcome?.status ?? `stopped: ${stopReason ?? 'reset'}`}).`];
     reported = true;
     try {
-      await getExternalWorkflowHandle(parent.agentId).signal(subAgentResultSignal, { toolCallId: parent.toolCallId, agentId: workflowId, status, text: text.slice(0, 1024 * 1024) });
+      await getExternalWorkflowHandle(parent.agentId).signal(subAgentResultSignal, {
+        toolCallId: parent.toolCallId,
+        agentId: workflowId,
+        status,
+        text: text.slice(0, 1024 * 1024),
+      });
     } catch (err) {
       log.warn('could not report to the parent agent', { category: 'Tools', parent: parent.agentId, reason: (err as Error).message });
     }
@@ -496,7 +506,7 @@ function stateCarrier(agent: Agent, changed: (change: string) => boolean) {
       refusal =
         `The agent's state is ${(bytes / 1024 / 1024).toFixed(1)} MB, over Temporal's 2 MB payload limit, and its worker does not ` +
         'offload large payloads (LIVECONTEXT_OFFLOAD=0): it cannot continue as new, so it stays in this run, whose history ' +
-        'keeps growing towards Temporal\'s limit. Turn offloading on for its workers.';
+        "keeps growing towards Temporal's limit. Turn offloading on for its workers.";
       log.warn(refusal, { category: 'History', bytes });
       return undefined;
     },
@@ -641,7 +651,11 @@ function stepDeps(
         const childId = long(workflowId + suffix) ? shortenId(workflowId, suffix) : workflowId + suffix;
         const sender = long(workflowId) ? shortenId(workflowId) : workflowId;
         const config = { ...request.config, delegatedBy: { ...request.config.delegatedBy!, agentId: workflowId } };
-        const input: AgentWorkflowInput = { config, initialInput: { text: request.task, sender }, ...(request.systemInstruction ? { systemInstruction: request.systemInstruction } : {}) };
+        const input: AgentWorkflowInput = {
+          config,
+          initialInput: { text: request.task, sender },
+          ...(request.systemInstruction ? { systemInstruction: request.systemInstruction } : {}),
+        };
         // Abandoned, not ended, when this run closes: continue-as-new must not take the children with it.
         // Stopping or resetting the parent stops them explicitly (stopSubAgents).
         timers.childStarted();
@@ -656,7 +670,8 @@ function stepDeps(
         } catch (err) {
           if (isCancellation(err)) throw new InfrastructureError(STEP_CANCELLED, 'The start of a sub-agent was cancelled.');
           // The agent turns it into the call's Failed result (see SUB_AGENT_FAILURES_CHANGE).
-          if (err instanceof WorkflowExecutionAlreadyStartedError) throw new LivecontextError('SUB_AGENT_ID_TAKEN', `a workflow with the id ${childId} already runs`);
+          if (err instanceof WorkflowExecutionAlreadyStartedError)
+            throw new LivecontextError('SUB_AGENT_ID_TAKEN', `a workflow with the id ${childId} already runs`);
           throw err;
         }
         // A child that ends without reporting (it failed at start, or was terminated) will never answer: in
@@ -670,13 +685,20 @@ function stepDeps(
       async wait(toolCallId) {
         let endIgnored = false; // a history recorded before SUB_AGENT_FAILURES_CHANGE waited on
         for (;;) {
-          await condition(() => agent.subAgentAnswered(toolCallId) || timers.subAgentWaitEnds() || timers.interrupt() || (ended.has(toolCallId) && !endIgnored));
+          await condition(
+            () => agent.subAgentAnswered(toolCallId) || timers.subAgentWaitEnds() || timers.interrupt() || (ended.has(toolCallId) && !endIgnored),
+          );
           if (agent.subAgentAnswered(toolCallId)) return true;
           if (timers.interrupt()) timers.onInterrupted();
           if (timers.subAgentWaitEnds() || timers.interrupt()) return false;
           const call = agent.runningSubAgents().find((c) => c.toolCallId === toolCallId);
           if (call && changed(SUB_AGENT_FAILURES_CHANGE)) {
-            agent.recordSubAgentResult({ toolCallId, agentId: call.agentId, status: 'Failed', text: `The sub-agent ${call.agentId} ended without an answer: ${ended.get(toolCallId)}.`.slice(0, 64 * 1024) });
+            agent.recordSubAgentResult({
+              toolCallId,
+              agentId: call.agentId,
+              status: 'Failed',
+              text: `The sub-agent ${call.agentId} ended without an answer: ${ended.get(toolCallId)}.`.slice(0, 64 * 1024),
+            });
             return true;
           }
           endIgnored = true;
@@ -717,17 +739,19 @@ function stepDeps(
     async executeTool(call, options) {
       let result;
       try {
-        result = await executeTool.executeWithOptions({ ...DEFAULT_TOOL_ACTIVITY_OPTIONS, summary: `tool ${call.toolName}` }, [{
-          ...(options?.approved ? { approved: true } : {}),
-          ...(options?.offered === false ? { offered: false } : {}),
-          agentId: workflowId,
-          runId,
-          // The raw arguments only: the parsed copy is in the model output entry already, and the
-          // activity parses the raw text again (the same way), so the arguments enter history once more, not twice.
-          call: { toolName: call.toolName, toolCallId: call.toolCallId, rawArguments: call.rawArguments },
-          idempotencyKey: `${workflowId}/${call.toolCallId}`,
-          ...(agent.config.tools ? { allowedTools: agent.config.tools } : {}),
-        }]);
+        result = await executeTool.executeWithOptions({ ...DEFAULT_TOOL_ACTIVITY_OPTIONS, summary: `tool ${call.toolName}` }, [
+          {
+            ...(options?.approved ? { approved: true } : {}),
+            ...(options?.offered === false ? { offered: false } : {}),
+            agentId: workflowId,
+            runId,
+            // The raw arguments only: the parsed copy is in the model output entry already, and the
+            // activity parses the raw text again (the same way), so the arguments enter history once more, not twice.
+            call: { toolName: call.toolName, toolCallId: call.toolCallId, rawArguments: call.rawArguments },
+            idempotencyKey: `${workflowId}/${call.toolCallId}`,
+            ...(agent.config.tools ? { allowedTools: agent.config.tools } : {}),
+          },
+        ]);
       } catch (err) {
         // Interrupted: not the tool's failure; the agent answers the call as interrupted.
         if (isCancellation(err)) throw new InfrastructureError(STEP_CANCELLED, `The tool ${call.toolName} was cancelled.`);

@@ -48,7 +48,12 @@ export function entryFeed(entries: () => readonly HistoryEntry[]) {
         // Entries are in seq order: the fresh ones are a tail, found from the end.
         let i = all.length;
         while (i > 0 && all[i - 1].seq > fedUpTo) i--;
-        sink.appended({ runId, ...(continuedFromExecutionRunId ? { continuedFromRunId: continuedFromExecutionRunId } : {}), afterSeq: fedUpTo, entries: all.slice(i) });
+        sink.appended({
+          runId,
+          ...(continuedFromExecutionRunId ? { continuedFromRunId: continuedFromExecutionRunId } : {}),
+          afterSeq: fedUpTo,
+          entries: all.slice(i),
+        });
       }
       fedUpTo = upTo;
     },

@@ -60,7 +60,6 @@ import * as widgetsRegistry from '../agent/widgets/registry';
 import * as widgetsTaskList from '../agent/widgets/task-list';
 import * as widgetsWidget from '../agent/widgets/widget';
 
-
 const isZodSchema = (value: object): boolean => '_zod' in value;
 
 /** Object.freeze all the way down, as Temporal does, except zod schemas and RegExps (left as they are). */
@@ -101,4 +100,50 @@ function freezeShared(value: unknown, seen: WeakSet<object>): void {
 Object.freeze(regexes);
 Object.freeze(util);
 const seen = new WeakSet<object>();
-for (const namespace of [agentConfig, agentId, agentState, agentStatus, agent, askUser, attachments, budgets, contextBudget, entries, entryRepair, errors, imageHeader, index, inputFingerprint, input, lenientArgs, liveContext, messageAssembler, messageDelta, modelContext, modelStep, model, refusedAttachments, responseSchema, runState, shortId, snapshotCheck, snapshot, stepIo, subAgents, timerTools, tokenEstimate, toolAllowance, toolDecision, toolSpec, toolStep, undecodable, widgetsIndex, widgetsMemoryNotebook, widgetsRebuild, widgetsRegistry, widgetsTaskList, widgetsWidget]) freezeShared(namespace, seen);
+for (const namespace of [
+  agentConfig,
+  agentId,
+  agentState,
+  agentStatus,
+  agent,
+  askUser,
+  attachments,
+  budgets,
+  contextBudget,
+  entries,
+  entryRepair,
+  errors,
+  imageHeader,
+  index,
+  inputFingerprint,
+  input,
+  lenientArgs,
+  liveContext,
+  messageAssembler,
+  messageDelta,
+  modelContext,
+  modelStep,
+  model,
+  refusedAttachments,
+  responseSchema,
+  runState,
+  shortId,
+  snapshotCheck,
+  snapshot,
+  stepIo,
+  subAgents,
+  timerTools,
+  tokenEstimate,
+  toolAllowance,
+  toolDecision,
+  toolSpec,
+  toolStep,
+  undecodable,
+  widgetsIndex,
+  widgetsMemoryNotebook,
+  widgetsRebuild,
+  widgetsRegistry,
+  widgetsTaskList,
+  widgetsWidget,
+])
+  freezeShared(namespace, seen);

@@ -77,7 +77,10 @@ class TurnOutboundInterceptor implements WorkflowOutboundCallsInterceptor {
   scheduleLocalActivity(input: LocalActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleLocalActivity'>): Promise<unknown> {
     return this.inTurn(() => next(input));
   }
-  startChildWorkflowExecution(input: StartChildWorkflowExecutionInput, next: Next<WorkflowOutboundCallsInterceptor, 'startChildWorkflowExecution'>): Promise<[Promise<string>, Promise<unknown>]> {
+  startChildWorkflowExecution(
+    input: StartChildWorkflowExecutionInput,
+    next: Next<WorkflowOutboundCallsInterceptor, 'startChildWorkflowExecution'>,
+  ): Promise<[Promise<string>, Promise<unknown>]> {
     return this.inTurn(() => next(input));
   }
 }

@@ -94,7 +94,11 @@ export class BoundedReadBuffer {
       if (raw === undefined) return;
       const data: MessageTooLargeData = { livecontextMessageTooLarge: true, bytes: s.bytes, limit: this.maxBytes };
       const id = JSON.parse(raw) as string | number;
-      this.ready.push({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: `the answer is ${s.bytes} bytes, more than the ${this.maxBytes} an MCP message may have here`, data } });
+      this.ready.push({
+        jsonrpc: '2.0',
+        id,
+        error: { code: ErrorCode.InternalError, message: `the answer is ${s.bytes} bytes, more than the ${this.maxBytes} an MCP message may have here`, data },
+      });
       return;
     }
     const line = Buffer.concat(this.parts).toString('utf8').replace(/\r$/, '');

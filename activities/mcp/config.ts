@@ -92,7 +92,8 @@ function resolveServer(name: string, entry: McpServerEntry, env: NodeJS.ProcessE
   const expand = (text: string, field: string, inSecretField: boolean) =>
     text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_m, variable: string, fallback: string | undefined) => {
       const value = env[variable] ?? fallback;
-      if (value === undefined) throw new UserError(`Invalid ${where}: mcpServers.${name}.${field} uses \${${variable}}, which is not set in the worker's environment.`, 'MCP_CONFIG');
+      if (value === undefined)
+        throw new UserError(`Invalid ${where}: mcpServers.${name}.${field} uses \${${variable}}, which is not set in the worker's environment.`, 'MCP_CONFIG');
       if (inSecretField || looksSecret(variable)) secret(value, variable);
       return value;
     });

@@ -92,13 +92,23 @@ export class McpPool {
   status(): McpServerStatus[] {
     return this.connections.map((c) => {
       const defs = this.tools.get(c.name);
-      const names = namespacedToolNames(c.name, (defs ?? []).map((d) => d.name));
+      const names = namespacedToolNames(
+        c.name,
+        (defs ?? []).map((d) => d.name),
+      );
       return {
         name: c.name,
-        transport: c.transportUsed ?? (c.config.transport === 'http-or-sse' ? 'streamable-http or sse' : c.config.transport === 'http' ? 'streamable-http' : c.config.transport),
+        transport:
+          c.transportUsed ??
+          (c.config.transport === 'http-or-sse' ? 'streamable-http or sse' : c.config.transport === 'http' ? 'streamable-http' : c.config.transport),
         connected: defs !== undefined,
         ...(this.errors.has(c.name) ? { error: this.errors.get(c.name) } : {}),
-        tools: (defs ?? []).map((d, i) => ({ name: names[i], mcpName: d.name, description: c.redact(d.description ?? ''), needsApproval: needsApprovalFor(d) })),
+        tools: (defs ?? []).map((d, i) => ({
+          name: names[i],
+          mcpName: d.name,
+          description: c.redact(d.description ?? ''),
+          needsApproval: needsApprovalFor(d),
+        })),
         ...(this.skipped.get(c.name)?.length ? { skippedTools: this.skipped.get(c.name) } : {}),
       };
     });
@@ -110,7 +120,11 @@ export class McpPool {
 
   private source(c: McpServerConnection, taken: ReadonlySet<string>): ToolSource {
     const defs = this.tools.get(c.name) ?? [];
-    const names = namespacedToolNames(c.name, defs.map((d) => d.name), taken);
+    const names = namespacedToolNames(
+      c.name,
+      defs.map((d) => d.name),
+      taken,
+    );
     return { name: `mcp:${c.name}`, tools: defs.map((d, i) => mcpTool(names[i], d, c)) };
   }
 
@@ -134,7 +148,12 @@ export class McpPool {
     this.errors.delete(server);
     this.log?.info(`MCP server "${server}" changed its tools: now ${tools.length}`);
     for (const registry of this.registries) {
-      const others = new Set(registry.list().filter((t) => t.source !== `mcp:${server}`).map((t) => t.name));
+      const others = new Set(
+        registry
+          .list()
+          .filter((t) => t.source !== `mcp:${server}`)
+          .map((t) => t.name),
+      );
       try {
         registry.replace(this.source(connection, others));
       } catch (err) {

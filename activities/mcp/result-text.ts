@@ -76,7 +76,11 @@ export function describeBlock(block: Block): string {
 function readBlock(block: unknown, index: number): { text: string; isText: boolean } {
   const type = block && typeof block === 'object' ? (block as { type?: unknown }).type : undefined;
   const schema = typeof type === 'string' ? BLOCK_SCHEMAS[type as keyof typeof BLOCK_SCHEMAS] : undefined;
-  if (!schema) return { text: `[${typeof type === 'string' ? `${short(type)} ` : ''}content the client does not know (content[${index}]); not shown to the model]`, isText: false };
+  if (!schema)
+    return {
+      text: `[${typeof type === 'string' ? `${short(type)} ` : ''}content the client does not know (content[${index}]); not shown to the model]`,
+      isText: false,
+    };
   const parsed = schema.safeParse(block);
   if (!parsed.success) {
     const what = parsed.error.issues.map((i) => `${i.path.join('.') || type}: ${i.message}`).join('; ');
@@ -95,8 +99,13 @@ export function redactMcpResult(result: unknown, secrets: readonly Secret[]): un
   if (!result || typeof result !== 'object' || Array.isArray(result)) return redactJson(result, secrets);
   const { content } = result as { content?: unknown };
   if (!Array.isArray(content)) return redactJson(result, secrets);
-  const textAt = content.flatMap((b, i) => (b && typeof b === 'object' && (b as { type?: unknown }).type === 'text' && typeof (b as { text?: unknown }).text === 'string' ? [i] : []));
-  const texts = redactSecretsAcross(textAt.map((i) => (content[i] as { text: string }).text), secrets);
+  const textAt = content.flatMap((b, i) =>
+    b && typeof b === 'object' && (b as { type?: unknown }).type === 'text' && typeof (b as { text?: unknown }).text === 'string' ? [i] : [],
+  );
+  const texts = redactSecretsAcross(
+    textAt.map((i) => (content[i] as { text: string }).text),
+    secrets,
+  );
   const joined = content.slice();
   textAt.forEach((at, k) => (joined[at] = { ...(content[at] as object), text: texts[k] }));
   return redactJson({ ...result, content: joined }, secrets);
@@ -104,11 +113,14 @@ export function redactMcpResult(result: unknown, secrets: readonly Secret[]): un
 
 export function mcpResultText(result: unknown): McpResultText {
   if (!result || typeof result !== 'object' || Array.isArray(result)) {
-    throw new McpResultError(`its result is not an MCP tool result (a JSON object), but ${result === null ? 'null' : Array.isArray(result) ? 'a list' : typeof result}`);
+    throw new McpResultError(
+      `its result is not an MCP tool result (a JSON object), but ${result === null ? 'null' : Array.isArray(result) ? 'a list' : typeof result}`,
+    );
   }
   const r = result as { content?: unknown; structuredContent?: unknown; isError?: unknown; toolResult?: unknown };
   // A server on the protocol's first version answers `{ toolResult }`.
-  if (r.content === undefined && 'toolResult' in r) return { text: typeof r.toolResult === 'string' ? r.toolResult : (JSON.stringify(r.toolResult) ?? ''), isError: false };
+  if (r.content === undefined && 'toolResult' in r)
+    return { text: typeof r.toolResult === 'string' ? r.toolResult : (JSON.stringify(r.toolResult) ?? ''), isError: false };
   if (r.content !== undefined && !Array.isArray(r.content)) throw new McpResultError(`its result's "content" is not a list (${typeof r.content})`);
   const blocks = ((r.content as unknown[] | undefined) ?? []).map(readBlock);
   const isError = r.isError === true;

@@ -104,20 +104,25 @@ export class McpServerConnection {
     const tools: McpToolDef[] = [];
     const cursors = new Set<string>();
     let cursor: string | undefined;
-    for (let pages = 0; ; ) {
+    for (let pages = 0; ;) {
       const left = deadline - Date.now();
       const sofar = () => `${pages} page${pages === 1 ? '' : 's'}, ${tools.length} tools so far`;
       if (left <= 0) throw new McpListError(`listing its tools took more than ${limits.timeoutMs / 1000} s (${sofar()})`);
-      if (pages >= limits.maxPages) throw new McpListError(`its tool list does not end: tools/list still gave a nextCursor after ${limits.maxPages} pages (${tools.length} tools so far)`);
+      if (pages >= limits.maxPages)
+        throw new McpListError(`its tool list does not end: tools/list still gave a nextCursor after ${limits.maxPages} pages (${tools.length} tools so far)`);
       let page: Awaited<ReturnType<Client['listTools']>>;
       try {
-        page = await client.listTools(cursor !== undefined ? { cursor } : undefined, { timeout: Math.min(left, this.hooks.connectTimeoutMs ?? MCP_CONNECT_TIMEOUT_MS) });
+        page = await client.listTools(cursor !== undefined ? { cursor } : undefined, {
+          timeout: Math.min(left, this.hooks.connectTimeoutMs ?? MCP_CONNECT_TIMEOUT_MS),
+        });
       } catch (err) {
-        if (err instanceof McpError && err.code === ErrorCode.RequestTimeout && client.transport) throw new McpListError(`tools/list got no answer in time (${sofar()})`);
+        if (err instanceof McpError && err.code === ErrorCode.RequestTimeout && client.transport)
+          throw new McpListError(`tools/list got no answer in time (${sofar()})`);
         throw err;
       }
       pages++;
-      if (tools.length + page.tools.length > limits.maxTools) throw new McpListError(`it offers more than ${limits.maxTools} tools (${pages} page${pages === 1 ? '' : 's'})`);
+      if (tools.length + page.tools.length > limits.maxTools)
+        throw new McpListError(`it offers more than ${limits.maxTools} tools (${pages} page${pages === 1 ? '' : 's'})`);
       for (const tool of page.tools) tools.push(tool);
       cursor = page.nextCursor;
       if (!cursor) return tools;
@@ -141,7 +146,10 @@ export class McpServerConnection {
         // The executor's own timeout comes first and cancels; this only keeps the SDK's 60 s default away.
         timeout: options.timeoutMs + 5_000,
         ...(options.onProgress
-          ? { onprogress: (p: { progress: number; total?: number; message?: string }) => options.onProgress!({ progress: p.progress, total: p.total, message: p.message }) }
+          ? {
+              onprogress: (p: { progress: number; total?: number; message?: string }) =>
+                options.onProgress!({ progress: p.progress, total: p.total, message: p.message }),
+            }
           : {}),
       });
     } catch (err) {
@@ -198,7 +206,9 @@ export class McpServerConnection {
     const internals = transport as unknown as { _readBuffer?: unknown };
     if (internals._readBuffer) {
       internals._readBuffer = new BoundedReadBuffer(MCP_MAX_MESSAGE_BYTES, (bytes, answered) =>
-        this.hooks.log?.warn(`MCP server "${this.name}" sent a message of ${formatBytes(bytes)} (more than ${formatBytes(MCP_MAX_MESSAGE_BYTES)}); it was skipped${answered ? ' and its call failed' : ''}`),
+        this.hooks.log?.warn(
+          `MCP server "${this.name}" sent a message of ${formatBytes(bytes)} (more than ${formatBytes(MCP_MAX_MESSAGE_BYTES)}); it was skipped${answered ? ' and its call failed' : ''}`,
+        ),
       );
     }
     // The server's own diagnostics: kept (short) to explain a failed start, never printed raw.
@@ -253,7 +263,9 @@ export class McpServerConnection {
           const tools = await this.listTools();
           if (!this.closed) this.hooks.onToolsChanged?.(tools);
         } catch (err) {
-          this.hooks.log?.warn(`MCP server "${this.name}": listing its tools after tools/list_changed failed, so it keeps its previous tools: ${this.redact((err as Error).message)}`);
+          this.hooks.log?.warn(
+            `MCP server "${this.name}": listing its tools after tools/list_changed failed, so it keeps its previous tools: ${this.redact((err as Error).message)}`,
+          );
         }
       } while (this.refreshAgain && !this.closed);
     })().finally(() => (this.refreshing = undefined));
@@ -263,7 +275,8 @@ export class McpServerConnection {
     if (this.client !== client) return;
     this.client = undefined;
     this.pid = undefined;
-    if (!this.closed) this.hooks.log?.warn(`MCP server "${this.name}" disconnected; the next call reconnects${this.config.transport === 'stdio' ? ' (restarting it)' : ''}`);
+    if (!this.closed)
+      this.hooks.log?.warn(`MCP server "${this.name}" disconnected; the next call reconnects${this.config.transport === 'stdio' ? ' (restarting it)' : ''}`);
     void client.close().catch(() => undefined);
   }
 
@@ -292,7 +305,10 @@ export class McpServerConnection {
       // Protocol rejects every pending request with ConnectionClosed once the transport closed.
       message = `the connection to the MCP server "${this.name}" closed during the call (the server may have crashed); the next call reconnects${this.stderrNote()}`;
       this.drop(client);
-    } else if (signal.aborted || (err instanceof McpError && err.code === ErrorCode.RequestTimeout && (err.data as { timeout?: unknown } | undefined)?.timeout !== undefined)) {
+    } else if (
+      signal.aborted ||
+      (err instanceof McpError && err.code === ErrorCode.RequestTimeout && (err.data as { timeout?: unknown } | undefined)?.timeout !== undefined)
+    ) {
       message = `the MCP server "${this.name}" gave no answer in time; the request was cancelled`;
       this.checkAlive(client);
     } else if (err instanceof McpError && isMessageTooLarge(err.data)) {
@@ -340,8 +356,7 @@ function jsonLongerThan(value: unknown, limit: number): boolean {
         total += k.length + 4;
         stack.push(child);
       }
-    }
-    else total += 5;
+    } else total += 5;
     if (total > limit) return true;
   }
   return false;

@@ -4,14 +4,7 @@
  */
 import { BaseModel } from './base-model';
 import Anthropic from '@anthropic-ai/sdk';
-import {
-  type ContextMessage,
-  DeltaSequencer,
-  type FinishReason,
-  type MessageDelta,
-  type StreamOptions,
-  type ToolSpec,
-} from '../../agent/index';
+import { type ContextMessage, DeltaSequencer, type FinishReason, type MessageDelta, type StreamOptions, type ToolSpec } from '../../agent/index';
 import { answerToolChoice, answerToolSpec, toAnthropicRequest, toAnthropicToolChoice } from './anthropic-messages';
 import type { ModelProvider } from './model-router';
 import { keyReadiness, missingKey } from './openai-model';
@@ -52,7 +45,14 @@ export function anthropicProvider(options: AnthropicProviderOptions = {}): Model
   };
 }
 
-const STOP: Record<string, FinishReason> = { end_turn: 'stop', stop_sequence: 'stop', tool_use: 'tool_calls', max_tokens: 'length', refusal: 'content_filter', pause_turn: 'other' };
+const STOP: Record<string, FinishReason> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  tool_use: 'tool_calls',
+  max_tokens: 'length',
+  refusal: 'content_filter',
+  pause_turn: 'other',
+};
 
 export class AnthropicMessagesModel extends BaseModel {
   constructor(
@@ -64,18 +64,30 @@ export class AnthropicMessagesModel extends BaseModel {
     super(providerId, 'anthropic-messages', modelId);
   }
 
-  async *stream(messages: readonly ContextMessage[], toolSpecs: readonly ToolSpec[], systemPrompt: string | undefined, options: StreamOptions): AsyncIterable<MessageDelta> {
+  async *stream(
+    messages: readonly ContextMessage[],
+    toolSpecs: readonly ToolSpec[],
+    systemPrompt: string | undefined,
+    options: StreamOptions,
+  ): AsyncIterable<MessageDelta> {
     const d = new DeltaSequencer({ providerRaw: options.providerRaw });
     const c = this.config;
     // A typed answer comes through a tool of its own (see answerToolSpec); the agent's tool choice gives way to it.
     const answerTool = options.responseFormat ? answerToolSpec(options.responseFormat, toolSpecs) : undefined;
-    const parts = toAnthropicRequest(messages, systemPrompt, answerTool ? [...toolSpecs, answerTool] : toolSpecs, { providerId: this.providerId, cache: this.wire.cache });
+    const parts = toAnthropicRequest(messages, systemPrompt, answerTool ? [...toolSpecs, answerTool] : toolSpecs, {
+      providerId: this.providerId,
+      cache: this.wire.cache,
+    });
     const body = {
       model: c.modelId,
       max_tokens: c.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
       stream: true as const,
       ...parts,
-      ...(answerTool ? { tool_choice: answerToolChoice(c.extra) } : toolSpecs.length && c.toolChoice ? { tool_choice: toAnthropicToolChoice(c.toolChoice) } : {}),
+      ...(answerTool
+        ? { tool_choice: answerToolChoice(c.extra) }
+        : toolSpecs.length && c.toolChoice
+          ? { tool_choice: toAnthropicToolChoice(c.toolChoice) }
+          : {}),
       ...(c.temperature !== undefined ? { temperature: c.temperature } : {}),
       ...(c.topP !== undefined ? { top_p: c.topP } : {}),
       ...(c.stopSequences?.length ? { stop_sequences: c.stopSequences } : {}),
@@ -175,7 +187,10 @@ export class AnthropicMessagesModel extends BaseModel {
       return;
     }
     // Anthropic reports no total: input (cache reads and writes included) plus output.
-    yield d.next({ kind: 'usage', usage: { inputTokens: input, outputTokens: output, totalTokens: input + output, ...(cached ? { cachedInputTokens: cached } : {}) } });
+    yield d.next({
+      kind: 'usage',
+      usage: { inputTokens: input, outputTokens: output, totalTokens: input + output, ...(cached ? { cachedInputTokens: cached } : {}) },
+    });
     yield d.next({ kind: 'done', finishReason: finish });
   }
 }

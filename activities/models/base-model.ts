@@ -24,5 +24,10 @@ export abstract class BaseModel implements Model {
     return { providerId: this.providerId, specification: this.specification, modelId: this.config.modelId };
   }
 
-  abstract stream(messages: readonly ContextMessage[], toolSpecs: readonly ToolSpec[], systemPrompt: string | undefined, options: StreamOptions): AsyncIterable<MessageDelta>;
+  abstract stream(
+    messages: readonly ContextMessage[],
+    toolSpecs: readonly ToolSpec[],
+    systemPrompt: string | undefined,
+    options: StreamOptions,
+  ): AsyncIterable<MessageDelta>;
 }

@@ -69,20 +69,33 @@ class OfflineDemoModel extends BaseModel {
 
 /** The tool calls a message asks for, among the offered tools, and what the demo says first. */
 function plan(input: ModelInputEntry, offered: Set<string>): { say: string; calls: PlannedCall[] } {
-  const text = input.sections.map((s) => s.content).join('\n\n').trim();
+  const text = input.sections
+    .map((s) => s.content)
+    .join('\n\n')
+    .trim();
   const lower = text.toLowerCase();
   const missing = (...names: string[]) => names.filter((n) => !offered.has(n));
-  const refuse = (names: string[]) => ({ say: `I would use ${names.join(' and ')}, but this agent is not offered ${names.length > 1 ? 'them' : 'it'} (see --tools).`, calls: [] });
+  const refuse = (names: string[]) => ({
+    say: `I would use ${names.join(' and ')}, but this agent is not offered ${names.length > 1 ? 'them' : 'it'} (see --tools).`,
+    calls: [],
+  });
 
   const remember = /^(?:remember|note)\s+(?:that\s+)?(.+)$/is.exec(text);
   if (remember) {
     if (missing('memory_notebook_replace').length) return refuse(['memory_notebook_replace']);
-    return { say: 'Writing that into my memory notebook.', calls: [{ name: 'memory_notebook_replace', args: { old_text: '', new_text: `- ${remember[1].trim()}\n` } }] };
+    return {
+      say: 'Writing that into my memory notebook.',
+      calls: [{ name: 'memory_notebook_replace', args: { old_text: '', new_text: `- ${remember[1].trim()}\n` } }],
+    };
   }
   const planned = /^plan\s+(.+)$/is.exec(text);
   if (planned) {
     if (missing('todo_add').length) return refuse(['todo_add']);
-    const titles = planned[1].split(/,|\n/).map((t) => t.trim()).filter(Boolean).slice(0, 20);
+    const titles = planned[1]
+      .split(/,|\n/)
+      .map((t) => t.trim())
+      .filter(Boolean)
+      .slice(0, 20);
     return { say: `Adding ${titles.length} task${titles.length === 1 ? '' : 's'} to my task list.`, calls: [{ name: 'todo_add', args: { titles } }] };
   }
   const done = /^done\s+#?(\d+)$/i.exec(text);
@@ -94,21 +107,34 @@ function plan(input: ModelInputEntry, offered: Set<string>): { say: string; call
   if (sleep) {
     if (missing('sleep').length) return refuse(['sleep']);
     const seconds = Math.min(Number(sleep[1] ?? 15), 3600);
-    return { say: `Sleeping ${seconds} s on a durable timer (kill the worker now and start it again: the timer goes on).`, calls: [{ name: 'sleep', args: { seconds, reason: 'demo' } }] };
+    return {
+      say: `Sleeping ${seconds} s on a durable timer (kill the worker now and start it again: the timer goes on).`,
+      calls: [{ name: 'sleep', args: { seconds, reason: 'demo' } }],
+    };
   }
   const del = /\bdelete\s+note\s*(\d+)/.exec(lower);
   if (del) {
     if (missing('delete_file').length) return refuse(['delete_file']);
-    return { say: `Deleting note ${del[1]}: that waits for your approval (/approve or /deny).`, calls: [{ name: 'delete_file', args: { path: `notes/note-${del[1]}.md` } }] };
+    return {
+      say: `Deleting note ${del[1]}: that waits for your approval (/approve or /deny).`,
+      calls: [{ name: 'delete_file', args: { path: `notes/note-${del[1]}.md` } }],
+    };
   }
   // Named by input number, which a reset keeps counting, so an earlier note is never overwritten.
   const note: PlannedCall = { name: 'write_file', args: { path: `notes/note-${input.inputSeq ?? input.seq}.md`, content: `${text}\n` } };
   if (/\b(both|parallel|two tools)\b/.test(lower)) {
     const lacking = missing('sleep', 'write_file');
     if (lacking.length) return refuse(lacking);
-    return { say: 'A 5 s timer and filing your message, two tools at once (in parallel when the agent has parallelTools).', calls: [{ name: 'sleep', args: { seconds: 5, reason: 'demo' } }, note] };
+    return {
+      say: 'A 5 s timer and filing your message, two tools at once (in parallel when the agent has parallelTools).',
+      calls: [{ name: 'sleep', args: { seconds: 5, reason: 'demo' } }, note],
+    };
   }
-  if (GREETING.test(text)) return { say: `Hello! I am the offline demo model, not an LLM: I answer no questions, but I show what an agent does with its tools. ${DEMO_HELP}`, calls: [] };
+  if (GREETING.test(text))
+    return {
+      say: `Hello! I am the offline demo model, not an LLM: I answer no questions, but I show what an agent does with its tools. ${DEMO_HELP}`,
+      calls: [],
+    };
   if (QUESTION.test(text)) return { say: `I am the offline demo model, not an LLM, so I cannot answer that. ${DEMO_HELP}`, calls: [] };
   if (missing('write_file').length) return { say: `${DEMO_HELP} (write_file is not offered to this agent, so I cannot file notes.)`, calls: [] };
   return { say: `Filing your message as note ${input.inputSeq ?? input.seq}.`, calls: [note] };

@@ -49,7 +49,13 @@ function makeClient(id: string, o: OpenAIProviderOptions): OpenAI {
   const { apiKey, keyVariable } = openaiKey(o);
   if (!apiKey) throw missingKey(keyVariable, id);
   if (o.azure) {
-    return new AzureOpenAI({ ...common, apiKey, endpoint: o.azure.endpoint ?? process.env.AZURE_OPENAI_ENDPOINT, apiVersion: o.azure.apiVersion ?? process.env.OPENAI_API_VERSION ?? '2024-10-21', deployment: o.azure.deployment });
+    return new AzureOpenAI({
+      ...common,
+      apiKey,
+      endpoint: o.azure.endpoint ?? process.env.AZURE_OPENAI_ENDPOINT,
+      apiVersion: o.azure.apiVersion ?? process.env.OPENAI_API_VERSION ?? '2024-10-21',
+      deployment: o.azure.deployment,
+    });
   }
   const baseURL = o.baseURL ?? process.env.OPENAI_BASE_URL ?? undefined;
   return new OpenAI({ ...common, apiKey, ...(baseURL ? { baseURL } : {}) });
@@ -75,7 +81,13 @@ export function missingKey(variable: string, id: string) {
   return toApplicationFailure({ code: ModelError.MissingApiKey, message: missingKeyText(variable, id), retryable: false });
 }
 
-const FINISH: Record<string, FinishReason> = { stop: 'stop', tool_calls: 'tool_calls', function_call: 'tool_calls', length: 'length', content_filter: 'content_filter' };
+const FINISH: Record<string, FinishReason> = {
+  stop: 'stop',
+  tool_calls: 'tool_calls',
+  function_call: 'tool_calls',
+  length: 'length',
+  content_filter: 'content_filter',
+};
 
 export class OpenAIChatModel extends BaseModel {
   constructor(
@@ -87,7 +99,12 @@ export class OpenAIChatModel extends BaseModel {
     super(providerId, 'openai-chat-completions', modelId);
   }
 
-  async *stream(messages: readonly ContextMessage[], toolSpecs: readonly ToolSpec[], systemPrompt: string | undefined, options: StreamOptions): AsyncIterable<MessageDelta> {
+  async *stream(
+    messages: readonly ContextMessage[],
+    toolSpecs: readonly ToolSpec[],
+    systemPrompt: string | undefined,
+    options: StreamOptions,
+  ): AsyncIterable<MessageDelta> {
     const d = new DeltaSequencer({ providerRaw: options.providerRaw });
     const c = this.config;
     const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming = {

@@ -126,8 +126,7 @@ export function toApplicationFailure(mapped: MappedError): ApplicationFailure {
 }
 
 function retryAfter(headers: ApiErrorLike['headers']): number | undefined {
-  const get = (name: string) =>
-    headers instanceof Headers ? headers.get(name) : headers ? (headers[name] ?? headers[name.toLowerCase()]) : undefined;
+  const get = (name: string) => (headers instanceof Headers ? headers.get(name) : headers ? (headers[name] ?? headers[name.toLowerCase()]) : undefined);
   const ms = get('retry-after-ms');
   if (ms && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
   const value = get('retry-after');

@@ -62,12 +62,7 @@ class ScriptedModel extends BaseModel {
     super(providerId, 'scripted', modelId);
   }
 
-
-  async *stream(
-    messages: readonly ContextMessage[],
-    toolSpecs: readonly ToolSpec[],
-    systemPrompt: string | undefined,
-  ): AsyncIterable<MessageDelta> {
+  async *stream(messages: readonly ContextMessage[], toolSpecs: readonly ToolSpec[], systemPrompt: string | undefined): AsyncIterable<MessageDelta> {
     const step = messages.filter((m) => unwrap(m).kind === 'model_output').length;
     const request: ScriptedRequest = { modelId: this.config.modelId, step, messages, toolSpecs, systemPrompt };
     this.log.push(request);

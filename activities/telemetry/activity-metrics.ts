@@ -39,7 +39,11 @@ function instruments(): Instruments {
       tokens: meter.createCounter('livecontext_model_tokens', '1', 'Tokens the providers reported, by model and kind (input, output, cached_input).'),
       cost: meter.createCounter('livecontext_model_cost_microusd', '1', 'Cost of model calls by model from the price table, in millionths of a US dollar.'),
       toolCalls: meter.createCounter('livecontext_tool_calls', '1', 'Tool runs by tool and status (Success, Failed, ApprovalRequired).'),
-      toolFailures: meter.createCounter('livecontext_tool_failures', '1', 'Failed tool runs by tool and kind (error, timeout, bad_arguments, unknown_tool, missing_tool).'),
+      toolFailures: meter.createCounter(
+        'livecontext_tool_failures',
+        '1',
+        'Failed tool runs by tool and kind (error, timeout, bad_arguments, unknown_tool, missing_tool).',
+      ),
     };
     byMeter.set(meter, found);
   }

@@ -71,7 +71,12 @@ export function startModelSpan(info: ModelSpanInfo, messages: readonly ContextMe
         if (message.usage.cachedInputTokens !== undefined) span.setAttribute('gen_ai.usage.cache_read.input_tokens', message.usage.cachedInputTokens);
       }
       if (content) {
-        const output = { role: 'assistant', text: message.contents.join(''), toolCalls: message.toolCalls.map((c) => ({ id: c.toolCallId, name: c.toolName, arguments: c.rawArguments })), finishReason: message.finishReason };
+        const output = {
+          role: 'assistant',
+          text: message.contents.join(''),
+          toolCalls: message.toolCalls.map((c) => ({ id: c.toolCallId, name: c.toolName, arguments: c.rawArguments })),
+          finishReason: message.finishReason,
+        };
         span.setAttribute('gen_ai.output.messages', cut(JSON.stringify([output])));
       }
       span.end();

@@ -18,7 +18,15 @@ export async function inToolSpan<T extends ToolCallResult | ApprovalRequired>(
 ): Promise<T> {
   return trace.getTracer('livecontext').startActiveSpan(
     `execute_tool ${call.toolName}`,
-    { kind: SpanKind.INTERNAL, attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': call.toolName, 'gen_ai.tool.call.id': call.toolCallId, 'livecontext.agent_id': agentId } },
+    {
+      kind: SpanKind.INTERNAL,
+      attributes: {
+        'gen_ai.operation.name': 'execute_tool',
+        'gen_ai.tool.name': call.toolName,
+        'gen_ai.tool.call.id': call.toolCallId,
+        'livecontext.agent_id': agentId,
+      },
+    },
     async (span) => {
       const content = span.isRecording() && traceContentWanted();
       try {

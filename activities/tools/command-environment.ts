@@ -5,7 +5,21 @@
  * the tool's `passEnv` option, and explicit values in its `env` option.
  */
 
-const LOCALE_CATEGORIES = ['ALL', 'CTYPE', 'COLLATE', 'MESSAGES', 'MONETARY', 'NUMERIC', 'TIME', 'ADDRESS', 'IDENTIFICATION', 'MEASUREMENT', 'NAME', 'PAPER', 'TELEPHONE'];
+const LOCALE_CATEGORIES = [
+  'ALL',
+  'CTYPE',
+  'COLLATE',
+  'MESSAGES',
+  'MONETARY',
+  'NUMERIC',
+  'TIME',
+  'ADDRESS',
+  'IDENTIFICATION',
+  'MEASUREMENT',
+  'NAME',
+  'PAPER',
+  'TELEPHONE',
+];
 /** Copied from the worker's environment when set. */
 export const ALLOWED_ENV_NAMES = ['PATH', 'LANG', 'LANGUAGE', ...LOCALE_CATEGORIES.map((c) => `LC_${c}`), 'TERM', 'TZ', 'USER', 'LOGNAME', 'SHELL', 'TMPDIR'];
 export const PASS_ENV_VARIABLE = 'LIVECONTEXT_RUN_COMMAND_ENV';

@@ -41,7 +41,9 @@ async function openChecked(file: string, shownPath: string, flags: number): Prom
     if (info.isDirectory()) throw new Error(`"${shownPath}" is a folder, not a file.`);
     if (!info.isFile()) throw new Error(`"${shownPath}" is not a regular file; it was refused.`);
     if (info.nlink > 1) {
-      throw new PathEscapeError(`"${shownPath}" has ${info.nlink} hard links; files with more than one link are refused (another link may be outside the workspace).`);
+      throw new PathEscapeError(
+        `"${shownPath}" has ${info.nlink} hard links; files with more than one link are refused (another link may be outside the workspace).`,
+      );
     }
     return handle;
   } catch (err) {

@@ -18,7 +18,10 @@ const HASH_MARK = '@';
 export function safeFolderName(agentId: string): string {
   if (isKeptAsIs(agentId)) return agentId;
   // Leading dots would hide the folder (and "." or ".." would not be a folder of its own).
-  const prefix = agentId.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_').slice(0, PREFIX_LENGTH);
+  const prefix = agentId
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^\.+/, '_')
+    .slice(0, PREFIX_LENGTH);
   const hash = createHash('sha256').update(agentId, 'utf8').digest('hex').slice(0, HASH_LENGTH);
   return `${prefix}${HASH_MARK}${hash}`;
 }

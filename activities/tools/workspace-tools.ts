@@ -42,9 +42,7 @@ export const listFilesTool = defineTool({
       throw err;
     });
     const root = await realpath(ctx.workspaceRoot);
-    const lines = await Promise.all(
-      entries.sort((a, b) => (a.name < b.name ? -1 : 1)).map((e) => describeEntry(root, dir, e)),
-    );
+    const lines = await Promise.all(entries.sort((a, b) => (a.name < b.name ? -1 : 1)).map((e) => describeEntry(root, dir, e)));
     return lines.length ? lines.join('\n') : '(empty)';
   },
 });
@@ -75,7 +73,10 @@ async function describeEntry(root: string, dir: string, entry: Dirent): Promise<
   const target = await realpath(path.join(dir, entry.name)).catch(() => undefined);
   if (!target) return `${entry.name} -> (dangling link)`;
   if (!isInside(root, target)) return `${entry.name} -> (link outside the workspace)`;
-  const isFolder = await stat(target).then((s) => s.isDirectory(), () => false);
+  const isFolder = await stat(target).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
   return isFolder ? `${entry.name}/` : entry.name;
 }
 

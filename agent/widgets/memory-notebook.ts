@@ -13,17 +13,12 @@ export const NotebookReplaceArgs = z
   .object({
     old_text: z.string().describe('Exact text to replace (its first occurrence). Empty: append new_text at the end.'),
     new_text: z.string().describe('Replacement text (may be empty to delete old_text).'),
-    search_after: z
-      .string()
-      .optional()
-      .describe('Optional anchor: only look for old_text after the first occurrence of this text.'),
+    search_after: z.string().optional().describe('Optional anchor: only look for old_text after the first occurrence of this text.'),
   })
   .strict();
 export type NotebookReplaceArgs = z.infer<typeof NotebookReplaceArgs>;
 
-export type NotebookEdit =
-  | { ok: true; content: string; metadata: Metadata; message: string }
-  | { ok: false; message: string; metadata: Metadata };
+export type NotebookEdit = { ok: true; content: string; metadata: Metadata; message: string } | { ok: false; message: string; metadata: Metadata };
 
 /** The pure edit: used by the widget and by rebuilding the notebook from history. */
 export function applyNotebookReplace(content: string, args: NotebookReplaceArgs): NotebookEdit {
@@ -47,7 +42,13 @@ export function applyNotebookReplace(content: string, args: NotebookReplaceArgs)
       ok: true,
       content: next,
       message: `Appended ${args.new_text.length} characters to the notebook (now ${next.length}).`,
-      metadata: { operation: 'append', anchor_hit: anchorHit, length_before: content.length, length_after: next.length, length_delta: next.length - content.length },
+      metadata: {
+        operation: 'append',
+        anchor_hit: anchorHit,
+        length_before: content.length,
+        length_after: next.length,
+        length_delta: next.length - content.length,
+      },
     };
   }
   const index = content.indexOf(args.old_text, from);
@@ -127,7 +128,11 @@ export class MemoryNotebookWidget implements Widget {
     }
     this.contentValue = next;
     const operation = 'set' in parsed.data ? 'set' : 'append';
-    return { status: 'Success', result: `Notebook ${operation === 'set' ? 'set' : 'appended to'} (now ${next.length} characters).`, metadata: { operation, length_before: before, length_after: next.length } };
+    return {
+      status: 'Success',
+      result: `Notebook ${operation === 'set' ? 'set' : 'appended to'} (now ${next.length} characters).`,
+      metadata: { operation, length_before: before, length_after: next.length },
+    };
   }
 
   toJSON() {

@@ -40,7 +40,10 @@ export interface Task {
   status: TaskStatus;
 }
 
-const TaskListState = z.object({ tasks: z.array(z.object({ id: z.number().int().positive(), title: z.string(), status: TaskStatus })), nextId: z.number().int().positive() });
+const TaskListState = z.object({
+  tasks: z.array(z.object({ id: z.number().int().positive(), title: z.string(), status: TaskStatus })),
+  nextId: z.number().int().positive(),
+});
 type TaskListState = z.infer<typeof TaskListState>;
 
 const MARK: Record<TaskStatus, string> = { pending: '[ ]', in_progress: '[~]', done: '[x]', cancelled: '[-]' };
@@ -85,11 +88,18 @@ export class TaskListWidget implements Widget {
       const titles = [...(parsed.data.title !== undefined ? [parsed.data.title] : []), ...(parsed.data.titles ?? [])];
       const room = MAX_TASKS - this.state.tasks.length;
       if (titles.length > room) {
-        return { status: 'Failed', result: `The list holds at most ${MAX_TASKS} tasks; ${room} more fit. Mark finished tasks done or cancelled and add fewer.` };
+        return {
+          status: 'Failed',
+          result: `The list holds at most ${MAX_TASKS} tasks; ${room} more fit. Mark finished tasks done or cancelled and add fewer.`,
+        };
       }
       const added = titles.map((title) => ({ id: this.state.nextId++, title, status: 'pending' as const }));
       this.state.tasks.push(...added);
-      return { status: 'Success', result: `Added ${added.map((t) => `#${t.id}`).join(', ')}.`, metadata: { operation: 'add', ids: added.map((t) => t.id), task_count: this.state.tasks.length } };
+      return {
+        status: 'Success',
+        result: `Added ${added.map((t) => `#${t.id}`).join(', ')}.`,
+        metadata: { operation: 'add', ids: added.map((t) => t.id), task_count: this.state.tasks.length },
+      };
     }
     if (toolName === TODO_UPDATE) {
       const parsed = TodoUpdateArgs.safeParse(args);
@@ -100,7 +110,11 @@ export class TaskListWidget implements Widget {
       const before = task.status;
       if (parsed.data.status) task.status = parsed.data.status;
       if (parsed.data.title) task.title = parsed.data.title;
-      return { status: 'Success', result: `Task #${task.id} is ${task.status.replace('_', ' ')}.`, metadata: { operation: 'update', id: task.id, status_before: before, status_after: task.status } };
+      return {
+        status: 'Success',
+        result: `Task #${task.id} is ${task.status.replace('_', ' ')}.`,
+        metadata: { operation: 'update', id: task.id, status_before: before, status_after: task.status },
+      };
     }
     return { status: 'Failed', result: `The task list has no tool ${toolName}.` };
   }

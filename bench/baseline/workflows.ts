@@ -61,15 +61,11 @@ export async function baselineAgent(start: BaselineState): Promise<void> {
     s.inbox.push({ inputSeq, text });
     return outcome(inputSeq);
   });
-  setHandler(
-    waitForAnswer,
-    ({ inputSeq }) => outcome(inputSeq),
-    {
-      validator: ({ inputSeq }) => {
-        if (!(inputSeq >= 1 && inputSeq < s.nextInputSeq)) throw new Error(`No input #${inputSeq}.`);
-      },
+  setHandler(waitForAnswer, ({ inputSeq }) => outcome(inputSeq), {
+    validator: ({ inputSeq }) => {
+      if (!(inputSeq >= 1 && inputSeq < s.nextInputSeq)) throw new Error(`No input #${inputSeq}.`);
     },
-  );
+  });
   setHandler(configure, ({ historyBudgetBytes }) => {
     s.historyBudgetBytes = historyBudgetBytes;
   });

@@ -31,7 +31,9 @@ export class FileBlobStore implements BlobStore {
       await writeFile(tmp, bytes);
       await rename(tmp, file); // atomic: readers never see half a blob
     } catch (err) {
-      throw new Error(`Cannot store a large payload in the blob store ${this.dir} (${(err as Error).message}); set LIVECONTEXT_BLOB_DIR to a folder this process can write, shared with the workers.`);
+      throw new Error(
+        `Cannot store a large payload in the blob store ${this.dir} (${(err as Error).message}); set LIVECONTEXT_BLOB_DIR to a folder this process can write, shared with the workers.`,
+      );
     }
     return key;
   }

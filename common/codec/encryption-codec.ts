@@ -23,13 +23,17 @@ export interface EncryptionKeys {
 }
 
 export function parseKeys(spec: string): EncryptionKeys {
-  const entries = spec.split(',').map((s) => s.trim()).filter(Boolean).map((pair) => {
-    const at = pair.indexOf(':');
-    if (at <= 0) throw new Error('LIVECONTEXT_CODEC_KEYS is "id:base64key,id:base64key" (first one encrypts).');
-    const key = Buffer.from(pair.slice(at + 1), 'base64');
-    if (key.length !== 32) throw new Error(`Key "${pair.slice(0, at)}" must be 32 bytes (base64 of 32 random bytes).`);
-    return [pair.slice(0, at), new Uint8Array(key)] as const;
-  });
+  const entries = spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((pair) => {
+      const at = pair.indexOf(':');
+      if (at <= 0) throw new Error('LIVECONTEXT_CODEC_KEYS is "id:base64key,id:base64key" (first one encrypts).');
+      const key = Buffer.from(pair.slice(at + 1), 'base64');
+      if (key.length !== 32) throw new Error(`Key "${pair.slice(0, at)}" must be 32 bytes (base64 of 32 random bytes).`);
+      return [pair.slice(0, at), new Uint8Array(key)] as const;
+    });
   if (!entries.length) throw new Error('LIVECONTEXT_CODEC_KEYS holds no key.');
   return { keys: Object.fromEntries(entries), currentKeyId: entries[0][0] };
 }

@@ -79,7 +79,7 @@ export class S3BlobStore implements BlobStore {
       if (!out.Body) throw new Error('empty response body');
       bytes = await out.Body.transformToByteArray();
     } catch (err) {
-      if (errorName(err) === 'NoSuchKey' || errorStatus(err) === 404 && errorName(err) !== 'NoSuchBucket') {
+      if (errorName(err) === 'NoSuchKey' || (errorStatus(err) === 404 && errorName(err) !== 'NoSuchBucket')) {
         throw new Error(`Offloaded payload ${key} is missing from ${this.describe()}: every worker and client must share the blob store.`);
       }
       throw new Error(`Cannot read offloaded payload ${key} from the blob store ${this.describe()}: ${explain(err)}`);

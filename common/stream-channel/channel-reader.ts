@@ -87,7 +87,10 @@ export class StreamChannelReader {
   private async follow(url: string, follow: Follow): Promise<void> {
     const key = url.slice(url.lastIndexOf('/') + 1);
     try {
-      const res = await fetch(url, { headers: { authorization: `Bearer ${streamToken(this.secret!, key)}`, accept: 'text/event-stream' }, signal: follow.abort.signal });
+      const res = await fetch(url, {
+        headers: { authorization: `Bearer ${streamToken(this.secret!, key)}`, accept: 'text/event-stream' },
+        signal: follow.abort.signal,
+      });
       if (!res.ok || !res.body) throw new Error(`stream endpoint answered ${res.status}`);
       const decoder = new TextDecoder();
       let buffered = '';

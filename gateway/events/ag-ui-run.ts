@@ -111,7 +111,9 @@ function ending(
     case 'ignored':
       return { finished: { ignored: outcome.reason } };
     case 'interrupted':
-      return behind ? undefined : { finished: { ended: 'interrupted', ...(outcome.by !== undefined ? { by: outcome.by } : {}) }, outcome: { type: 'cancelled' } };
+      return behind
+        ? undefined
+        : { finished: { ended: 'interrupted', ...(outcome.by !== undefined ? { by: outcome.by } : {}) }, outcome: { type: 'cancelled' } };
     case 'asked':
       return behind ? undefined : { finished: { ended: 'ask_user', question: outcome.question } };
     case 'error':

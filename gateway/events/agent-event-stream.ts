@@ -26,7 +26,9 @@ export async function* agentEvents(o: AgentEventsOptions): AsyncGenerator<Emitte
   const { agents, agentId, signal } = o;
   const mode: StreamMode = { kind: 'agent', threadId: agentId };
   let status = await agents.state(agentId);
-  const feed = o.cursor ? new AgentFeed(agents, agentId, mode, o.cursor, undefined, true) : await freshFeed(agents, agentId, mode, Math.min(o.after ?? status.lastSeq, status.lastSeq));
+  const feed = o.cursor
+    ? new AgentFeed(agents, agentId, mode, o.cursor, undefined, true)
+    : await freshFeed(agents, agentId, mode, Math.min(o.after ?? status.lastSeq, status.lastSeq));
   // A stream that starts inside a turn opens its run first, so the turn's end has a start.
   if (!o.cursor && feed.cursor.run) yield { event: { type: EventType.RUN_STARTED, threadId: agentId, runId: feed.cursor.run.runId }, cursor: feed.cursor };
   yield feed.snapshot(status);
@@ -70,6 +72,7 @@ async function freshFeed(agents: AgentClient, agentId: string, mode: StreamMode,
     window = (await agents.history(agentId, 0)).filter((e) => e.seq <= after);
     turn = openTurn(window);
   }
-  const cursor: Cursor = turn && turn !== 'unknown' ? { ...cursorAt(after), run: { runId: turnRunId(turn.inputSeq, turn.seq), errored: false } } : cursorAt(after);
+  const cursor: Cursor =
+    turn && turn !== 'unknown' ? { ...cursorAt(after), run: { runId: turnRunId(turn.inputSeq, turn.seq), errored: false } } : cursorAt(after);
   return new AgentFeed(agents, agentId, mode, cursor, openBatch(window));
 }

@@ -98,7 +98,11 @@ export function parseCursor(text: string): Cursor | null {
  * (`partial`) — the same call, at that attempt or a later one. A cursor made up by a client names a
  * message this stream never started; continuing it would end a message (TEXT_MESSAGE_END) without a start.
  */
-export function streamingIsReal(m: StreamingMessage, next: { callId: string; attempt: number } | undefined, partial: { callId?: string; attempt: number } | null): boolean {
+export function streamingIsReal(
+  m: StreamingMessage,
+  next: { callId: string; attempt: number } | undefined,
+  partial: { callId?: string; attempt: number } | null,
+): boolean {
   const by = next ?? (partial ? { callId: partial.callId ?? '', attempt: partial.attempt } : undefined);
   return by !== undefined && by.callId === m.callId && m.attempt <= by.attempt;
 }

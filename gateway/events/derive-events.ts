@@ -59,7 +59,8 @@ export function restartRunId(runId: string): string {
 }
 
 /** The id of the assistant message of a model call's output: the same whether it was streamed or read. */
-export const outputMessageId = (baseSeq: number, callId: string, attempt: number) => (callId ? `out-${baseSeq}-${callId}-${attempt}` : `out-${baseSeq}-${attempt}`);
+export const outputMessageId = (baseSeq: number, callId: string, attempt: number) =>
+  callId ? `out-${baseSeq}-${callId}-${attempt}` : `out-${baseSeq}-${attempt}`;
 
 /** The text of an input as the user sent it. */
 export const inputText = (e: ModelInputEntry) => e.sections.map((s) => s.content).join('\n\n');
@@ -252,7 +253,11 @@ function resultEvents(step: Step, entry: ToolResultsEntry, batch: readonly ToolC
 
 /** RUN_FINISHED result of a turn that ended without an answer, and its outcome. */
 export function turnEndFinish(entry: TurnEndEntry): { outcome?: { type: 'cancelled' }; result: Record<string, unknown> } {
-  const result = { ended: entry.reason, ...(entry.question !== undefined ? { question: entry.question } : {}), ...(entry.by !== undefined ? { by: entry.by } : {}) };
+  const result = {
+    ended: entry.reason,
+    ...(entry.question !== undefined ? { question: entry.question } : {}),
+    ...(entry.by !== undefined ? { by: entry.by } : {}),
+  };
   return entry.reason === 'interrupted' ? { outcome: { type: 'cancelled' }, result } : { result };
 }
 
@@ -282,7 +287,11 @@ function partialEvents(step: Step, partial: PartialOutput, baseSeq: number): voi
   const tailStart = total - partial.text.length;
   if (s.offset >= tailStart && total > s.offset) {
     step.streaming = { ...s, offset: total };
-    step.push({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: outputMessageId(s.baseSeq, s.callId, s.attempt), delta: partial.text.slice(s.offset - tailStart) });
+    step.push({
+      type: EventType.TEXT_MESSAGE_CONTENT,
+      messageId: outputMessageId(s.baseSeq, s.callId, s.attempt),
+      delta: partial.text.slice(s.offset - tailStart),
+    });
   }
 }
 

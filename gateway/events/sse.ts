@@ -104,20 +104,25 @@ export function sseResponse(c: Context, make: (signal: AbortSignal) => AsyncIter
     {
       start(ctl) {
         controller = ctl;
-        keepAlive = setInterval(() => {
-          if (ended) return;
-          if ((ctl.desiredSize ?? 1) <= 0) {
-            // Full: the client takes nothing. Past stallMs it is let go (the socket with it).
-            stalledSince ??= Date.now();
-            if (Date.now() - stalledSince < stallMs) return;
-            o.log(`gateway: event stream ${c.req.path}: the client read nothing for ${Math.round(stallMs / 1000)} s with ${queued()} bytes waiting; disconnected (it can resume with its Last-Event-ID)`);
-            ctl.error(new Error('The client read nothing for too long.'));
-            finish();
-            return;
-          }
-          stalledSince = undefined;
-          if (Date.now() - lastWrite >= keepAliveMs) enqueue(': keep-alive\n\n');
-        }, Math.max(10, Math.min(keepAliveMs, stallMs) / 3));
+        keepAlive = setInterval(
+          () => {
+            if (ended) return;
+            if ((ctl.desiredSize ?? 1) <= 0) {
+              // Full: the client takes nothing. Past stallMs it is let go (the socket with it).
+              stalledSince ??= Date.now();
+              if (Date.now() - stalledSince < stallMs) return;
+              o.log(
+                `gateway: event stream ${c.req.path}: the client read nothing for ${Math.round(stallMs / 1000)} s with ${queued()} bytes waiting; disconnected (it can resume with its Last-Event-ID)`,
+              );
+              ctl.error(new Error('The client read nothing for too long.'));
+              finish();
+              return;
+            }
+            stalledSince = undefined;
+            if (Date.now() - lastWrite >= keepAliveMs) enqueue(': keep-alive\n\n');
+          },
+          Math.max(10, Math.min(keepAliveMs, stallMs) / 3),
+        );
         keepAlive.unref?.();
       },
       async pull(ctl) {
@@ -149,7 +154,10 @@ export function sseResponse(c: Context, make: (signal: AbortSignal) => AsyncIter
 }
 
 /** The stream options of a gateway's configuration. */
-export function sseOptions(g: Pick<GatewayOptions, 'openStreams' | 'streamWatch' | 'sseBufferBytes' | 'sseStallMs'>, log: (message: string) => void): SseOptions {
+export function sseOptions(
+  g: Pick<GatewayOptions, 'openStreams' | 'streamWatch' | 'sseBufferBytes' | 'sseStallMs'>,
+  log: (message: string) => void,
+): SseOptions {
   return {
     log,
     ...(g.openStreams ? { open: g.openStreams } : {}),

@@ -15,12 +15,17 @@ export function registerGetState(server: McpServer, ctx: McpToolContext): void {
   server.registerTool(
     'get_state',
     {
-      title: 'Get an agent\'s state',
+      title: "Get an agent's state",
       description:
-        'Shows an agent\'s state: whether it waits for input, works, waits for a tool call to be approved (with the call ids to pass to approve_tool_call) or is blocked by an error; its model, usage, notebook and tasks. With input_seq (from send_message) it also gives that input\'s answer once the agent has finished the turn, without waiting.',
+        "Shows an agent's state: whether it waits for input, works, waits for a tool call to be approved (with the call ids to pass to approve_tool_call) or is blocked by an error; its model, usage, notebook and tasks. With input_seq (from send_message) it also gives that input's answer once the agent has finished the turn, without waiting.",
       inputSchema: {
         agent_id: z.string().min(1).describe('The agent (see list_agents).'),
-        input_seq: z.number().int().positive().optional().describe('An input_seq from send_message: include what became of that input (its answer once finished).'),
+        input_seq: z
+          .number()
+          .int()
+          .positive()
+          .optional()
+          .describe('An input_seq from send_message: include what became of that input (its answer once finished).'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },

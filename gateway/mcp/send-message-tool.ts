@@ -28,8 +28,16 @@ export function registerSendMessage(server: McpServer, ctx: McpToolContext): voi
       inputSchema: {
         agent_id: z.string().min(1).describe('The agent to send to (see list_agents).'),
         text: z.string().min(1).describe('The message.'),
-        wait: z.boolean().default(true).describe(`Wait for the answer (default true; at most ${Math.round(ctx.waitCapMs / 1000)} s).`),
-        idempotency_key: z.string().min(1).max(200).optional().describe('Your id for this message; a repeat with the same key returns the first one\'s input_seq.'),
+        wait: z
+          .boolean()
+          .default(true)
+          .describe(`Wait for the answer (default true; at most ${Math.round(ctx.waitCapMs / 1000)} s).`),
+        idempotency_key: z
+          .string()
+          .min(1)
+          .max(200)
+          .optional()
+          .describe("Your id for this message; a repeat with the same key returns the first one's input_seq."),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
@@ -56,7 +64,10 @@ export function registerSendMessage(server: McpServer, ctx: McpToolContext): voi
           onWorking: async (_state, elapsedMs) => {
             if (progressToken === undefined || elapsedMs - lastProgress < PROGRESS_EVERY_MS) return;
             lastProgress = elapsedMs;
-            await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: Math.round(elapsedMs / 1000), message: `agent ${agent_id} is working` } });
+            await extra.sendNotification({
+              method: 'notifications/progress',
+              params: { progressToken, progress: Math.round(elapsedMs / 1000), message: `agent ${agent_id} is working` },
+            });
           },
         });
         const report = reportTurn(agent_id, inputSeq, progress);

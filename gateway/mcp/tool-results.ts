@@ -25,7 +25,8 @@ export class ToolRefusal extends Error {
 
 /** Refuses tools that change agents when the request came with a read-only token. */
 export function requireFullScope(scope: Scope, what: string): void {
-  if (scope === 'read') throw new ToolRefusal(`Refused: this token is read-only, and ${what} changes the agent. Use a token with full access (LIVECONTEXT_GATEWAY_TOKEN).`);
+  if (scope === 'read')
+    throw new ToolRefusal(`Refused: this token is read-only, and ${what} changes the agent. Use a token with full access (LIVECONTEXT_GATEWAY_TOKEN).`);
 }
 
 /**

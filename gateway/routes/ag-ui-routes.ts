@@ -62,7 +62,7 @@ export function mountAgUiRoutes(app: Hono<GatewayEnv>, options: GatewayOptions):
   };
   app.post(
     '/agents/:id/ag-ui',
-    run((c) => requireAgentId(c.req.param('id'), 'path\'s agent id')),
+    run((c) => requireAgentId(c.req.param('id'), "path's agent id")),
   );
   app.post(
     '/ag-ui',

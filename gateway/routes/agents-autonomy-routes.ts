@@ -10,7 +10,9 @@ import { type ApiApp, errorResponses, jsonBody, jsonResponse } from '../openapi'
 const TAG = ['autonomy'];
 
 const InterruptBody = z.object({ by: z.string().max(200).optional() }).strict();
-const InterruptResult = z.object({ interrupted: z.boolean().describe('false: the agent was not working on a turn'), lastSeq: z.number() }).meta({ id: 'InterruptResult' });
+const InterruptResult = z
+  .object({ interrupted: z.boolean().describe('false: the agent was not working on a turn'), lastSeq: z.number() })
+  .meta({ id: 'InterruptResult' });
 
 export const ScheduleSchema = z
   .object({
@@ -26,7 +28,7 @@ export const ScheduleSchema = z
       .object({
         scheduledAt: z.string(),
         status: z.enum(['delivered', 'delivering', 'failed']).describe('delivering: it runs, retrying while no worker answers'),
-        error: z.string().optional().describe("Why it failed (or why its last attempt did), e.g. the agent is not running"),
+        error: z.string().optional().describe('Why it failed (or why its last attempt did), e.g. the agent is not running'),
         workflowId: z.string(),
       })
       .nullable()
@@ -37,10 +39,23 @@ const AddScheduleBody = z
   .object({
     cron: z.string().max(200).optional().describe('A cron expression, UTC unless it starts with CRON_TZ=<zone>'),
     every: z.string().max(50).optional().describe('An interval: 30s, 15m, 1h, 1d, 1h30m'),
-    text: z.string().min(1).max(64 * 1024),
+    text: z
+      .string()
+      .min(1)
+      .max(64 * 1024),
     sender: z.string().max(200).optional(),
-    startIfMissing: NewAgentConfig.extend({ systemInstruction: z.string().max(64 * 1024).optional() }).optional().describe('Start the agent with this when it is not running at a scheduled time'),
-    scheduleId: z.string().regex(/^[A-Za-z0-9._-]{1,150}$/).optional(),
+    startIfMissing: NewAgentConfig.extend({
+      systemInstruction: z
+        .string()
+        .max(64 * 1024)
+        .optional(),
+    })
+      .optional()
+      .describe('Start the agent with this when it is not running at a scheduled time'),
+    scheduleId: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,150}$/)
+      .optional(),
     note: z.string().max(1000).optional(),
   })
   .strict()
@@ -62,7 +77,7 @@ export const listSchedules = createRoute({
   method: 'get',
   path: '/agents/{id}/schedules',
   tags: TAG,
-  summary: "The schedules that feed this agent",
+  summary: 'The schedules that feed this agent',
   request: { params: AgentPath },
   responses: { 200: jsonResponse(ScheduleList, 'Its schedules.'), ...errorResponses(404) },
 });

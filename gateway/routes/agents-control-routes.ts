@@ -17,7 +17,7 @@ import { withStateWords } from '../../client/state-view';
 import { type ApiApp, errorResponses, jsonBody, jsonResponse } from '../openapi';
 
 const TAG = ['control'];
-const STATUS_AFTER = 'The agent\'s status after the change.';
+const STATUS_AFTER = "The agent's status after the change.";
 
 export const approveToolCall = createRoute({
   method: 'post',

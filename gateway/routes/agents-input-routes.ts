@@ -20,8 +20,8 @@ export const sendInput = createRoute({
   summary: 'Input for the agent (text or sections), taken exactly once per idempotency key',
   description:
     'Answers once the agent accepted the input (202, with its inputSeq), or with ?wait=1 once the turn has ended (200, with its outcome). ' +
-    'The `Idempotency-Key` header is the body\'s `idempotencyKey`: a delivery with a key the agent took before returns the first inputSeq with `duplicate: true` and starts no turn; ' +
-    'the same key with a different input is refused (409 IDEMPOTENCY_KEY_REUSED), and keys starting `ag-ui:` or `schedule:` are livecontext\'s own (400).',
+    "The `Idempotency-Key` header is the body's `idempotencyKey`: a delivery with a key the agent took before returns the first inputSeq with `duplicate: true` and starts no turn; " +
+    "the same key with a different input is refused (409 IDEMPOTENCY_KEY_REUSED), and keys starting `ag-ui:` or `schedule:` are livecontext's own (400).",
   request: { params: AgentPath, query: InputQuery, headers: InputHeaders, body: jsonBody(InputBody) },
   responses: {
     202: jsonResponse(InputAccepted, 'Accepted (or taken before, `duplicate: true`).'),
@@ -36,7 +36,13 @@ export const getAnswer = createRoute({
   tags: TAG,
   summary: 'Waits for the end of the turn of one input and answers its outcome',
   request: { params: AnswerPath },
-  responses: { 200: jsonResponse(TurnOutcomeSchema, 'How the turn ended: answered (with the answer entry), ignored, error, stopped, reset, interrupted, asked or continued.'), ...errorResponses(404) },
+  responses: {
+    200: jsonResponse(
+      TurnOutcomeSchema,
+      'How the turn ended: answered (with the answer entry), ignored, error, stopped, reset, interrupted, asked or continued.',
+    ),
+    ...errorResponses(404),
+  },
 });
 
 export function mountAgentInputRoutes(api: ApiApp, agents: AgentClient): void {
@@ -46,7 +52,7 @@ export function mountAgentInputRoutes(api: ApiApp, agents: AgentClient): void {
     const headerKey = c.req.valid('header')['idempotency-key'];
     const input = c.req.valid('json');
     if (headerKey && input.idempotencyKey && headerKey !== input.idempotencyKey) {
-      throw new HttpError(400, 'IDEMPOTENCY_KEY_MISMATCH', 'The Idempotency-Key header and the body\'s idempotencyKey differ: send one, or the same in both.');
+      throw new HttpError(400, 'IDEMPOTENCY_KEY_MISMATCH', "The Idempotency-Key header and the body's idempotencyKey differ: send one, or the same in both.");
     }
     checkPlainInputKey(headerKey ?? input.idempotencyKey);
     const accepted = await agents.send(id, headerKey ? { ...input, idempotencyKey: headerKey } : input);

@@ -22,12 +22,17 @@ export function mountEventsRoutes(app: Hono<GatewayEnv>, options: GatewayOptions
   const { agents } = options;
   const log = options.log ?? ((m: string) => console.error(m));
   app.get('/agents/:id/events', async (c) => {
-    const agentId = requireAgentId(c.req.param('id'), 'path\'s agent id');
+    const agentId = requireAgentId(c.req.param('id'), "path's agent id");
     const cursor = lastEventCursor(c.req.header('last-event-id'));
     const afterText = c.req.query('after');
-    if (afterText !== undefined && !/^\d{1,15}$/.test(afterText)) throw new HttpError(400, 'BAD_REQUEST', '?after must be a sequence number (0 for the whole history).');
+    if (afterText !== undefined && !/^\d{1,15}$/.test(afterText))
+      throw new HttpError(400, 'BAD_REQUEST', '?after must be a sequence number (0 for the whole history).');
     await agents.state(agentId); // 404 for an unknown agent, before the stream starts
     const after = afterText === undefined ? undefined : Number(afterText);
-    return sseResponse(c, (signal) => agentEvents({ agents, agentId, signal, ...(cursor ? { cursor } : {}), ...(after !== undefined ? { after } : {}) }), sseOptions(options, log));
+    return sseResponse(
+      c,
+      (signal) => agentEvents({ agents, agentId, signal, ...(cursor ? { cursor } : {}), ...(after !== undefined ? { after } : {}) }),
+      sseOptions(options, log),
+    );
   });
 }

@@ -18,7 +18,8 @@ export interface McpRouteOptions extends Pick<GatewayOptions, 'agents' | 'corsOr
   mcpPollMs?: number;
 }
 
-const jsonRpcError = (c: Context<GatewayEnv>, status: 403 | 405, message: string) => c.json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }, status);
+const jsonRpcError = (c: Context<GatewayEnv>, status: 403 | 405, message: string) =>
+  c.json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }, status);
 
 export function mountMcpRoutes(app: Hono<GatewayEnv>, options: McpRouteOptions): void {
   const log = options.log ?? ((m: string) => console.error(m));

@@ -10,7 +10,9 @@ import { type ApiApp, errorResponses, jsonBody, jsonResponse } from '../openapi'
 
 const SSE = (description: string) => ({
   description,
-  content: { 'text/event-stream': { schema: z.string().describe('AG-UI events as Server-Sent Events; each frame has an `id` to resume from with Last-Event-ID.') } },
+  content: {
+    'text/event-stream': { schema: z.string().describe('AG-UI events as Server-Sent Events; each frame has an `id` to resume from with Last-Event-ID.') },
+  },
 });
 
 const LastEventId = z.object({
@@ -37,7 +39,8 @@ export function describeStreamingRoutes(api: ApiApp): void {
     path: '/agents/{id}/events',
     tags: ['events'],
     summary: "The agent's AG-UI events across turns, as SSE, for as long as the client listens",
-    description: 'From `Last-Event-ID`, or after `?after=<seq>` (0: the whole history first), or from now. A client that does not read is not buffered for: the stream waits for it, and one that stays behind is closed (it resumes with its last id).',
+    description:
+      'From `Last-Event-ID`, or after `?after=<seq>` (0: the whole history first), or from now. A client that does not read is not buffered for: the stream waits for it, and one that stays behind is closed (it resumes with its last id).',
     request: {
       params: AgentPath,
       query: z.object({ after: z.coerce.number().int().nonnegative().optional().describe('Start after this entry (0: replay the whole history).') }),
@@ -74,7 +77,10 @@ export function describeStreamingRoutes(api: ApiApp): void {
         description: 'The JSON-RPC answer, as JSON or as SSE (as the MCP transport chooses).',
         content: { 'application/json': { schema: z.looseObject({ jsonrpc: z.literal('2.0') }) }, 'text/event-stream': { schema: z.string() } },
       },
-      403: jsonResponse(z.looseObject({ jsonrpc: z.literal('2.0'), error: z.looseObject({ code: z.number(), message: z.string() }) }), 'An Origin that is neither the gateway\'s own nor allowed by CORS.'),
+      403: jsonResponse(
+        z.looseObject({ jsonrpc: z.literal('2.0'), error: z.looseObject({ code: z.number(), message: z.string() }) }),
+        "An Origin that is neither the gateway's own nor allowed by CORS.",
+      ),
       ...errorResponses(),
     },
   });

@@ -132,7 +132,13 @@ async function clusterUp(o) {
 /** The last lines of a log, for an error message. */
 function logTail(file, lines = 3) {
   try {
-    return fs.readFileSync(file, 'utf8').trim().split('\n').slice(-lines).map((l) => l.slice(0, 400)).join('\n  ');
+    return fs
+      .readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(-lines)
+      .map((l) => l.slice(0, 400))
+      .join('\n  ');
   } catch {
     return '(no log)';
   }
@@ -167,7 +173,14 @@ async function bringUp(o, onState) {
   log(`cluster: PostgreSQL on 127.0.0.1:${ports.postgres} (${path.basename(path.dirname(o.pgBin))}, data in ${state.pg.dataDir})`);
   const schema = spawnSync('sh', [path.join(CONFIG_DIR, 'setup-schema.sh')], {
     encoding: 'utf8',
-    env: { ...process.env, SQL_TOOL: o.sqlTool, SQL_HOST: '127.0.0.1', SQL_PORT: String(ports.postgres), SQL_USER: state.pg.user, SQL_PASSWORD: state.pg.password },
+    env: {
+      ...process.env,
+      SQL_TOOL: o.sqlTool,
+      SQL_HOST: '127.0.0.1',
+      SQL_PORT: String(ports.postgres),
+      SQL_USER: state.pg.user,
+      SQL_PASSWORD: state.pg.password,
+    },
   });
   if (schema.status !== 0) throw new Error(`Setting up the Temporal schema failed:\n${schema.stdout}${schema.stderr}`);
   log('cluster: schema set up (temporal, temporal_visibility)');
@@ -195,12 +208,17 @@ async function waitForClusterMetadata(state, name, ms = 60_000) {
   const deadline = Date.now() + ms;
   for (;;) {
     if (!isAlive(state.services[name])) throw new Error(`The ${name} service exited while starting.`);
-    const q = spawnSync(path.join(state.pg.bin, 'psql'), ['-h', '127.0.0.1', '-p', String(state.ports.postgres), '-U', state.pg.user, '-d', 'temporal', '-tAc', 'SELECT count(*) FROM cluster_metadata_info'], {
-      encoding: 'utf8',
-      env: { ...process.env, PGPASSWORD: state.pg.password },
-    });
+    const q = spawnSync(
+      path.join(state.pg.bin, 'psql'),
+      ['-h', '127.0.0.1', '-p', String(state.ports.postgres), '-U', state.pg.user, '-d', 'temporal', '-tAc', 'SELECT count(*) FROM cluster_metadata_info'],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, PGPASSWORD: state.pg.password },
+      },
+    );
     if (q.status === 0 && Number(q.stdout.trim()) > 0) return;
-    if (Date.now() > deadline) throw new Error(`The ${name} service did not write the cluster metadata within ${ms / 1000} s: ${(q.stderr || q.stdout).trim()}`);
+    if (Date.now() > deadline)
+      throw new Error(`The ${name} service did not write the cluster metadata within ${ms / 1000} s: ${(q.stderr || q.stdout).trim()}`);
     await sleep(200);
   }
 }

@@ -50,7 +50,7 @@ export interface ChaosReport {
 /** A small deterministic PRNG, so a run's fault pattern can be reproduced from its seed. */
 function prng(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
@@ -79,7 +79,13 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     const last = messages[messages.length - 1];
     if (last.role === 'user') {
       const label = String(last.content).split('\n')[0];
-      return { kind: 'stream', toolCalls: [{ name: 'record', arguments: JSON.stringify({ label: `${label}/a` }) }, { name: 'record', arguments: JSON.stringify({ label: `${label}/b` }) }] };
+      return {
+        kind: 'stream',
+        toolCalls: [
+          { name: 'record', arguments: JSON.stringify({ label: `${label}/a` }) },
+          { name: 'record', arguments: JSON.stringify({ label: `${label}/b` }) },
+        ],
+      };
     }
     return { kind: 'stream', text: `done with ${messages.filter((m) => m.role === 'user').length} inputs` };
   };
@@ -158,10 +164,12 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       }
       for await (const wf of o.agents.client.workflow.list({ query: `WorkflowId = '${id}'` })) {
         const h = await o.agents.client.workflow.getHandle(id, wf.runId).fetchHistory();
-        await Worker.runReplayHistory({ workflowBundle: o.workflowBundle, dataConverter: guardedForWorkers(livecontextDataConverter()) }, h, id).catch((err: Error) => {
-          replayFailures++;
-          log(`chaos: replay of ${id} run ${wf.runId} failed: ${err.message}`);
-        });
+        await Worker.runReplayHistory({ workflowBundle: o.workflowBundle, dataConverter: guardedForWorkers(livecontextDataConverter()) }, h, id).catch(
+          (err: Error) => {
+            replayFailures++;
+            log(`chaos: replay of ${id} run ${wf.runId} failed: ${err.message}`);
+          },
+        );
       }
     }
     return {

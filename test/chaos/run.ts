@@ -37,7 +37,8 @@ async function main() {
     console.log('| figure | value |\n|---|---|');
     for (const [k, v] of Object.entries(report)) console.log(`| ${k} | ${typeof v === 'object' ? JSON.stringify(v) : v} |`);
     console.log(`\nmachine: ${machine}`);
-    const damage = report.inputsLost + report.inputsDuplicated + report.completedToolCallsReExecuted + report.replayFailures + (report.agents - report.agentsFinished);
+    const damage =
+      report.inputsLost + report.inputsDuplicated + report.completedToolCallsReExecuted + report.replayFailures + (report.agents - report.agentsFinished);
     process.exitCode = damage === 0 ? 0 : 1;
   } finally {
     await env.teardown();

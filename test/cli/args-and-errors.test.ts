@@ -26,18 +26,35 @@ test('send: an option among the words of the text is refused and nothing sent, `
   await withWorker({ taskQueue, models: [new ScriptedModelProvider({ echo: echoScript })] }, async () => {
     await t.agents.start(id, { model: 'scripted:echo' });
     const inText = await cli(['send', id, 'what', 'does', '-h', 'mean', '--wait'], { env });
-    expect(inText).toMatchObject({ code: 2, stdout: '', stderr: `livecontext: "-h" is among the words of the text: put options before or after the text, and put -- before text that has words starting with -. ${usage}\n` });
+    expect(inText).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `livecontext: "-h" is among the words of the text: put options before or after the text, and put -- before text that has words starting with -. ${usage}\n`,
+    });
     const waitInText = await cli(['send', id, 'explain', 'what', '--wait', 'does'], { env });
     expect(waitInText).toMatchObject({ code: 2, stderr: expect.stringContaining('"--wait" is among the words of the text') });
-    expect(await cli(['send', id, '--wait', '--', 'what', 'does', '-h', 'mean'], { env })).toMatchObject({ code: 0, stdout: 'echo: what does -h mean\n', stderr: '' });
+    expect(await cli(['send', id, '--wait', '--', 'what', 'does', '-h', 'mean'], { env })).toMatchObject({
+      code: 0,
+      stdout: 'echo: what does -h mean\n',
+      stderr: '',
+    });
     expect(await cli(['send', id, '--wait', '--', '--json', 'is', 'a', 'flag'], { env })).toMatchObject({ code: 0, stdout: 'echo: --json is a flag\n' });
-    expect(await cli(['send', id, 'options', 'after', 'the', 'text', '--json', '--wait'], { env })).toMatchObject({ code: 0, stdout: expect.stringContaining('"echo: options after the text"') });
+    expect(await cli(['send', id, 'options', 'after', 'the', 'text', '--json', '--wait'], { env })).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('"echo: options after the text"'),
+    });
     expect(await cli(['send', id, '-', '--wait'], { env, input: 'from stdin\n' })).toMatchObject({ code: 0, stdout: 'echo: from stdin\n' });
-    expect(await cli(['send', id, '-', '--wait', '--json'], { env, input: 'two\nlines\n' })).toMatchObject({ code: 0, stdout: expect.stringContaining('"echo: two\\nlines"') });
+    expect(await cli(['send', id, '-', '--wait', '--json'], { env, input: 'two\nlines\n' })).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('"echo: two\\nlines"'),
+    });
     expect(await cli(['send', id, '--help'], { env })).toMatchObject({ code: 0, stdout: expect.stringMatching(/^livecontext send <agent-id>/) });
 
     const badOption = await cli(['send', id, '--bogus', 'hi'], { env });
-    expect(badOption).toMatchObject({ code: 2, stderr: `livecontext: Unknown option '--bogus' (put -- before text that has words starting with -). ${usage}\n` });
+    expect(badOption).toMatchObject({
+      code: 2,
+      stderr: `livecontext: Unknown option '--bogus' (put -- before text that has words starting with -). ${usage}\n`,
+    });
     const missingValue = await cli(['start', uniqueId('x'), '--model'], { env });
     expect(missingValue.code).toBe(2);
     oneLine(missingValue);
@@ -45,7 +62,10 @@ test('send: an option among the words of the text is refused and nothing sent, `
     expect(stateOption.code).toBe(2);
     oneLine(stateOption);
     const extraWord = await cli(['deny', id, 'call_1', '--reason', 'not', 'now'], { env });
-    expect(extraWord).toMatchObject({ code: 2, stderr: expect.stringMatching(/^livecontext: Unexpected word "now" \(quote a value that has spaces\)\. Usage: livecontext deny/) });
+    expect(extraWord).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^livecontext: Unexpected word "now" \(quote a value that has spaces\)\. Usage: livecontext deny/),
+    });
 
     const inputs = (await t.agents.history(id)).filter((e) => e.kind === 'model_input').map((e) => e.kind === 'model_input' && e.sections[0].content);
     expect(inputs).toEqual(['what does -h mean', '--json is a flag', 'options after the text', 'from stdin', 'two\nlines']);
@@ -68,7 +88,9 @@ test('state on an agent whose run failed or was terminated: one clear line, exit
     for (const command of ['state', 'send']) {
       const r = await cli([command, terminated, ...(command === 'send' ? ['hello'] : [])], { env });
       expect(r).toMatchObject({ code: 1, stdout: '' });
-      expect(r.stderr).toMatch(new RegExp(`^livecontext: Agent "${terminated}" is not running: its run was terminated at \\S+ \\(reason: taken down by the test\\)\\.\\n$`));
+      expect(r.stderr).toMatch(
+        new RegExp(`^livecontext: Agent "${terminated}" is not running: its run was terminated at \\S+ \\(reason: taken down by the test\\)\\.\\n$`),
+      );
     }
     for (const command of ['state', 'history', 'export']) {
       const r = await cli([command, failed, '--json'].slice(0, command === 'export' ? 2 : 3), { env });

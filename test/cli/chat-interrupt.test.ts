@@ -22,13 +22,14 @@ const waitTool = defineTool({
   name: 'wait_long',
   description: 'Takes a long time.',
   parameters: z.object({}),
-  execute: (_args, ctx) => new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => resolve('done at last'), 120_000);
-    ctx.signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(new Error('cancelled'));
-    });
-  }),
+  execute: (_args, ctx) =>
+    new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => resolve('done at last'), 120_000);
+      ctx.signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        reject(new Error('cancelled'));
+      });
+    }),
 });
 // "slow" calls the slow tool; anything else is echoed.
 const scripted = new ScriptedModelProvider({
@@ -50,7 +51,11 @@ test('Ctrl-C once interrupts the running turn, /interrupt too; Ctrl-C when idle 
     chat.type('slow\r');
     await chat.until((l) => l.some((x) => x.includes('wait_long')), 'the tool to start', 30_000);
     chat.type('\x03'); // Ctrl-C
-    await chat.until((l) => l.some((x) => x.startsWith('(turn interrupted by chat')) && l[l.length - 1] === 'you> ', 'the interrupt and a fresh prompt', 30_000);
+    await chat.until(
+      (l) => l.some((x) => x.startsWith('(turn interrupted by chat')) && l[l.length - 1] === 'you> ',
+      'the interrupt and a fresh prompt',
+      30_000,
+    );
     expect((await t.agents.state(agentId)).runState).toBe('WaitingInput');
 
     chat.type('again\r');
@@ -58,7 +63,11 @@ test('Ctrl-C once interrupts the running turn, /interrupt too; Ctrl-C when idle 
     chat.type('slow\r');
     await chat.until((l) => l.filter((x) => x.includes('wait_long')).length >= 2, 'the tool to start again', 30_000);
     chat.type('/interrupt\r');
-    await chat.until((l) => l.filter((x) => x.startsWith('(turn interrupted by chat')).length === 2 && l[l.length - 1] === 'you> ', '/interrupt said so, and a fresh prompt', 30_000);
+    await chat.until(
+      (l) => l.filter((x) => x.startsWith('(turn interrupted by chat')).length === 2 && l[l.length - 1] === 'you> ',
+      '/interrupt said so, and a fresh prompt',
+      30_000,
+    );
     // Said once: the interrupted turn as the agent recorded it, not also by the command.
     const typedAt = chat.lines().findIndex((x) => x.endsWith('/interrupt')); // typed while the agent works: no prompt before it
     expect(typedAt).toBeGreaterThan(0);

@@ -21,7 +21,11 @@ test('/model shows the model; /model with one no worker can call warns at once',
     try {
       await chat.until((l) => l[l.length - 1] === 'you> ', 'the prompt', 60_000);
       chat.type('/model\r');
-      await chat.until((l) => l.includes('Model: scripted:echo, then demo:offline when it fails. /model provider:model changes it.'), 'the model shown', 30_000);
+      await chat.until(
+        (l) => l.includes('Model: scripted:echo, then demo:offline when it fails. /model provider:model changes it.'),
+        'the model shown',
+        30_000,
+      );
 
       chat.type('/model nosuch:thing\r');
       await chat.until((l) => l.some((x) => x.startsWith('(warning:')), 'the warning', 30_000);

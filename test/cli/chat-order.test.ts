@@ -30,7 +30,8 @@ function worker<T>(fn: () => Promise<T>): Promise<T> {
   const scripted = new ScriptedModelProvider({
     echo: echoScript,
     // One approval-gated call, then an answer; later turns echo.
-    guarded: (req) => (req.step === 0 ? { toolCalls: [{ name: 'guarded', args: {} }] } : req.step === 1 ? { text: 'the guarded thing is done' } : echoStep(req)),
+    guarded: (req) =>
+      req.step === 0 ? { toolCalls: [{ name: 'guarded', args: {} }] } : req.step === 1 ? { text: 'the guarded thing is done' } : echoStep(req),
   });
   return withWorker(
     { taskQueue, models: [...p.models(), scripted], tools: [recordTool, guardedTool], workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-chat-order-')) },
@@ -84,11 +85,7 @@ test('a turn: the prompt, streamed text, tool progress, the answer, a fresh prom
       expect(from(chat.lines(), 'Attached')[0]).toMatch(/\(openai:gpt-4\.1-mini; waiting for input; 0 entries\)/);
       chat.type('/state\r');
       await chat.until((l) => l[l.length - 1] === 'you> ' && l.some((x) => x.startsWith('agent ')), 'the state');
-      expect(from(chat.lines(), 'you> /state').slice(0, 3)).toEqual([
-        'you> /state',
-        `agent ${id}: waiting for input`,
-        'model openai:gpt-4.1-mini',
-      ]);
+      expect(from(chat.lines(), 'you> /state').slice(0, 3)).toEqual(['you> /state', `agent ${id}: waiting for input`, 'model openai:gpt-4.1-mini']);
       await quit(chat);
     } finally {
       chat.kill();
@@ -181,7 +178,7 @@ test('a turn another client starts shows up, and so does the answer after /appro
       ]);
 
       await t.agents.send(id, 'anyone there?');
-      await chat.until((l) => l[l.length - 1] === 'you> ' && l.some((x) => x.includes('echo: anyone there?')), 'the other client\'s answer');
+      await chat.until((l) => l[l.length - 1] === 'you> ' && l.some((x) => x.includes('echo: anyone there?')), "the other client's answer");
       expect(from(chat.lines(), 'another client> ')).toEqual(['another client> anyone there?', 'agent> echo: anyone there?', 'you> ']);
       await quit(chat);
     } finally {

@@ -29,7 +29,14 @@ test('one vocabulary for run states', () => {
 test('the readable state names what the agent does and what blocks it', () => {
   const working = describeState('a1', status({ blockedOn: null, runState: 'WaitingToolResults' }));
   expect(working.split('\n')[0]).toBe('agent a1: working (running tools)');
-  const blocked = describeState('a1', status({ blockedOn: 'error', runState: 'PendingInput', lastError: { code: 'ModelError.Authentication', message: '401 bad key', runState: 'PendingInput', at: '2026-01-01T00:00:00Z' } }));
+  const blocked = describeState(
+    'a1',
+    status({
+      blockedOn: 'error',
+      runState: 'PendingInput',
+      lastError: { code: 'ModelError.Authentication', message: '401 bad key', runState: 'PendingInput', at: '2026-01-01T00:00:00Z' },
+    }),
+  );
   expect(blocked).toContain('agent a1: blocked by an error\n');
   expect(blocked).toContain('error ModelError.Authentication: 401 bad key');
   expect(blocked).not.toMatch(/PendingInput|WaitingInput/);

@@ -61,13 +61,19 @@ test('a snapshot taken mid tool-loop continues in another namespace with the sam
   const newId = `${id}-moved`;
   const imported = await cli(['import', file, '--id', newId], { env: { LIVECONTEXT_TASK_QUEUE: taskQueue, TEMPORAL_NAMESPACE: SECOND_NAMESPACE } });
   expect(imported).toMatchObject({ code: 0, stdout: `Imported as agent "${newId}".\n` });
-  expect(imported.stderr).toContain(`copy .livecontext/workspaces/${id}/ (beside the worker that ran "${id}", or under its --workspace) to .livecontext/workspaces/${newId}/ beside the worker that runs "${newId}" by hand.`);
+  expect(imported.stderr).toContain(
+    `copy .livecontext/workspaces/${id}/ (beside the worker that ran "${id}", or under its --workspace) to .livecontext/workspaces/${newId}/ beside the worker that runs "${newId}" by hand.`,
+  );
 
   await withWorker({ taskQueue, namespace: SECOND_NAMESPACE, workspaceRoot: ws2, tools: [deployTool], models: models() }, async () => {
-    const waiting = await eventually(async () => {
-      const s = await second.agents.state(newId);
-      return s.blockedOn === 'approval' ? s : undefined;
-    }, 30_000, 'the imported agent to wait for the same approval');
+    const waiting = await eventually(
+      async () => {
+        const s = await second.agents.state(newId);
+        return s.blockedOn === 'approval' ? s : undefined;
+      },
+      30_000,
+      'the imported agent to wait for the same approval',
+    );
     expect(waiting.awaitingApproval.map((a) => a.toolCallId)).toEqual(['call_0_1']);
     expect(waiting.systemInstruction).toBe('Deploy carefully.');
     expect((await cli(['approve', newId, 'call_0_1'], { env: { LIVECONTEXT_TASK_QUEUE: taskQueue, TEMPORAL_NAMESPACE: SECOND_NAMESPACE } })).code).toBe(0);

@@ -35,7 +35,13 @@ test('no worker polling the task queue: start warns, send --wait, state and chat
   expect(started).toMatchObject({ code: 0, stdout: `Started agent "${id}" with model demo:offline.\n` });
   expect(started.stderr).toBe(`livecontext: warning: ${noWorker} Agent "${id}" waits until one does.\n`);
 
-  for (const args of [['send', id, 'hello', '--wait'], ['send', id, 'hello'], ['state', id], ['state', id, '--json'], ['chat', id]]) {
+  for (const args of [
+    ['send', id, 'hello', '--wait'],
+    ['send', id, 'hello'],
+    ['state', id],
+    ['state', id, '--json'],
+    ['chat', id],
+  ]) {
     const r = await timed(args, { env: lonely, input: 'hello\n' });
     expect(r).toMatchObject({ code: 1, stdout: '', stderr: `livecontext: ${noWorker}\n` });
     expect(r.ms).toBeLessThan(15_000); // a correctness bound: Temporal alone waits 30 s for a query, forever for an update
@@ -54,8 +60,17 @@ test('a stopped agent is reported as stopped, with its reason, by state, send, c
     await t.agents.stop(id, 'done for today');
     await expect(t.agents.handle(id).result()).resolves.toMatchObject({ stopped: true, reason: 'done for today' });
 
-    const stopped = new RegExp(`^livecontext: Agent "${id}" stopped: done for today \\(at \\S+\\)\\. \`livecontext start ${id}\` starts a new one with this id\\.\\n$`);
-    for (const args of [['state', id], ['state', id, '--json'], ['send', id, 'are you there?'], ['send', id, 'hello', '--wait'], ['chat', id], ['retry', id]]) {
+    const stopped = new RegExp(
+      `^livecontext: Agent "${id}" stopped: done for today \\(at \\S+\\)\\. \`livecontext start ${id}\` starts a new one with this id\\.\\n$`,
+    );
+    for (const args of [
+      ['state', id],
+      ['state', id, '--json'],
+      ['send', id, 'are you there?'],
+      ['send', id, 'hello', '--wait'],
+      ['chat', id],
+      ['retry', id],
+    ]) {
       const r = await cli(args, { env, input: 'hello\n' });
       expect(r).toMatchObject({ code: 1, stdout: '' });
       expect(r.stderr).toMatch(stopped);
@@ -92,7 +107,10 @@ describe('a worker without OPENAI_API_KEY', () => {
     process.env.OPENAI_BASE_URL = '';
   });
   afterAll(() => {
-    for (const [name, value] of [['OPENAI_API_KEY', saved.key], ['OPENAI_BASE_URL', saved.url]] as const) {
+    for (const [name, value] of [
+      ['OPENAI_API_KEY', saved.key],
+      ['OPENAI_BASE_URL', saved.url],
+    ] as const) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
@@ -112,7 +130,9 @@ describe('a worker without OPENAI_API_KEY', () => {
 
       const foo = await cli(['start', unknown, '--model', 'foo:bar'], { env });
       expect(foo).toMatchObject({ code: 0, stdout: `Started agent "${unknown}" with model foo:bar.\n` });
-      expect(foo.stderr).toMatch(/^livecontext: warning: the worker has no model provider "foo" \(it has demo, openai, anthropic, azure\), so agent "[^"]+" cannot call foo:bar: /);
+      expect(foo.stderr).toMatch(
+        /^livecontext: warning: the worker has no model provider "foo" \(it has demo, openai, anthropic, azure\), so agent "[^"]+" cannot call foo:bar: /,
+      );
       oneLine(foo);
 
       // configure: the change is made, and the same warnings follow it.
@@ -148,8 +168,15 @@ test('a wait underway when the worker goes away goes on, and says so on stderr, 
   const sent = await withWorker({ taskQueue: queue, models: models() }, () => sending);
   expect(sent).toMatchObject({ code: 0, stdout: 'echo: hello\n' });
   const notices = sent.stderr.trim().split('\n');
-  expect(notices[0]).toMatch(/^livecontext: Still waiting for the agent to take the input: its worker may have stopped \(a worker last polled it \d+ s ago\)\. Ctrl-C stops waiting; the input may still be taken later\.$/);
-  expect(notices[1]).toMatch(new RegExp(`^livecontext: No worker is polling the task queue ${queue} in namespace default now \\(a worker last polled it \\d+ s ago\\): still waiting for the agent to take the input`));
+  expect(notices[0]).toMatch(
+    /^livecontext: Still waiting for the agent to take the input: its worker may have stopped \(a worker last polled it \d+ s ago\)\. Ctrl-C stops waiting; the input may still be taken later\.$/,
+  );
+  expect(notices[1]).toMatch(
+    new RegExp(
+      `^livecontext: No worker is polling the task queue ${queue} in namespace default now \\(a worker last polled it \\d+ s ago\\): still waiting for the agent to take the input`,
+    ),
+  );
   // The worker back takes the input at once; if a check comes first, it says so.
-  for (const later of notices.slice(2)) expect(later).toMatch(new RegExp(`^livecontext: A worker is polling the task queue ${queue} again; still waiting for `));
+  for (const later of notices.slice(2))
+    expect(later).toMatch(new RegExp(`^livecontext: A worker is polling the task queue ${queue} again; still waiting for `));
 }, 180_000);

@@ -23,7 +23,10 @@ function configFile(name: string, servers: Record<string, unknown>): string {
 }
 
 test('mcp list --json: each server, whether it connects, and its tools', async () => {
-  const file = configFile('two.json', { fs: filesystemServer(allowed), down: { url: 'http://127.0.0.1:1/mcp', headers: { Authorization: 'Bearer ${DOWN_TOKEN}' } } });
+  const file = configFile('two.json', {
+    fs: filesystemServer(allowed),
+    down: { url: 'http://127.0.0.1:1/mcp', headers: { Authorization: 'Bearer ${DOWN_TOKEN}' } },
+  });
   const r = await cli(['mcp', 'list', '--mcp', file, '--json'], { env: { DOWN_TOKEN: token } });
   expect(r.code).toBe(1);
   const [fs, down] = JSON.parse(r.stdout);
@@ -47,7 +50,9 @@ test('mcp list as text; its mistakes as one line with exit 2', async () => {
 
   const missing = await cli(['mcp', 'list', '--mcp', path.join(dir, 'nope.json')]);
   expect(missing).toMatchObject({ code: 2, stdout: '' });
-  expect(missing.stderr).toMatch(/^livecontext: There is no MCP configuration file at .*nope\.json\. Write one in the format .*\{"mcpServers": \{"fs": \{"command": "npx"/);
+  expect(missing.stderr).toMatch(
+    /^livecontext: There is no MCP configuration file at .*nope\.json\. Write one in the format .*\{"mcpServers": \{"fs": \{"command": "npx"/,
+  );
   const invalid = await cli(['mcp', 'list', '--mcp', configFile('bad.json', { x: { command: 'a', url: 'http://b' } })]);
   expect(invalid.code).toBe(2);
   expect(invalid.stderr).toMatch(/mcpServers\.x: give either "command" \(stdio\) or "url" \(HTTP\)/);
@@ -68,7 +73,9 @@ test('mcp list without an mcp.json: where it looked and how to write one, exit 2
 test('mcp list ends when a server pages for ever, naming it; a tool with a too deep schema is named as not offered', async () => {
   const r = await cli(['mcp', 'list', '--mcp', configFile('odd.json', { endless: oddServer('endless'), odd: oddServer('paged') })]);
   expect(r.code).toBe(1);
-  expect(r.stdout).toMatch(/^endless \(stdio\): unavailable — its tool list does not end: tools\/list still gave a nextCursor after 100 pages \(100 tools so far\); its tools are not offered\n/);
+  expect(r.stdout).toMatch(
+    /^endless \(stdio\): unavailable — its tool list does not end: tools\/list still gave a nextCursor after 100 pages \(100 tools so far\); its tools are not offered\n/,
+  );
   expect(r.stdout).toMatch(/\nodd \(stdio\): connected, 8 tools\n {2}odd__echo /);
   expect(r.stdout).toContain('\n  (not offered: tool "deep": its input schema is nested more than 32 levels deep)');
 });
@@ -79,10 +86,14 @@ test('worker --mcp: a bad file stops it at once; a good one starts the servers, 
   expect(bad.stderr).toMatch(/uses \$\{SURELY_UNSET_VAR\}, which is not set/);
 
   const folder = mkdtempSync(path.join(tmpdir(), 'lc-mcp-worker-')); // its path finds the server's process
-  const proc = spawn(process.execPath, [path.resolve(__dirname, '../../bin/livecontext.js'), 'worker', '--mcp', configFile('worker.json', { fs: filesystemServer(folder) })], {
-    env: { ...process.env, TEMPORAL_ADDRESS: testAddress(), LIVECONTEXT_TASK_QUEUE: uniqueId('mcp-cli-worker') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const proc = spawn(
+    process.execPath,
+    [path.resolve(__dirname, '../../bin/livecontext.js'), 'worker', '--mcp', configFile('worker.json', { fs: filesystemServer(folder) })],
+    {
+      env: { ...process.env, TEMPORAL_ADDRESS: testAddress(), LIVECONTEXT_TASK_QUEUE: uniqueId('mcp-cli-worker') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (out += d));
@@ -101,7 +112,14 @@ test('`livecontext up` (what `npm start` runs) picks up ./mcp.json when present'
   const r = spawnSync(process.execPath, [path.resolve(__dirname, '../../bin/livecontext.js'), 'up', uniqueId('up-mcp')], {
     cwd,
     input: 'buy milk\n',
-    env: { ...process.env, TEMPORAL_ADDRESS: testAddress(), LIVECONTEXT_TASK_QUEUE: uniqueId('up-mcp'), LIVECONTEXT_MODEL: '', OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '' },
+    env: {
+      ...process.env,
+      TEMPORAL_ADDRESS: testAddress(),
+      LIVECONTEXT_TASK_QUEUE: uniqueId('up-mcp'),
+      LIVECONTEXT_MODEL: '',
+      OPENAI_API_KEY: '',
+      ANTHROPIC_API_KEY: '',
+    },
     encoding: 'utf8',
     timeout: 120_000,
   });

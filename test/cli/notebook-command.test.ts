@@ -18,8 +18,14 @@ test('show, set, append; the model sees it; a write too large is refused', async
     const id = uniqueId('nb');
     await t.agents.start(id, { model: 'scripted:tasks' });
     expect(await cli(['notebook', id], { env })).toMatchObject({ code: 0, stdout: '(the notebook is empty)\n' });
-    expect(await cli(['notebook', id, '--set', 'ship on friday'], { env })).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Notebook of ".*" set \(14 characters, history entry #1\)\.\n$/) });
-    expect(await cli(['notebook', id, '--append', '; tests first', '--json'], { env })).toMatchObject({ code: 0, stdout: expect.stringContaining('"notebook": "ship on friday; tests first"') });
+    expect(await cli(['notebook', id, '--set', 'ship on friday'], { env })).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^Notebook of ".*" set \(14 characters, history entry #1\)\.\n$/),
+    });
+    expect(await cli(['notebook', id, '--append', '; tests first', '--json'], { env })).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('"notebook": "ship on friday; tests first"'),
+    });
     const tooLarge = await cli(['notebook', id, '--set', 'x'.repeat(70_000)], { env });
     expect(tooLarge.code).not.toBe(0);
     expect(tooLarge.stderr).toMatch(/at most 65536/);

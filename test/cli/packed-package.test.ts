@@ -21,7 +21,10 @@ beforeAll(async () => {
   t = await connectTest(taskQueue);
   const packDir = mkdtempSync(path.join(tmpdir(), 'lc-pack-'));
   execFileSync('npm', ['pack', '--silent', '--pack-destination', packDir], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-  const tarball = path.join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz'))!);
+  const tarball = path.join(
+    packDir,
+    readdirSync(packDir).find((f) => f.endsWith('.tgz'))!,
+  );
   app = mkdtempSync(path.join(tmpdir(), 'lc-app-'));
   writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'lc-user-app', version: '1.0.0', private: true }));
   execFileSync('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: app, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -58,7 +61,11 @@ test('the packed tarball, installed without dev dependencies, runs --help, a wor
   expect(help.status).toBe(0);
   expect(help.stdout).toMatch(/^livecontext — durable LLM agents on Temporal/);
 
-  worker = spawn(bin, ['worker'], { cwd: app, env: { ...process.env, TEMPORAL_ADDRESS: testAddress(), LIVECONTEXT_TASK_QUEUE: taskQueue }, stdio: ['ignore', 'pipe', 'pipe'] });
+  worker = spawn(bin, ['worker'], {
+    cwd: app,
+    env: { ...process.env, TEMPORAL_ADDRESS: testAddress(), LIVECONTEXT_TASK_QUEUE: taskQueue },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   worker.stdout!.on('data', (d) => (out += d));
   worker.stderr!.on('data', (d) => (out += d));
@@ -70,12 +77,20 @@ test('the packed tarball, installed without dev dependencies, runs --help, a wor
   await expect(t.agents.ask(agentId, 'from the packed worker')).resolves.toMatchObject({ status: 'answered' });
 
   // The gateway as the Docker image's `serve` runs it: the page's files ship in the package.
-  const gateway = spawn(bin, ['serve', '--port', '0'], { cwd: app, env: { ...process.env, TEMPORAL_ADDRESS: testAddress(), LIVECONTEXT_TASK_QUEUE: taskQueue }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const gateway = spawn(bin, ['serve', '--port', '0'], {
+    cwd: app,
+    env: { ...process.env, TEMPORAL_ADDRESS: testAddress(), LIVECONTEXT_TASK_QUEUE: taskQueue },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   try {
     let said = '';
     gateway.stdout!.on('data', (d) => (said += d));
     gateway.stderr!.on('data', (d) => (said += d));
-    const url = await eventually(() => /Gateway on (http:\/\/127\.0\.0\.1:\d+)/.exec(said)?.[1] ?? (gateway.exitCode !== null ? `exited: ${said}` : undefined), 60_000, 'the installed gateway to start');
+    const url = await eventually(
+      () => /Gateway on (http:\/\/127\.0\.0\.1:\d+)/.exec(said)?.[1] ?? (gateway.exitCode !== null ? `exited: ${said}` : undefined),
+      60_000,
+      'the installed gateway to start',
+    );
     expect(url).toMatch(/^http:/);
     const page = await fetch(`${url}/`);
     expect(await page.text()).toMatch(/<title>livecontext<\/title>/);
@@ -88,9 +103,25 @@ test('the packed tarball, installed without dev dependencies, runs --help, a wor
 
 test("'livecontext' is the client: AgentClient, errors and message names, without worker or model SDK code", () => {
   const { names, packages, own } = inApp(loadReport('livecontext')) as LoadReport;
-  expect(names).toEqual(expect.arrayContaining(['AgentClient', 'connectAgents', 'outcomeText', 'defineTool', 'LivecontextError', 'InputRejectedError', 'NoWorkerError', 'errorCode', 'WORKFLOW_TYPE', 'TASK_QUEUE', 'sendInputUpdate', 'stateQuery']));
+  expect(names).toEqual(
+    expect.arrayContaining([
+      'AgentClient',
+      'connectAgents',
+      'outcomeText',
+      'defineTool',
+      'LivecontextError',
+      'InputRejectedError',
+      'NoWorkerError',
+      'errorCode',
+      'WORKFLOW_TYPE',
+      'TASK_QUEUE',
+      'sendInputUpdate',
+      'stateQuery',
+    ]),
+  );
   // Listed by name: internals and worker parts are not public here.
-  for (const hidden of ['utf8Length', 'unwrap', 'DeltaSequencer', 'MessageAssembler', 'createLivecontextWorker', 'openaiProvider', 'agentWorkflow']) expect(names).not.toContain(hidden);
+  for (const hidden of ['utf8Length', 'unwrap', 'DeltaSequencer', 'MessageAssembler', 'createLivecontextWorker', 'openaiProvider', 'agentWorkflow'])
+    expect(names).not.toContain(hidden);
   for (const heavy of ['openai', '@anthropic-ai/sdk', '@temporalio/worker', 'js-tiktoken']) expect(packages).not.toContain(heavy);
   expect(own.filter((f) => f.startsWith('activities/models/'))).toEqual([]);
 });
@@ -98,22 +129,52 @@ test("'livecontext' is the client: AgentClient, errors and message names, withou
 test("'livecontext/worker' has the worker, tools, providers and codecs", () => {
   const { names } = inApp(loadReport('livecontext/worker')) as LoadReport;
   expect(names).toEqual(
-    expect.arrayContaining(['createLivecontextWorker', 'startWorker', 'defineTool', 'ToolRegistry', 'workspaceTools', 'ModelRouter', 'openaiProvider', 'anthropicProvider', 'ScriptedModelProvider', 'livecontextDataConverter', 'OffloadCodec', 'EncryptionCodec', 'WORKFLOWS_PATH']),
+    expect.arrayContaining([
+      'createLivecontextWorker',
+      'startWorker',
+      'defineTool',
+      'ToolRegistry',
+      'workspaceTools',
+      'ModelRouter',
+      'openaiProvider',
+      'anthropicProvider',
+      'ScriptedModelProvider',
+      'livecontextDataConverter',
+      'OffloadCodec',
+      'EncryptionCodec',
+      'WORKFLOWS_PATH',
+    ]),
   );
   expect(names).not.toContain('utf8Length');
 });
 
 test("'livecontext/workflow' is pure: nothing Node-only or vendor, and Temporal bundles it into workflow code", async () => {
   const { names, packages, own } = inApp(loadReport('livecontext/workflow')) as LoadReport;
-  expect(names).toEqual(expect.arrayContaining(['agentWorkflow', 'workerInfoWorkflow', 'Agent', 'inputSignal', 'WORKFLOW_TYPE', 'readSnapshot', 'InputRejectedError', 'errorCode']));
+  expect(names).toEqual(
+    expect.arrayContaining(['agentWorkflow', 'workerInfoWorkflow', 'Agent', 'inputSignal', 'WORKFLOW_TYPE', 'readSnapshot', 'InputRejectedError', 'errorCode']),
+  );
   expect(names).not.toContain('AgentClient');
-  const allowed = ['livecontext', 'zod', '@temporalio/workflow', '@temporalio/common', '@temporalio/proto', '@temporalio/nexus', 'nexus-rpc', 'long', 'protobufjs', 'ms'];
+  const allowed = [
+    'livecontext',
+    'zod',
+    '@temporalio/workflow',
+    '@temporalio/common',
+    '@temporalio/proto',
+    '@temporalio/nexus',
+    'nexus-rpc',
+    'long',
+    'protobufjs',
+    'ms',
+  ];
   expect(packages.filter((p) => !allowed.includes(p) && !p.startsWith('@protobufjs/'))).toEqual([]);
   expect(own.filter((f) => /^(activities|worker|client)\//.test(f))).toEqual([]);
 
   // A user's own workflow bundle hosting the agent workflow: Temporal's bundler refuses Node builtins,
   // @temporalio/client, worker and activity anywhere in the graph.
-  writeFileSync(path.join(app, 'workflows.js'), "const { agentWorkflow, workerInfoWorkflow } = require('livecontext/workflow');\nmodule.exports = { agentWorkflow, workerInfoWorkflow };\n");
+  writeFileSync(
+    path.join(app, 'workflows.js'),
+    "const { agentWorkflow, workerInfoWorkflow } = require('livecontext/workflow');\nmodule.exports = { agentWorkflow, workerInfoWorkflow };\n",
+  );
   const bundled = inApp(`
     const { bundleWorkflowCode } = require('@temporalio/worker');
     const logger = { info() {}, warn() {}, debug() {}, trace() {}, log() {}, error: (m) => console.error(m) };

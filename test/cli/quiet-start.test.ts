@@ -33,7 +33,15 @@ function startWorker(ns: string) {
   const output = { stdout: '', stderr: '' };
   worker = spawn(process.execPath, [BIN, 'worker'], {
     cwd: mkdtempSync(path.join(tmpdir(), 'lc-quiet-')),
-    env: { ...process.env, TEMPORAL_ADDRESS: testAddress(), TEMPORAL_NAMESPACE: ns, LIVECONTEXT_TASK_QUEUE: taskQueue, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', LIVECONTEXT_LOG_LEVEL: '' },
+    env: {
+      ...process.env,
+      TEMPORAL_ADDRESS: testAddress(),
+      TEMPORAL_NAMESPACE: ns,
+      LIVECONTEXT_TASK_QUEUE: taskQueue,
+      OPENAI_API_KEY: '',
+      ANTHROPIC_API_KEY: '',
+      LIVECONTEXT_LOG_LEVEL: '',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   worker.stdout!.on('data', (d) => (output.stdout += d));

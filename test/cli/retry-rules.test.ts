@@ -26,7 +26,10 @@ const maybeAccepted = {
 };
 
 const final = {
-  'an input the agent refused': new WorkflowUpdateFailedError('Workflow Update failed', ApplicationFailure.create({ type: 'INPUT_TOO_LARGE', message: 'Input is too large' })),
+  'an input the agent refused': new WorkflowUpdateFailedError(
+    'Workflow Update failed',
+    ApplicationFailure.create({ type: 'INPUT_TOO_LARGE', message: 'Input is too large' }),
+  ),
   'no such agent': grpc(5, 'workflow execution already completed'),
   'a bad argument': grpc(3, 'invalid argument'),
 };
@@ -37,7 +40,10 @@ test.each(Object.entries(refusals))('%s: sent again, under the same update id', 
 });
 
 test('an update the worker never processed is sent again under a fresh id', () => {
-  const err = new WorkflowUpdateFailedError('Workflow Update failed', ApplicationFailure.create({ type: 'UnprocessedUpdate', message: "Workflow Update is rejected because it wasn't processed by worker." }));
+  const err = new WorkflowUpdateFailedError(
+    'Workflow Update failed',
+    ApplicationFailure.create({ type: 'UnprocessedUpdate', message: "Workflow Update is rejected because it wasn't processed by worker." }),
+  );
   expect(refusedUnaccepted(err)).toMatchObject({ freshId: true });
 });
 

@@ -26,11 +26,17 @@ afterAll(async () => {
 });
 
 /** Deploys api to prod (which waits for approval); says so after the result. */
-const deployer: Script = (req) => (unwrap(req.messages[req.messages.length - 1]).kind === 'tool_results' ? { text: 'done' } : { toolCalls: [{ name: 'deploy', args: { service: 'api', env: 'prod' } }] });
+const deployer: Script = (req) =>
+  unwrap(req.messages[req.messages.length - 1]).kind === 'tool_results'
+    ? { text: 'done' }
+    : { toolCalls: [{ name: 'deploy', args: { service: 'api', env: 'prod' } }] };
 /** Calls the task-list tool on every reply: only a budget stops it. */
 const looper: Script = (req) => ({ toolCalls: [{ name: 'todo_add', args: { titles: [`step ${req.step}`] } }] });
 /** Delegates its input to the deployer sub-agent. */
-const lead: Script = (req) => (unwrap(req.messages[req.messages.length - 1]).kind === 'tool_results' ? { text: 'delegated' } : { toolCalls: [{ name: 'ask_deployer', args: { task: 'deploy api' } }] });
+const lead: Script = (req) =>
+  unwrap(req.messages[req.messages.length - 1]).kind === 'tool_results'
+    ? { text: 'delegated' }
+    : { toolCalls: [{ name: 'ask_deployer', args: { task: 'deploy api' } }] };
 
 /** The word `livecontext list` prints for `agentId` (its table's STATE column). */
 async function listedWord(agentId: string): Promise<string> {
@@ -38,7 +44,10 @@ async function listedWord(agentId: string): Promise<string> {
   expect(list.code).toBe(0);
   const row = list.stdout.split('\n').find((line) => line.startsWith(`${agentId} `));
   expect(row).toBeDefined();
-  return row!.slice(agentId.length).trim().split(/\s{2,}/)[0];
+  return row!
+    .slice(agentId.length)
+    .trim()
+    .split(/\s{2,}/)[0];
 }
 
 /** The word `livecontext state` prints for `agentId` (its first line, without what the agent is doing). */
@@ -55,7 +64,10 @@ test('list and state agree, in the CLI and over REST, for approval, an error, an
     const parent = uniqueId('lead');
     await t.agents.start(waiting, { model: 'scripted:deployer' });
     await t.agents.start(blocked, { model: 'scripted:looper', budgets: { turnModelCalls: 2 } });
-    await t.agents.start(parent, { model: 'scripted:lead', subAgents: { deployer: { model: 'scripted:deployer', description: 'deploys', tools: ['deploy'] } } });
+    await t.agents.start(parent, {
+      model: 'scripted:lead',
+      subAgents: { deployer: { model: 'scripted:deployer', description: 'deploys', tools: ['deploy'] } },
+    });
     for (const id of [waiting, blocked, parent]) await t.agents.send(id, 'go');
     await eventually(async () => (await t.agents.state(waiting)).blockedOn === 'approval', 60_000, 'the approval');
     await eventually(async () => (await t.agents.state(blocked)).blockedOn === 'error', 60_000, 'the budget stop');

@@ -21,7 +21,10 @@ afterAll(async () => t?.close());
 /** Says which images the newest input carried. */
 const describeImages = new ScriptedModelProvider({
   look: (req) => {
-    const input = [...req.messages].map(unwrap).reverse().find((m) => m.kind === 'model_input');
+    const input = [...req.messages]
+      .map(unwrap)
+      .reverse()
+      .find((m) => m.kind === 'model_input');
     const images = input?.kind === 'model_input' ? (input.attachments ?? []) : [];
     return { text: `saw ${images.length}: ${images.map((a) => `${a.name} (${a.mediaType})`).join(', ')}` };
   },
@@ -56,7 +59,10 @@ test('send --image attaches files; a bad file is refused before anything is sent
     // Only the first two sends reached the agent, with the images as they were on disk.
     const inputs = (await t.agents.history(id)).filter((e) => e.kind === 'model_input');
     expect(inputs).toHaveLength(2);
-    expect(inputs[1]).toMatchObject({ sections: [{ content: 'what is in this picture' }], attachments: [{ type: 'image', mediaType: 'image/png', name: 'chart.png' }] });
+    expect(inputs[1]).toMatchObject({
+      sections: [{ content: 'what is in this picture' }],
+      attachments: [{ type: 'image', mediaType: 'image/png', name: 'chart.png' }],
+    });
     expect(inputs[0]).toMatchObject({
       sections: [{ content: 'what are these?' }],
       attachments: [

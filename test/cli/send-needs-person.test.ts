@@ -44,7 +44,9 @@ test('a tool call waiting for approval: said at once with the commands that answ
     const waiting = await cli(['send', agentId, 'delete note 1', '--wait'], { env });
     expect(waiting).toMatchObject({ code: 3, stdout: '' });
     const { toolCallId } = (await t.agents.state(agentId)).awaitingApproval[0];
-    expect(waiting.stderr).toContain(`livecontext: Agent "${agentId}" waits for a person: tool call delete_file {"path":"notes/note-1.md"} needs approval (deleting notes/note-1.md cannot be undone).`);
+    expect(waiting.stderr).toContain(
+      `livecontext: Agent "${agentId}" waits for a person: tool call delete_file {"path":"notes/note-1.md"} needs approval (deleting notes/note-1.md cannot be undone).`,
+    );
     expect(printed(waiting.stderr, 'approve')).toEqual(['livecontext', 'approve', agentId, toolCallId]);
     expect(printed(waiting.stderr, 'deny')).toEqual(['livecontext', 'deny', '--reason', '"…"', agentId, toolCallId]);
     expect(waiting.stderr).toContain(`The answer to input #2 comes after that: \`livecontext history ${agentId}\` shows it`);
@@ -52,7 +54,13 @@ test('a tool call waiting for approval: said at once with the commands that answ
     // Input queued behind the waiting call: the same, as JSON for a program.
     const queued = await cli(['send', agentId, 'hello', '--wait', '--json'], { env });
     expect(queued.code).toBe(3);
-    expect(JSON.parse(queued.stdout)).toEqual({ status: 'needs_approval', inputSeq: 3, waitingFor: [{ agentId, toolCallId, toolName: 'delete_file', arguments: '{"path":"notes/note-1.md"}', reason: 'deleting notes/note-1.md cannot be undone' }] });
+    expect(JSON.parse(queued.stdout)).toEqual({
+      status: 'needs_approval',
+      inputSeq: 3,
+      waitingFor: [
+        { agentId, toolCallId, toolName: 'delete_file', arguments: '{"path":"notes/note-1.md"}', reason: 'deleting notes/note-1.md cannot be undone' },
+      ],
+    });
 
     // The printed command answers it; then the turn and the one queued behind it finish.
     const [, ...approve] = printed(waiting.stderr, 'approve');
@@ -68,12 +76,20 @@ test('--timeout ends a wait that outlasts it with exit status 124; the agent kee
     await t.agents.start(agentId, { model: 'demo:offline' });
     const slow = await cli(['send', agentId, 'sleep 600', '--wait', '--timeout', '1'], { env });
     expect(slow).toMatchObject({ code: 124, stdout: '' });
-    expect(slow.stderr).toContain(`livecontext: No answer within 1 s; the agent keeps the input, and \`livecontext history ${agentId}\` shows the answer later.`);
+    expect(slow.stderr).toContain(
+      `livecontext: No answer within 1 s; the agent keeps the input, and \`livecontext history ${agentId}\` shows the answer later.`,
+    );
     expect((await t.agents.state(agentId)).consumedInputSeq).toBe(1);
     await t.agents.interrupt(agentId, 'test');
 
-    expect(await cli(['send', agentId, 'hi', '--timeout', '5'], { env })).toMatchObject({ code: 2, stderr: expect.stringContaining('--timeout bounds the wait for the answer: give --wait with it.') });
-    expect(await cli(['send', agentId, 'hi', '--wait', '--timeout', 'soon'], { env })).toMatchObject({ code: 2, stderr: expect.stringContaining('--timeout takes a number of seconds, not "soon".') });
+    expect(await cli(['send', agentId, 'hi', '--timeout', '5'], { env })).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--timeout bounds the wait for the answer: give --wait with it.'),
+    });
+    expect(await cli(['send', agentId, 'hi', '--wait', '--timeout', 'soon'], { env })).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--timeout takes a number of seconds, not "soon".'),
+    });
   });
 });
 
@@ -82,7 +98,11 @@ test('a question from the agent: printed, with how to reply, exit status 3', asy
   await withWorker({ taskQueue, models: [asker], workspaceRoot }, async () => {
     await t.agents.start(agentId, { model: 'scripted:asks' });
     const asked = await cli(['send', agentId, 'book me a train', '--wait'], { env });
-    expect(asked).toMatchObject({ code: 3, stdout: 'Which city?\n', stderr: `livecontext: Agent "${agentId}" asks you the question above: reply with livecontext send ${agentId} "…"\n` });
+    expect(asked).toMatchObject({
+      code: 3,
+      stdout: 'Which city?\n',
+      stderr: `livecontext: Agent "${agentId}" asks you the question above: reply with livecontext send ${agentId} "…"\n`,
+    });
     expect(await cli(['send', agentId, 'Lyon', '--wait'], { env })).toMatchObject({ code: 0, stdout: 'Booked for Lyon.\n' });
   });
 });

@@ -51,15 +51,15 @@ test('the chat on a terminal shows escape sequences from the model and tools as 
     await t.agents.start(agentId, { model: 'scripted:hostile' });
     const chat = startPtyChat(['chat', agentId], env);
     try {
-    await chat.until((l) => l[l.length - 1] === 'you> ', 'the prompt', 60_000);
-    chat.type('paint\r');
-    await chat.until((l) => l.some((x) => x.includes('needs approval')), 'the approval request', 30_000);
-    chat.type('/approve\r');
-    await chat.until((l) => l.some((x) => x.startsWith('agent> after')) && l[l.length - 1] === 'you> ', 'the answer after the tool', 30_000);
-    chat.type('/history\r');
-    await chat.until((l) => l.some((x) => x.includes('paint Success')), 'the history', 30_000);
-    chat.type('/quit\r');
-    expect(await chat.exited).toBe(0);
+      await chat.until((l) => l[l.length - 1] === 'you> ', 'the prompt', 60_000);
+      chat.type('paint\r');
+      await chat.until((l) => l.some((x) => x.includes('needs approval')), 'the approval request', 30_000);
+      chat.type('/approve\r');
+      await chat.until((l) => l.some((x) => x.startsWith('agent> after')) && l[l.length - 1] === 'you> ', 'the answer after the tool', 30_000);
+      chat.type('/history\r');
+      await chat.until((l) => l.some((x) => x.includes('paint Success')), 'the history', 30_000);
+      chat.type('/quit\r');
+      expect(await chat.exited).toBe(0);
     } finally {
       chat.kill();
     }

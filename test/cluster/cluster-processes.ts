@@ -80,7 +80,11 @@ export async function startGatewayProcess(taskQueue: string): Promise<GatewayPro
     url,
     proc,
     async request(method, p, body) {
-      const res = await fetch(url + p, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(url + p, {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       const text = await res.text();
       let parsed: unknown = text;
       try {

@@ -16,7 +16,11 @@ const ROOT = path.resolve(__dirname, '../..');
 /** The server's own rendering of deploy/temporal/livecontext.yaml under `env`. */
 function rendered(env: Record<string, string>): Map<string, unknown> {
   const state = cluster.readState();
-  const r = spawnSync(state.server, ['--root', cluster.CONFIG_DIR, '--config', '.', '--env', cluster.CONFIG_ENV, 'render-config'], { cwd: cluster.CONFIG_DIR, env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' }); // render-config reads --config from the working folder (no --root)
+  const r = spawnSync(state.server, ['--root', cluster.CONFIG_DIR, '--config', '.', '--env', cluster.CONFIG_ENV, 'render-config'], {
+    cwd: cluster.CONFIG_DIR,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    encoding: 'utf8',
+  }); // render-config reads --config from the working folder (no --root)
   if (r.status !== 0) throw new Error(`render-config failed: ${r.stdout}${r.stderr}`);
   const out = r.stdout;
   const leaves = new Map<string, unknown>();
@@ -35,7 +39,8 @@ test('the server renders the same config from docker-compose.yml and from the te
   expect(inCluster.get('persistence.numHistoryShards')).toBe(4);
   expect(inCluster.get('persistence.datastores.default.sql.pluginName')).toBe('postgres12');
   expect([...inCluster.keys()].sort()).toEqual([...inCompose.keys()].sort());
-  const whereThingsAre = /(connectAddr|bindOnIP|broadcastAddress|grpcPort|membershipPort|httpPort|rpcAddress|httpAddress|dynamicConfigClient\.filepath|log\.level)$/;
+  const whereThingsAre =
+    /(connectAddr|bindOnIP|broadcastAddress|grpcPort|membershipPort|httpPort|rpcAddress|httpAddress|dynamicConfigClient\.filepath|log\.level)$/;
   const differ = [...inCompose.keys()].filter((k) => JSON.stringify(inCompose.get(k)) !== JSON.stringify(inCluster.get(k)));
   expect(differ.length).toBeGreaterThan(0); // the ports do differ: the comparison sees both
   expect(differ.filter((k) => !whereThingsAre.test(k))).toEqual([]);

@@ -45,11 +45,21 @@ test('a turn in flight when PostgreSQL restarts completes once it is back; no to
   await writeFile(path.join(controlDir, 'release-model-1'), '');
   expect(await t.agents.waitForAnswer(id, inputSeq)).toMatchObject({ status: 'answered', answer: { contents: ['turn 1 done'] } });
 
-  const log = readFileSync(path.join(workspaceRoot, id, 'executions.log'), 'utf8').trim().split('\n');
+  const log = readFileSync(path.join(workspaceRoot, id, 'executions.log'), 'utf8')
+    .trim()
+    .split('\n');
   const starts = log.filter((l) => l.startsWith('start ')).map((l) => l.split(' ')); // start <label> <key> <attempt>
-  const scheduled = ((await t.client.workflow.getHandle(id).fetchHistory()).events ?? []).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'executeTool');
+  const scheduled = ((await t.client.workflow.getHandle(id).fetchHistory()).events ?? []).filter(
+    (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'executeTool',
+  );
   const results = (await t.agents.history(id)).flatMap((e) => (e.kind === 'tool_results' ? e.results.map((r) => r.toolCallId) : []));
-  const figures = { toolCallsScheduled: scheduled.length, toolResults: results.length, distinctResults: new Set(results).size, toolBodyRuns: starts.length, runs: starts.map((w) => `${w[1]}#${w[3]}`).join(' ') };
+  const figures = {
+    toolCallsScheduled: scheduled.length,
+    toolResults: results.length,
+    distinctResults: new Set(results).size,
+    toolBodyRuns: starts.length,
+    runs: starts.map((w) => `${w[1]}#${w[3]}`).join(' '),
+  };
   console.log(`postgres restart: ${JSON.stringify(figures)}`);
   expect(figures).toMatchObject({ toolCallsScheduled: 3, toolResults: 3, distinctResults: 3 });
   // Every label ran and finished, in order; a label run again kept its call's idempotency key.

@@ -30,8 +30,15 @@ const running: RollingWorker[] = [];
 beforeAll(async () => {
   bundles.v1 = workflowBundle().codePath;
   const quiet = { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} } as never;
-  for (const [name, module] of [['v2', './rolling/v2-interceptors'], ['unguarded', './rolling/v2-unguarded-interceptors']] as const) {
-    const bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows/index'), workflowInterceptorModules: [require.resolve(module)], logger: quiet });
+  for (const [name, module] of [
+    ['v2', './rolling/v2-interceptors'],
+    ['unguarded', './rolling/v2-unguarded-interceptors'],
+  ] as const) {
+    const bundle = await bundleWorkflowCode({
+      workflowsPath: require.resolve('../../workflows/index'),
+      workflowInterceptorModules: [require.resolve(module)],
+      logger: quiet,
+    });
     bundles[name] = path.join(path.dirname(bundles.v1), `workflow-bundle-${name}.js`);
     writeFileSync(bundles[name], bundle.code);
   }
@@ -51,7 +58,15 @@ interface RollingWorker {
 async function startRollingWorker(o: { release: 'v1' | 'v2'; taskQueue: string; workspaceRoot: string; deploymentName?: string }): Promise<RollingWorker> {
   const proc = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'rolling/rolling-worker.ts')], {
     cwd: ROOT,
-    env: { ...process.env, LIVECONTEXT_TEST_ADDRESS: testAddress(), TASK_QUEUE: o.taskQueue, WORKSPACE_ROOT: o.workspaceRoot, BUNDLE: bundles[o.release], RELEASE: o.release, ...(o.deploymentName ? { LIVECONTEXT_DEPLOYMENT_NAME: o.deploymentName, LIVECONTEXT_BUILD_ID: o.release } : {}) },
+    env: {
+      ...process.env,
+      LIVECONTEXT_TEST_ADDRESS: testAddress(),
+      TASK_QUEUE: o.taskQueue,
+      WORKSPACE_ROOT: o.workspaceRoot,
+      BUNDLE: bundles[o.release],
+      RELEASE: o.release,
+      ...(o.deploymentName ? { LIVECONTEXT_DEPLOYMENT_NAME: o.deploymentName, LIVECONTEXT_BUILD_ID: o.release } : {}),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -86,7 +101,13 @@ async function inspect(agentId: string) {
   const patchMarkers = events.filter(
     (e) =>
       e.markerRecordedEventAttributes?.markerName === 'core_patch' &&
-      Object.values(e.markerRecordedEventAttributes.details ?? {}).some((p) => (p.payloads ?? []).some((x) => Buffer.from(x.data ?? []).toString().includes(ROLLING_PATCH))),
+      Object.values(e.markerRecordedEventAttributes.details ?? {}).some((p) =>
+        (p.payloads ?? []).some((x) =>
+          Buffer.from(x.data ?? [])
+            .toString()
+            .includes(ROLLING_PATCH),
+        ),
+      ),
   );
   return {
     events,
@@ -95,7 +116,12 @@ async function inspect(agentId: string) {
     modelCalls: events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel').length,
     failedTasks: events.filter((e) => e.workflowTaskFailedEventAttributes).length,
     /** Worker identity of each workflow task, with when it started. */
-    tasks: events.filter((e) => e.workflowTaskStartedEventAttributes).map((e) => ({ by: e.workflowTaskStartedEventAttributes!.identity ?? '', at: Number(e.eventTime?.seconds ?? 0) * 1000 + Math.floor((e.eventTime?.nanos ?? 0) / 1e6) })),
+    tasks: events
+      .filter((e) => e.workflowTaskStartedEventAttributes)
+      .map((e) => ({
+        by: e.workflowTaskStartedEventAttributes!.identity ?? '',
+        at: Number(e.eventTime?.seconds ?? 0) * 1000 + Math.floor((e.eventTime?.nanos ?? 0) / 1e6),
+      })),
   };
 }
 
@@ -109,10 +135,15 @@ test('patched(): v2 rolled out one worker at a time under agents mid-conversatio
   const c = await connectTest(taskQueue);
   try {
     const workspaceRoot = clusterTempDir('rolling-');
-    const fleet = [await startRollingWorker({ release: 'v1', taskQueue, workspaceRoot }), await startRollingWorker({ release: 'v1', taskQueue, workspaceRoot })];
+    const fleet = [
+      await startRollingWorker({ release: 'v1', taskQueue, workspaceRoot }),
+      await startRollingWorker({ release: 'v1', taskQueue, workspaceRoot }),
+    ];
     const old = Array.from({ length: 6 }, (_, i) => `${taskQueue}-old-${i}`);
     await Promise.all(old.map((id) => c.agents.start(id, { model: 'scripted:loop', tools: ['record'] })));
-    await Promise.all(old.map(async (id) => expect(await c.agents.ask(id, 'turn 1')).toMatchObject({ status: 'answered', answer: { contents: ['all done'] } })));
+    await Promise.all(
+      old.map(async (id) => expect(await c.agents.ask(id, 'turn 1')).toMatchObject({ status: 'answered', answer: { contents: ['all done'] } })),
+    );
 
     // Roll out: each v1 worker in turn stops (gracefully) and a v2 worker takes its place; inputs keep coming.
     const sent: string[] = ['turn 1'];
@@ -150,7 +181,11 @@ test('patched(): v2 rolled out one worker at a time under agents mid-conversatio
     // new-path history does not replay on v1 (so no new agent may start while a v1 worker can take its tasks).
     const replay = async (agentId: string, codePath: string) => {
       const wf = await c.client.workflow.getHandle(agentId).describe();
-      return Worker.runReplayHistory({ workflowBundle: { codePath }, dataConverter: guardedForWorkers(livecontextDataConverter()) }, await c.client.workflow.getHandle(agentId, wf.runId).fetchHistory(), agentId);
+      return Worker.runReplayHistory(
+        { workflowBundle: { codePath }, dataConverter: guardedForWorkers(livecontextDataConverter()) },
+        await c.client.workflow.getHandle(agentId, wf.runId).fetchHistory(),
+        agentId,
+      );
     };
     await expect(replay(old[0], bundles.unguarded)).rejects.toBeInstanceOf(DeterminismViolationError);
     await expect(replay(fresh[0], bundles.v1)).rejects.toBeInstanceOf(DeterminismViolationError);
@@ -181,7 +216,10 @@ test('Worker Deployment versioning: v2 workers wait beside v1 until v2 is curren
   };
   try {
     const workspaceRoot = clusterTempDir('rolling-');
-    const v1 = [await startRollingWorker({ release: 'v1', taskQueue, workspaceRoot, deploymentName }), await startRollingWorker({ release: 'v1', taskQueue, workspaceRoot, deploymentName })];
+    const v1 = [
+      await startRollingWorker({ release: 'v1', taskQueue, workspaceRoot, deploymentName }),
+      await startRollingWorker({ release: 'v1', taskQueue, workspaceRoot, deploymentName }),
+    ];
     await setCurrent('v1');
     const old = Array.from({ length: 6 }, (_, i) => `${taskQueue}-old-${i}`);
     await Promise.all(old.map((id) => c.agents.start(id, { model: 'scripted:loop', tools: ['record'] })));

@@ -58,17 +58,26 @@ test('tool loop: started on one gateway, asked on the other, the tools run on th
 
 test('approval: each call waits for a person; approved on one gateway, denied on the other', async () => {
   const id = uniqueId('approve');
-  expect(await a.request('POST', '/agents', { agentId: id, model: 'scripted:loop', tools: ['record'], approval: { record: 'always' } })).toMatchObject({ status: 201 });
+  expect(await a.request('POST', '/agents', { agentId: id, model: 'scripted:loop', tools: ['record'], approval: { record: 'always' } })).toMatchObject({
+    status: 201,
+  });
   const sent = await a.request('POST', `/agents/${id}/input`, { text: 'go' });
   expect(sent.status).toBe(202);
   const first = await eventually(async () => (await b.request('GET', `/agents/${id}`)).body.awaitingApproval?.[0], 60_000, 'the first approval request');
   expect(await b.request('POST', `/agents/${id}/tool-calls/${first.toolCallId}/approve`, { by: 'alice' })).toMatchObject({ status: 200 });
-  const second = await eventually(async () => {
-    const waiting = (await a.request('GET', `/agents/${id}`)).body.awaitingApproval?.[0];
-    return waiting && waiting.toolCallId !== first.toolCallId ? waiting : undefined;
-  }, 60_000, 'the second approval request');
+  const second = await eventually(
+    async () => {
+      const waiting = (await a.request('GET', `/agents/${id}`)).body.awaitingApproval?.[0];
+      return waiting && waiting.toolCallId !== first.toolCallId ? waiting : undefined;
+    },
+    60_000,
+    'the second approval request',
+  );
   expect(await a.request('POST', `/agents/${id}/tool-calls/${second.toolCallId}/deny`, { by: 'bob', reason: 'not today' })).toMatchObject({ status: 200 });
-  expect(await b.request('GET', `/agents/${id}/answers/${sent.body.inputSeq}`)).toMatchObject({ status: 200, body: { status: 'answered', answer: { contents: ['all done'] } } });
+  expect(await b.request('GET', `/agents/${id}/answers/${sent.body.inputSeq}`)).toMatchObject({
+    status: 200,
+    body: { status: 'answered', answer: { contents: ['all done'] } },
+  });
   const results = JSON.stringify((await history(b, id)).filter((e) => e.kind === 'tool_results'));
   expect(results).toContain('not today');
 });
@@ -121,7 +130,10 @@ test('export on one gateway, import on the other: the agent goes on with its his
   const { sourceAgentId, ...snapshot } = exported.body;
   expect(sourceAgentId).toBe(id);
   expect(await b.request('POST', '/agents/import', { snapshot, agentId: copy })).toMatchObject({ status: 201 });
-  expect(await b.request('POST', `/agents/${copy}/input?wait=1`, { text: 'second' })).toMatchObject({ status: 200, body: { outcome: { status: 'answered', answer: { contents: ['echo: second'] } } } });
+  expect(await b.request('POST', `/agents/${copy}/input?wait=1`, { text: 'second' })).toMatchObject({
+    status: 200,
+    body: { outcome: { status: 'answered', answer: { contents: ['echo: second'] } } },
+  });
   const texts = (await history(a, copy)).flatMap((e) => (e.kind === 'model_output' ? e.contents : []));
   expect(texts).toEqual(['echo: first', 'echo: second']);
 });

@@ -35,7 +35,13 @@ beforeAll(async () => {
     const last = messages[messages.length - 1];
     if (last.role === 'user') {
       const label = String(last.content).split('\n')[0];
-      return { kind: 'stream', toolCalls: [{ name: 'record', arguments: JSON.stringify({ label: `${label}/a` }) }, { name: 'record', arguments: JSON.stringify({ label: `${label}/b` }) }] };
+      return {
+        kind: 'stream',
+        toolCalls: [
+          { name: 'record', arguments: JSON.stringify({ label: `${label}/a` }) },
+          { name: 'record', arguments: JSON.stringify({ label: `${label}/b` }) },
+        ],
+      };
     }
     return { kind: 'stream', text: `done with ${messages.filter((m) => m.role === 'user').length} inputs` };
   };
@@ -85,7 +91,9 @@ test('SIGKILL a worker, history, matching and the frontend in turn under 20 agen
         const began = Date.now();
         for (let attempt = 0; ; attempt++) {
           const g = gateways[(i + round + attempt) % 2];
-          const res = await g.request('POST', `/agents/${id}/input`, { text, idempotencyKey: `${id}/${round}` }).catch((err: Error) => ({ status: 0, body: err.message }));
+          const res = await g
+            .request('POST', `/agents/${id}/input`, { text, idempotencyKey: `${id}/${round}` })
+            .catch((err: Error) => ({ status: 0, body: err.message }));
           if (res.status === 202) {
             lastSeq[id] = res.body.inputSeq;
             slowestSendMs[round] = Math.max(slowestSendMs[round] ?? 0, Date.now() - began);
@@ -103,7 +111,11 @@ test('SIGKILL a worker, history, matching and the frontend in turn under 20 agen
   // Each: what goes down, how it is killed, how it comes back. Inputs are sent while it is down.
   const crashes: Array<{ what: string; kill: () => Promise<void>; restart: () => Promise<void> }> = [
     { what: 'livecontext worker', kill: () => workers[0].kill('SIGKILL'), restart: async () => void (workers[0] = await startWorker()) },
-    ...(['history', 'matching', 'frontend'] as ServiceName[]).map((name) => ({ what: `${name} service`, kill: () => killService(name), restart: async () => restartService(name) })),
+    ...(['history', 'matching', 'frontend'] as ServiceName[]).map((name) => ({
+      what: `${name} service`,
+      kill: () => killService(name),
+      restart: async () => restartService(name),
+    })),
   ];
   for (const [round, crash] of crashes.entries()) {
     await sleep(1500); // agents mid tool loop
@@ -115,7 +127,14 @@ test('SIGKILL a worker, history, matching and the frontend in turn under 20 agen
     await sending;
   }
 
-  const finished = await Promise.all(ids.map((id) => retrying(() => t.agents.waitForAnswer(id, lastSeq[id])).then((r) => r.status === 'answered', () => false)));
+  const finished = await Promise.all(
+    ids.map((id) =>
+      retrying(() => t.agents.waitForAnswer(id, lastSeq[id])).then(
+        (r) => r.status === 'answered',
+        () => false,
+      ),
+    ),
+  );
 
   let lost = 0;
   let duplicated = 0;
@@ -144,13 +163,16 @@ test('SIGKILL a worker, history, matching and the frontend in turn under 20 agen
       if (firstDone < 0) continue;
       completed++;
       const again = events.slice(firstDone + 1).filter((e) => e.kind === 'start');
-      if (again.some((e) => e.attempt === 1)) reExecuted++; // the agent scheduled a finished call again
+      if (again.some((e) => e.attempt === 1))
+        reExecuted++; // the agent scheduled a finished call again
       else if (again.length) retried++; // Temporal's next attempt: the worker died before reporting
     }
     for await (const wf of t.client.workflow.list({ query: `WorkflowId = '${id}'` })) {
       runs++;
       const h = await t.client.workflow.getHandle(id, wf.runId).fetchHistory();
-      await Worker.runReplayHistory({ workflowBundle: workflowBundle(), dataConverter: guardedForWorkers(livecontextDataConverter()) }, h, id).catch(() => replayFailures++);
+      await Worker.runReplayHistory({ workflowBundle: workflowBundle(), dataConverter: guardedForWorkers(livecontextDataConverter()) }, h, id).catch(
+        () => replayFailures++,
+      );
     }
   }
 
@@ -171,7 +193,8 @@ test('SIGKILL a worker, history, matching and the frontend in turn under 20 agen
     modelRequests: fake.requests.length,
     seconds: Math.round((Date.now() - startedAt) / 1000),
   };
-  if (process.env.LIVECONTEXT_CLUSTER_RESULTS) writeFileSync(path.join(process.env.LIVECONTEXT_CLUSTER_RESULTS, 'topology-chaos.json'), `${JSON.stringify(figures, null, 2)}\n`);
+  if (process.env.LIVECONTEXT_CLUSTER_RESULTS)
+    writeFileSync(path.join(process.env.LIVECONTEXT_CLUSTER_RESULTS, 'topology-chaos.json'), `${JSON.stringify(figures, null, 2)}\n`);
   console.log(`topology chaos: ${JSON.stringify(figures)}`);
 
   expect(figures).toMatchObject({ agentsFinished: AGENTS, inputsLost: 0, inputsDuplicated: 0, completedToolCallsReExecuted: 0, replayFailures: 0 });

@@ -30,7 +30,10 @@ const oddModelOutput = fc.record(
       anyJson,
     ),
     invocation: fc.oneof(fc.constant(invocation), anyJson),
-    usage: fc.oneof(fc.record({ inputTokens: oddCount, outputTokens: oddCount, cachedInputTokens: oddCount, costUsd: oddCount }, { requiredKeys: [] }), anyJson),
+    usage: fc.oneof(
+      fc.record({ inputTokens: oddCount, outputTokens: oddCount, cachedInputTokens: oddCount, costUsd: oddCount }, { requiredKeys: [] }),
+      anyJson,
+    ),
     thinking: fc.oneof(fc.string(), anyJson),
     metadata: fc.oneof(fc.dictionary(fc.string({ maxLength: 12 }), anyJson, { maxKeys: 3 }), anyJson),
   },
@@ -52,60 +55,80 @@ const oddToolResult = fc.record(
 const event = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('step' as const) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('input' as const), raw: fc.oneof(fc.record({ text: oddText }), anyJson) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('decide' as const), raw: fc.oneof(fc.record({ toolCallId: oddId, approved: anyJson }), anyJson), pick: fc.nat(3), approved: fc.boolean() }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('configure' as const), raw: fc.oneof(fc.record({ parallelTools: fc.boolean() }), fc.record({ approval: fc.constant({ record: 'always' }) }), anyJson) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('decide' as const),
+      raw: fc.oneof(fc.record({ toolCallId: oddId, approved: anyJson }), anyJson),
+      pick: fc.nat(3),
+      approved: fc.boolean(),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('configure' as const),
+      raw: fc.oneof(fc.record({ parallelTools: fc.boolean() }), fc.record({ approval: fc.constant({ record: 'always' }) }), anyJson),
+    }),
+  },
 );
 
 test('no sequence of odd outputs, tool results and sender input makes a state a new run would refuse', async () => {
   await fc.assert(
-    fc.asyncProperty(fc.array(event, { minLength: 1, maxLength: 25 }), fc.array(oddModelOutput, { maxLength: 10 }), fc.array(oddToolResult, { maxLength: 10 }), fc.boolean(), async (events, outputs, results, interruptTimers) => {
-      let now = Date.UTC(2026, 0, 1);
-      const clock = () => (now += 1000);
-      const agent = Agent.create({ config: { model: 'fake:m' }, clock });
-      const deps: StepDeps = {
-        async callModel() {
-          const next = outputs.shift();
-          if (!next) throw new LivecontextError('ModelError.Unavailable', 'no more outputs');
-          return next as never;
-        },
-        async executeTool(call) {
-          const r = results.shift();
-          if (!r) throw new Error('executor failed');
-          return { toolCallId: call.toolCallId, ...(r as object) } as never;
-        },
-        sleep: async () => !interruptTimers,
-      };
-      for (const e of events) {
-        if (e.kind === 'step') {
-          await agent.doStep(deps); // must never throw
-          if (agent.lastError) agent.clearError();
-        } else if (e.kind === 'input') {
-          try {
-            agent.enqueueInput(e.raw);
-          } catch (err) {
-            expect(err).toBeInstanceOf(InputRejectedError);
+    fc.asyncProperty(
+      fc.array(event, { minLength: 1, maxLength: 25 }),
+      fc.array(oddModelOutput, { maxLength: 10 }),
+      fc.array(oddToolResult, { maxLength: 10 }),
+      fc.boolean(),
+      async (events, outputs, results, interruptTimers) => {
+        let now = Date.UTC(2026, 0, 1);
+        const clock = () => (now += 1000);
+        const agent = Agent.create({ config: { model: 'fake:m' }, clock });
+        const deps: StepDeps = {
+          async callModel() {
+            const next = outputs.shift();
+            if (!next) throw new LivecontextError('ModelError.Unavailable', 'no more outputs');
+            return next as never;
+          },
+          async executeTool(call) {
+            const r = results.shift();
+            if (!r) throw new Error('executor failed');
+            return { toolCallId: call.toolCallId, ...(r as object) } as never;
+          },
+          sleep: async () => !interruptTimers,
+        };
+        for (const e of events) {
+          if (e.kind === 'step') {
+            await agent.doStep(deps); // must never throw
+            if (agent.lastError) agent.clearError();
+          } else if (e.kind === 'input') {
+            try {
+              agent.enqueueInput(e.raw);
+            } catch (err) {
+              expect(err).toBeInstanceOf(InputRejectedError);
+            }
+          } else if (e.kind === 'decide') {
+            const pending = agent.pendingToolCalls();
+            const raw = pending.length && e.pick < pending.length ? { toolCallId: pending[e.pick].toolCallId, approved: e.approved } : e.raw;
+            try {
+              agent.decideToolCall(raw);
+            } catch (err) {
+              expect(err).toBeInstanceOf(InputRejectedError);
+            }
+          } else {
+            const change = ConfigChange.safeParse(e.raw); // the workflow's validator: only valid changes are applied
+            if (change.success) {
+              const { systemInstruction: _s, ...rest } = change.data;
+              agent.config = { ...agent.config, ...rest };
+            }
           }
-        } else if (e.kind === 'decide') {
-          const pending = agent.pendingToolCalls();
-          const raw = pending.length && e.pick < pending.length ? { toolCallId: pending[e.pick].toolCallId, approved: e.approved } : e.raw;
-          try {
-            agent.decideToolCall(raw);
-          } catch (err) {
-            expect(err).toBeInstanceOf(InputRejectedError);
-          }
-        } else {
-          const change = ConfigChange.safeParse(e.raw); // the workflow's validator: only valid changes are applied
-          if (change.success) {
-            const { systemInstruction: _s, ...rest } = change.data;
-            agent.config = { ...agent.config, ...rest };
-          }
+          const carried = JSON.parse(JSON.stringify(agent.toSnapshot()));
+          expect(() => readSnapshot(carried)).not.toThrow();
+          const restored = Agent.fromSnapshot(carried, clock);
+          expect(JSON.parse(JSON.stringify(restored.toSnapshot()))).toEqual(carried);
         }
-        const carried = JSON.parse(JSON.stringify(agent.toSnapshot()));
-        expect(() => readSnapshot(carried)).not.toThrow();
-        const restored = Agent.fromSnapshot(carried, clock);
-        expect(JSON.parse(JSON.stringify(restored.toSnapshot()))).toEqual(carried);
-      }
-    }),
+      },
+    ),
     { numRuns: 300 },
   );
 });

@@ -57,15 +57,16 @@ export const oddText = fc.oneof(
 );
 
 /** A usage object as OpenAI-compatible servers send it: fields missing, fractional, negative. */
-export const oddOpenAIUsage = fc.option(
-  fc.record({ prompt_tokens: oddCount, completion_tokens: oddCount, total_tokens: oddCount }, { requiredKeys: [] }),
-  { nil: undefined },
-);
+export const oddOpenAIUsage = fc.option(fc.record({ prompt_tokens: oddCount, completion_tokens: oddCount, total_tokens: oddCount }, { requiredKeys: [] }), {
+  nil: undefined,
+});
 
 /** What a tool's execute() may return: text, objects with odd metadata, non-strings, or a throw. */
 export const oddToolOutput = fc.oneof(
   fc.string({ maxLength: 30 }).map((text) => ({ kind: 'text' as const, text })),
   fc.integer({ min: 10_000, max: 70_000 }).map((n) => ({ kind: 'text' as const, text: 'z'.repeat(n) })),
-  fc.record({ text: fc.oneof(fc.string(), anyJson), metadata: fc.oneof(anyJson, fc.dictionary(fc.string({ maxLength: 10 }), anyJson, { maxKeys: 4 })) }).map((o) => ({ kind: 'object' as const, value: o })),
+  fc
+    .record({ text: fc.oneof(fc.string(), anyJson), metadata: fc.oneof(anyJson, fc.dictionary(fc.string({ maxLength: 10 }), anyJson, { maxKeys: 4 })) })
+    .map((o) => ({ kind: 'object' as const, value: o })),
   fc.constantFrom('undefined', 'number', 'throw').map((kind) => ({ kind })),
 );

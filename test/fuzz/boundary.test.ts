@@ -15,7 +15,15 @@ import { z } from 'zod';
 import { ScriptedModelProvider, type ScriptStep, defineTool } from '../../activities/index';
 import { AgentClient } from '../../client/agent-client';
 import { type AgentSnapshot, unwrap } from '../../agent/index';
-import { configureSignal, configureUpdate, decideToolCallSignal, decideToolCallUpdate, inputSignal, sendInputUpdate, waitForAnswerUpdate } from '../../workflows/messages';
+import {
+  configureSignal,
+  configureUpdate,
+  decideToolCallSignal,
+  decideToolCallUpdate,
+  inputSignal,
+  sendInputUpdate,
+  waitForAnswerUpdate,
+} from '../../workflows/messages';
 import { recordTool } from '../fixtures/test-tools';
 import { useProviderServers } from '../support/provider-servers';
 import { eventually, uniqueId, withWorker } from '../support/temporal';
@@ -53,8 +61,7 @@ const scripted = new ScriptedModelProvider({
   },
 });
 
-const worker = (fn: () => Promise<void>) =>
-  withWorker({ taskQueue, workspaceRoot, tools: [recordTool, oddTool], models: [...p.models(), scripted] }, fn);
+const worker = (fn: () => Promise<void>) => withWorker({ taskQueue, workspaceRoot, tools: [recordTool, oddTool], models: [...p.models(), scripted] }, fn);
 
 /** The agent is alive: it answers a query, takes the next input and answers it. */
 async function expectAlive(agents: AgentClient, agentId: string, tag: string) {
@@ -70,12 +77,16 @@ async function expectAlive(agents: AgentClient, agentId: string, tag: string) {
 
 /** Asks `text` until the agent has continued as new (long answers push its small history budget). */
 async function askUntilContinued(agentId: string, text: string) {
-  await eventually(async () => {
-    await t.agents.ask(agentId, text);
-    const runs: string[] = [];
-    for await (const wf of t.client.workflow.list({ query: `WorkflowId = '${agentId}'` })) runs.push(wf.runId);
-    return runs.length > 1;
-  }, 60_000, 'a continue-as-new');
+  await eventually(
+    async () => {
+      await t.agents.ask(agentId, text);
+      const runs: string[] = [];
+      for await (const wf of t.client.workflow.list({ query: `WorkflowId = '${agentId}'` })) runs.push(wf.runId);
+      return runs.length > 1;
+    },
+    60_000,
+    'a continue-as-new',
+  );
 }
 
 /** It continued as new at least once, and its export imports into an agent that answers. */
@@ -114,11 +125,24 @@ function rawSender() {
 }
 
 const rawPayload = fc.record({
-  encoding: fc.oneof(fc.constantFrom('json/plain', 'binary/plain', 'binary/null', 'binary/encrypted', 'livecontext/blob-ref', 'json/protobuf', 'binary/foo', ''), fc.string({ maxLength: 12 })),
-  data: fc.oneof(anyJson.map((v) => JSON.stringify(v)), fc.string({ maxLength: 40 }), fc.constant('{"key":"' + 'a'.repeat(64) + '"}')),
+  encoding: fc.oneof(
+    fc.constantFrom('json/plain', 'binary/plain', 'binary/null', 'binary/encrypted', 'livecontext/blob-ref', 'json/protobuf', 'binary/foo', ''),
+    fc.string({ maxLength: 12 }),
+  ),
+  data: fc.oneof(
+    anyJson.map((v) => JSON.stringify(v)),
+    fc.string({ maxLength: 40 }),
+    fc.constant('{"key":"' + 'a'.repeat(64) + '"}'),
+  ),
 });
 const message = fc.constantFrom('input', 'configure', 'decideToolCall', 'sendInput', 'configureUpdate', 'decideToolCallUpdate', 'waitForAnswer');
-const senderCase = fc.record({ message, raw: fc.oneof(rawPayload.map((r) => ({ payload: r })), anyJson.map((value) => ({ value }))) });
+const senderCase = fc.record({
+  message,
+  raw: fc.oneof(
+    rawPayload.map((r) => ({ payload: r })),
+    anyJson.map((value) => ({ value })),
+  ),
+});
 
 test('random and undecodable signal and update payloads never stall or kill the agent', async () => {
   const agentId = uniqueId('fuzz-senders');
@@ -130,18 +154,29 @@ test('random and undecodable signal and update payloads never stall or kill the 
       fc.asyncProperty(fc.array(senderCase, { minLength: 1, maxLength: 4 }), async (cases) => {
         run++;
         for (const c of cases) {
-          sender.set('payload' in c.raw ? { metadata: { encoding: new TextEncoder().encode(c.raw.payload.encoding) }, data: new TextEncoder().encode(c.raw.payload.data) } : undefined);
+          sender.set(
+            'payload' in c.raw
+              ? { metadata: { encoding: new TextEncoder().encode(c.raw.payload.encoding) }, data: new TextEncoder().encode(c.raw.payload.data) }
+              : undefined,
+          );
           const value = 'value' in c.raw ? c.raw.value : {};
           const handle = sender.agents.handle(agentId);
           const send = async () => {
             switch (c.message) {
-              case 'input': return handle.signal(inputSignal, value as never);
-              case 'configure': return handle.signal(configureSignal, value as never);
-              case 'decideToolCall': return handle.signal(decideToolCallSignal, value as never);
-              case 'sendInput': return handle.executeUpdate(sendInputUpdate, { args: [value as never] });
-              case 'configureUpdate': return handle.executeUpdate(configureUpdate, { args: [value as never] });
-              case 'decideToolCallUpdate': return handle.executeUpdate(decideToolCallUpdate, { args: [value as never] });
-              case 'waitForAnswer': return handle.executeUpdate(waitForAnswerUpdate, { args: [value as never] });
+              case 'input':
+                return handle.signal(inputSignal, value as never);
+              case 'configure':
+                return handle.signal(configureSignal, value as never);
+              case 'decideToolCall':
+                return handle.signal(decideToolCallSignal, value as never);
+              case 'sendInput':
+                return handle.executeUpdate(sendInputUpdate, { args: [value as never] });
+              case 'configureUpdate':
+                return handle.executeUpdate(configureUpdate, { args: [value as never] });
+              case 'decideToolCallUpdate':
+                return handle.executeUpdate(decideToolCallUpdate, { args: [value as never] });
+              case 'waitForAnswer':
+                return handle.executeUpdate(waitForAnswerUpdate, { args: [value as never] });
             }
           };
           // An update may be refused (that is its answer) or accepted; it must answer either way.
@@ -160,7 +195,14 @@ test('random and undecodable signal and update payloads never stall or kill the 
 
 const openaiStream = fc.record({
   text: fc.option(oddText, { nil: undefined }),
-  toolCalls: fc.array(fc.record({ id: fc.oneof(fc.constantFrom('', 'call_same', 'call_same'), fc.string({ maxLength: 10 })), name: fc.constantFrom(...toolNames.filter(Boolean), 'odd'), arguments: rawArguments }), { maxLength: 3 }),
+  toolCalls: fc.array(
+    fc.record({
+      id: fc.oneof(fc.constantFrom('', 'call_same', 'call_same'), fc.string({ maxLength: 10 })),
+      name: fc.constantFrom(...toolNames.filter(Boolean), 'odd'),
+      arguments: rawArguments,
+    }),
+    { maxLength: 3 },
+  ),
   finishReason: fc.constantFrom(undefined, 'stop', 'tool_calls', 'length', 'content_filter'),
   rawUsage: oddOpenAIUsage,
 });
@@ -197,15 +239,27 @@ test('random tool arguments never stall the agent', async () => {
     await t.agents.start(agentId, { model: 'scripted:fuzz', historyBudgetBytes: 30_000 });
     let run = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.record({ name: fc.constantFrom(...toolNames.filter(Boolean), 'odd'), args: rawArguments }), { minLength: 1, maxLength: 3 }), fc.array(oddToolOutput, { maxLength: 3 }), async (plan, outputs) => {
-        run++;
-        // Timers are kept short: a valid sleep would otherwise wait its whole time.
-        plans.push(plan.map((c) => (c.name === 'sleep' ? { ...c, args: '{"seconds": 0.01}' } : c.name === 'wait_until' && !/275760|not a date/.test(c.args) ? { ...c, args: '{"time": "2020-01-01T00:00:00Z"}' } : c)));
-        oddOutputs.push(...outputs);
-        await expect(t.agents.ask(agentId, `tools ${run}`)).resolves.toMatchObject({ status: 'answered' });
-        oddOutputs.length = 0;
-        await expectAlive(t.agents, agentId, `tools ${run}`);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.record({ name: fc.constantFrom(...toolNames.filter(Boolean), 'odd'), args: rawArguments }), { minLength: 1, maxLength: 3 }),
+        fc.array(oddToolOutput, { maxLength: 3 }),
+        async (plan, outputs) => {
+          run++;
+          // Timers are kept short: a valid sleep would otherwise wait its whole time.
+          plans.push(
+            plan.map((c) =>
+              c.name === 'sleep'
+                ? { ...c, args: '{"seconds": 0.01}' }
+                : c.name === 'wait_until' && !/275760|not a date/.test(c.args)
+                  ? { ...c, args: '{"time": "2020-01-01T00:00:00Z"}' }
+                  : c,
+            ),
+          );
+          oddOutputs.push(...outputs);
+          await expect(t.agents.ask(agentId, `tools ${run}`)).resolves.toMatchObject({ status: 'answered' });
+          oddOutputs.length = 0;
+          await expectAlive(t.agents, agentId, `tools ${run}`);
+        },
+      ),
       { numRuns: 20 },
     );
     await askUntilContinued(agentId, 'x'.repeat(8_000));

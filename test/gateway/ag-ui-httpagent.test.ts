@@ -69,7 +69,11 @@ test('HttpAgent runs a turn with two tool calls and an approval', async () => {
           expect(prod).toMatchObject({ toolName: 'deploy', arguments: '{"service":"api","env":"prod"}', reason: 'deploys to prod need approval' });
           approvalShownAt = events.length - 1;
           // A person presses "approve": the gateway's REST route, while the run's stream stays open.
-          approved = fetch(`${gateway.url}/agents/${agentId}/tool-calls/call_prod/approve`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"by":"tester"}' });
+          approved = fetch(`${gateway.url}/agents/${agentId}/tool-calls/call_prod/approve`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{"by":"tester"}',
+          });
         },
       },
     );
@@ -77,11 +81,20 @@ test('HttpAgent runs a turn with two tool calls and an approval', async () => {
 
     expect(shape(events)).toEqual([
       'RUN_STARTED',
-      'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END',
-      'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END',
-      'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END',
-      'TOOL_CALL_RESULT', 'TOOL_CALL_RESULT',
-      'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_END',
+      'TOOL_CALL_START',
+      'TOOL_CALL_ARGS',
+      'TOOL_CALL_END',
+      'TOOL_CALL_START',
+      'TOOL_CALL_ARGS',
+      'TOOL_CALL_END',
+      'TOOL_CALL_RESULT',
+      'TOOL_CALL_RESULT',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_END',
       'RUN_FINISHED',
     ]);
     expect(events[0]).toMatchObject({ type: 'RUN_STARTED', threadId: agentId });
@@ -103,11 +116,18 @@ test('HttpAgent runs a turn with two tool calls and an approval', async () => {
     const last = agent.messages.at(-1)!;
     expect(last).toMatchObject({ role: 'assistant', content: answer });
     expect(newMessages.map((m) => m.role)).toEqual(['assistant', 'tool', 'tool', 'assistant']);
-    expect(newMessages[0]).toMatchObject({ content: intro, toolCalls: [expect.objectContaining({ id: 'call_staging' }), expect.objectContaining({ id: 'call_prod' })] });
+    expect(newMessages[0]).toMatchObject({
+      content: intro,
+      toolCalls: [expect.objectContaining({ id: 'call_staging' }), expect.objectContaining({ id: 'call_prod' })],
+    });
     expect(agent.messages.filter((m) => m.role === 'user')).toHaveLength(1); // its own message is not echoed back
 
     // The same run posted again (a client that lost the stream) follows the same turn: no second input.
-    const again = new HttpAgent({ url: `${gateway.url}/agents/${agentId}/ag-ui`, threadId: agentId, initialMessages: [{ id: 'user-1', role: 'user', content: 'deploy api to staging and prod' }] });
+    const again = new HttpAgent({
+      url: `${gateway.url}/agents/${agentId}/ag-ui`,
+      threadId: agentId,
+      initialMessages: [{ id: 'user-1', role: 'user', content: 'deploy api to staging and prod' }],
+    });
     const replay = await again.runAgent({ runId: String(events[0].runId) });
     expect(replay.result).toMatchObject({ inputSeq: 1 });
     expect(again.messages.at(-1)).toMatchObject({ role: 'assistant', content: answer });
@@ -117,10 +137,24 @@ test('HttpAgent runs a turn with two tool calls and an approval', async () => {
 });
 
 test('unknown agent: 404 before any stream; a body that is not a RunAgentInput: 400', async () => {
-  const run = { threadId: uniqueId('nobody'), runId: 'r1', messages: [{ id: 'm', role: 'user', content: 'hi' }], tools: [], context: [], state: {}, forwardedProps: {} };
+  const run = {
+    threadId: uniqueId('nobody'),
+    runId: 'r1',
+    messages: [{ id: 'm', role: 'user', content: 'hi' }],
+    tools: [],
+    context: [],
+    state: {},
+    forwardedProps: {},
+  };
   expect(await gateway.request('POST', '/ag-ui', run)).toMatchObject({ status: 404, body: { error: { code: 'AGENT_NOT_FOUND' } } });
   expect(await gateway.request('POST', '/ag-ui', { threadId: 'x' })).toMatchObject({ status: 400, body: { error: { code: 'BAD_REQUEST' } } });
-  expect(await gateway.request('POST', '/agents/x/ag-ui', { ...run, messages: [] })).toMatchObject({ status: 400, body: { error: { code: 'NO_USER_MESSAGE' } } });
+  expect(await gateway.request('POST', '/agents/x/ag-ui', { ...run, messages: [] })).toMatchObject({
+    status: 400,
+    body: { error: { code: 'NO_USER_MESSAGE' } },
+  });
   expect(await gateway.request('GET', `/agents/${run.threadId}/events`)).toMatchObject({ status: 404 });
-  expect(await gateway.request('GET', `/agents/x/events`, undefined, { headers: { 'last-event-id': 'nonsense' } })).toMatchObject({ status: 400, body: { error: { code: 'BAD_LAST_EVENT_ID' } } });
+  expect(await gateway.request('GET', `/agents/x/events`, undefined, { headers: { 'last-event-id': 'nonsense' } })).toMatchObject({
+    status: 400,
+    body: { error: { code: 'BAD_LAST_EVENT_ID' } },
+  });
 });

@@ -43,30 +43,57 @@ test('POST /agents and /agents/import refuse such ids with a 400 that says why',
 test('paths with such ids get a 400 on every route, the event stream and AG-UI included', async () => {
   for (const path of ['/agents/a%1Bb', '/agents/a%00b/history', '/agents/%1B%5B2J/events', '/agents/a%C2%9Bb/export']) {
     const res = await gw.request('GET', path);
-    expect({ path, status: res.status, code: res.body.error?.code }).toEqual({ path, status: 400, code: expect.stringMatching(/^(BAD_REQUEST|BAD_AGENT_ID)$/) });
+    expect({ path, status: res.status, code: res.body.error?.code }).toEqual({
+      path,
+      status: 400,
+      code: expect.stringMatching(/^(BAD_REQUEST|BAD_AGENT_ID)$/),
+    });
   }
   for (const path of ['/agents/a%1Bb/input', '/agents/a%00b/stop']) {
     expect({ path, status: (await gw.request('POST', path, { text: 'hi' })).status }).toEqual({ path, status: 400 });
   }
-  const run = (threadId: string) => ({ threadId, runId: uniqueId('run'), messages: [{ id: 'm1', role: 'user', content: 'hi' }], tools: [], context: [], state: {}, forwardedProps: {} });
-  expect(await gw.request('POST', '/ag-ui', run(''))).toMatchObject({ status: 400, body: { error: { code: 'BAD_AGENT_ID', message: expect.stringMatching(/threadId.*not empty/) } } });
-  expect(await gw.request('POST', '/ag-ui', run('a\u001bb'))).toMatchObject({ status: 400, body: { error: { code: 'BAD_AGENT_ID', message: expect.stringMatching(/control characters/) } } });
+  const run = (threadId: string) => ({
+    threadId,
+    runId: uniqueId('run'),
+    messages: [{ id: 'm1', role: 'user', content: 'hi' }],
+    tools: [],
+    context: [],
+    state: {},
+    forwardedProps: {},
+  });
+  expect(await gw.request('POST', '/ag-ui', run(''))).toMatchObject({
+    status: 400,
+    body: { error: { code: 'BAD_AGENT_ID', message: expect.stringMatching(/threadId.*not empty/) } },
+  });
+  expect(await gw.request('POST', '/ag-ui', run('a\u001bb'))).toMatchObject({
+    status: 400,
+    body: { error: { code: 'BAD_AGENT_ID', message: expect.stringMatching(/control characters/) } },
+  });
   expect(await gw.request('POST', '/ag-ui', run('x\ud800'))).toMatchObject({ status: 400, body: { error: { code: 'BAD_AGENT_ID' } } });
   expect(await gw.request('POST', '/agents/a%1Bb/ag-ui', run('t'))).toMatchObject({ status: 400, body: { error: { code: 'BAD_AGENT_ID' } } });
   // An ordinary unknown id is still a plain 404.
   const ghost = uniqueId('ghost');
-  expect(await gw.request('POST', '/ag-ui', run(ghost))).toMatchObject({ status: 404, body: { error: { code: 'AGENT_NOT_FOUND', message: `No agent "${ghost}" in this namespace.` } } });
+  expect(await gw.request('POST', '/ag-ui', run(ghost))).toMatchObject({
+    status: 404,
+    body: { error: { code: 'AGENT_NOT_FOUND', message: `No agent "${ghost}" in this namespace.` } },
+  });
 });
 
 test('AgentClient refuses them (start, restore, a schedule that starts its agent), naming the id escaped', async () => {
   for (const [what, agentId, why] of BAD) {
     const err = await t.agents.start(agentId, { model: 'demo:offline' }).catch((e: unknown) => e);
-    expect({ what, isRejection: err instanceof InputRejectedError, code: (err as InputRejectedError).code }).toEqual({ what, isRejection: true, code: 'BAD_AGENT_ID' });
+    expect({ what, isRejection: err instanceof InputRejectedError, code: (err as InputRejectedError).code }).toEqual({
+      what,
+      isRejection: true,
+      code: 'BAD_AGENT_ID',
+    });
     expect({ what, message: (err as Error).message }).toEqual({ what, message: expect.stringMatching(why) });
     expect((err as Error).message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e\ud800-\udfff]/); // printed escaped
   }
   await expect(t.agents.restore('copy\u001b', {} as never)).rejects.toMatchObject({ code: 'BAD_AGENT_ID' }); // before the snapshot is read
-  await expect(t.agents.schedules.add('s\u001bx', { every: '1h', text: 'hi', startIfMissing: { model: 'demo:offline' } })).rejects.toMatchObject({ code: 'BAD_AGENT_ID' });
+  await expect(t.agents.schedules.add('s\u001bx', { every: '1h', text: 'hi', startIfMissing: { model: 'demo:offline' } })).rejects.toMatchObject({
+    code: 'BAD_AGENT_ID',
+  });
 });
 
 test('livecontext start refuses an id with ESC, saying why, and exits 2', async () => {

@@ -87,9 +87,37 @@ test('every state-changing route refuses a foreign Origin, a text/plain body and
     ['POST', '/schedules/some-schedule/resume', undefined],
     ['POST', '/schedules/some-schedule/trigger', undefined],
     ['DELETE', '/schedules/some-schedule', undefined],
-    ['POST', `${A}/ag-ui`, { threadId: agentId, runId: 'r1', messages: [{ id: 'm1', role: 'user', content: 'delete note 1' }], tools: [], context: [], state: {}, forwardedProps: {} }],
-    ['POST', '/ag-ui', { threadId: agentId, runId: 'r2', messages: [{ id: 'm1', role: 'user', content: 'delete note 1' }], tools: [], context: [], state: {}, forwardedProps: {} }],
-    ['POST', '/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'approve_tool_call', arguments: { agent_id: agentId, tool_call_id: toolCallId } } }],
+    [
+      'POST',
+      `${A}/ag-ui`,
+      {
+        threadId: agentId,
+        runId: 'r1',
+        messages: [{ id: 'm1', role: 'user', content: 'delete note 1' }],
+        tools: [],
+        context: [],
+        state: {},
+        forwardedProps: {},
+      },
+    ],
+    [
+      'POST',
+      '/ag-ui',
+      {
+        threadId: agentId,
+        runId: 'r2',
+        messages: [{ id: 'm1', role: 'user', content: 'delete note 1' }],
+        tools: [],
+        context: [],
+        state: {},
+        forwardedProps: {},
+      },
+    ],
+    [
+      'POST',
+      '/mcp',
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'approve_tool_call', arguments: { agent_id: agentId, tool_call_id: toolCallId } } },
+    ],
   ];
   for (const [method, path, body] of routes) {
     const json = body === undefined ? undefined : JSON.stringify(body);
@@ -107,7 +135,8 @@ test('every state-changing route refuses a foreign Origin, a text/plain body and
     for (const [shape, headers, sent, status] of shapes) {
       const res = await send(method, path, headers, sent);
       expect({ method, path, shape, status: res.status }).toEqual({ method, path, shape, status });
-      if (path !== '/mcp') expect({ path, shape, code: res.body.error.code }).toEqual({ path, shape, code: status === 403 ? 'ORIGIN_NOT_ALLOWED' : 'UNSUPPORTED_MEDIA_TYPE' });
+      if (path !== '/mcp')
+        expect({ path, shape, code: res.body.error.code }).toEqual({ path, shape, code: status === 403 ? 'ORIGIN_NOT_ALLOWED' : 'UNSUPPORTED_MEDIA_TYPE' });
     }
   }
   expect(await fingerprint(agentId)).toEqual(before);
@@ -125,7 +154,10 @@ test("the gateway's own page and an allowed origin still change agents, bodyless
   expect(await send('POST', `${A}/tool-calls/${toolCallId}/approve`, own)).toMatchObject({ status: 200 }); // no body, the JSON type
   expect(await send('POST', `${A}/retry`, own)).toMatchObject({ status: 202 });
   // An origin allowed with --cors-origin, its preflight answered.
-  const preflight = await fetch(gw.url + `${A}/interrupt`, { method: 'OPTIONS', headers: { origin: ALLOWED, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+  const preflight = await fetch(gw.url + `${A}/interrupt`, {
+    method: 'OPTIONS',
+    headers: { origin: ALLOWED, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+  });
   expect(preflight.headers.get('access-control-allow-origin')).toBe(ALLOWED);
   expect(await send('POST', `${A}/interrupt`, { ...json, origin: ALLOWED })).toMatchObject({ status: 200 });
   expect(await send('POST', `${A}/input`, { ...json, origin: ALLOWED }, JSON.stringify({ text: 'plan tea' }))).toMatchObject({ status: 202 });

@@ -49,10 +49,14 @@ test('clients that never read hold the gateway to its bound; one that reads late
 
   const clients = Array.from({ length: CLIENTS }, () => silentClient(`/agents/${agentId}/events?after=0`));
   // Every stream fills what it may and then waits for its client: nothing more is made or read from the agent.
-  const streams = await eventually(() => {
-    const open = [...watch];
-    return open.length === CLIENTS && open.every((s) => s.waitingForClient()) ? open : undefined;
-  }, 120_000, 'every stream to wait for its client');
+  const streams = await eventually(
+    () => {
+      const open = [...watch];
+      return open.length === CLIENTS && open.every((s) => s.waitingForClient()) ? open : undefined;
+    },
+    120_000,
+    'every stream to wait for its client',
+  );
   for (const s of streams) {
     // What it holds: its own queue (at most BUFFER, plus the frame that crossed it) and Node's socket buffer.
     expect(s.queuedBytes()).toBeLessThanOrEqual(BUFFER + 2 * (TEXT + 4096));

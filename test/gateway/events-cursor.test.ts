@@ -50,7 +50,8 @@ function unstarted(frames: SseFrame[]): string[] {
   const out: string[] = [];
   for (const { event } of frames) {
     if (event.type === 'TEXT_MESSAGE_START') started.add(event.messageId);
-    if ((event.type === 'TEXT_MESSAGE_END' || event.type === 'TEXT_MESSAGE_CONTENT') && !started.has(event.messageId)) out.push(`${event.type} ${event.messageId}`);
+    if ((event.type === 'TEXT_MESSAGE_END' || event.type === 'TEXT_MESSAGE_CONTENT') && !started.has(event.messageId))
+      out.push(`${event.type} ${event.messageId}`);
   }
   return out;
 }
@@ -64,7 +65,10 @@ test('a cursor that says a message streams that never did ends no message it did
     const frames = await resumed(made);
     expect({ made, unstarted: unstarted(frames) }).toEqual({ made, unstarted: [] });
     // The answer itself is there, whole.
-    const text = frames.filter((f) => f.event.type === 'TEXT_MESSAGE_CONTENT').map((f) => f.event.delta).join('');
+    const text = frames
+      .filter((f) => f.event.type === 'TEXT_MESSAGE_CONTENT')
+      .map((f) => f.event.delta)
+      .join('');
     expect({ made, text }).toEqual({ made, text: 'echo: hello' });
   }
   // An honest cursor from before the answer gives the same.

@@ -34,16 +34,30 @@ interface ChildGateway {
 
 /** `livecontext serve` from the sources, in its own process, on `port` (0: any free one). */
 async function startChildGateway(port: number): Promise<ChildGateway> {
-  const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', '-e', "require('./cli/cli').run(process.argv.slice(1))", 'serve', '--port', String(port)], {
-    cwd: ROOT,
-    env: { ...process.env, TEMPORAL_ADDRESS: testAddress(), LIVECONTEXT_TASK_QUEUE: taskQueue, LIVECONTEXT_GATEWAY_TOKEN: '', LIVECONTEXT_GATEWAY_READ_TOKEN: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const proc: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', '-e', "require('./cli/cli').run(process.argv.slice(1))", 'serve', '--port', String(port)],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        TEMPORAL_ADDRESS: testAddress(),
+        LIVECONTEXT_TASK_QUEUE: taskQueue,
+        LIVECONTEXT_GATEWAY_TOKEN: '',
+        LIVECONTEXT_GATEWAY_READ_TOKEN: '',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  const url = await eventually(() => /Gateway on (http:\/\/\S+) /.exec(out)?.[1] ?? (proc.exitCode !== null && 'exited'), 60_000, 'the gateway process to listen');
+  const url = await eventually(
+    () => /Gateway on (http:\/\/\S+) /.exec(out)?.[1] ?? (proc.exitCode !== null && 'exited'),
+    60_000,
+    'the gateway process to listen',
+  );
   if (url === 'exited') throw new Error(`The gateway exited:\n${out}`);
   return {
     url,
@@ -134,7 +148,11 @@ test('the per-agent stream across a gateway killed mid-message: resumed with Las
     expect(before.some((f) => f.event.type === 'TEXT_MESSAGE_END' && f.event.messageId === introId)).toBe(false);
     expect(after.some((f) => f.event.type === 'TEXT_MESSAGE_START' && f.event.messageId === introId)).toBe(false);
     expect(after[0].event.type).toBe('STATE_SNAPSHOT'); // a resumed stream starts with a fresh snapshot
-    const text = (frames: SseFrame[], id: string) => frames.filter((f) => f.event.type === 'TEXT_MESSAGE_CONTENT' && f.event.messageId === id).map((f) => f.event.delta).join('');
+    const text = (frames: SseFrame[], id: string) =>
+      frames
+        .filter((f) => f.event.type === 'TEXT_MESSAGE_CONTENT' && f.event.messageId === id)
+        .map((f) => f.event.delta)
+        .join('');
     expect(text(before, introId) + text(after, introId)).toBe(intro);
     expect(normalised(whole.frames)).toContainEqual(expect.objectContaining({ type: 'TEXT_MESSAGE_CONTENT', delta: answer }));
     // It ran across continue-as-new: the agent is in a later run than it started in.

@@ -57,14 +57,25 @@ test('a turn streams as it happens; ?after=0 replays the same events from histor
     const { frames, error } = await live;
     expect(error).toBeUndefined();
 
-    expect(frames[0].event).toMatchObject({ type: 'STATE_SNAPSHOT', snapshot: { runState: 'WaitingInput', blockedOn: 'input', awaitingApproval: [], lastError: null, notebook: '', tasks: [] } });
+    expect(frames[0].event).toMatchObject({
+      type: 'STATE_SNAPSHOT',
+      snapshot: { runState: 'WaitingInput', blockedOn: 'input', awaitingApproval: [], lastError: null, notebook: '', tasks: [] },
+    });
     expect(normalised(frames).map((e) => (e as { type: string }).type)).toEqual([
       'RUN_STARTED',
-      'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END',
-      'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END',
-      'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_END',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_END',
+      'TOOL_CALL_START',
+      'TOOL_CALL_ARGS',
+      'TOOL_CALL_END',
       'TOOL_CALL_RESULT',
-      'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_END',
       'RUN_FINISHED',
     ]);
     const events = frames.map((f) => f.event);
@@ -82,7 +93,11 @@ test('a turn streams as it happens; ?after=0 replays the same events from histor
     // Every frame has a cursor for its id; state events repeat the cursor of the event before them.
     for (const f of frames) expect(parseCursor(f.id!)).not.toBeNull();
     // The state showed the turn working, and the usage of both model calls at the end.
-    expect(frames.some((f) => f.event.type === 'STATE_DELTA' && f.event.delta.some((op: { path: string; value: unknown }) => op.path === '/blockedOn' && op.value === null))).toBe(true);
+    expect(
+      frames.some(
+        (f) => f.event.type === 'STATE_DELTA' && f.event.delta.some((op: { path: string; value: unknown }) => op.path === '/blockedOn' && op.value === null),
+      ),
+    ).toBe(true);
 
     // A dashboard opened later replays the turn from history: the same events, under the same ids.
     const replay = await follow(other, agentId, (f) => f.event.type === 'RUN_FINISHED', '?after=0');
@@ -117,13 +132,21 @@ test('across continue-as-new and a reset: the reset is announced, the stream goe
     });
     expect(shape).toEqual([
       'RUN_STARTED turn-1',
-      'TEXT_MESSAGE_START in-1', 'TEXT_MESSAGE_CONTENT in-1 one', 'TEXT_MESSAGE_END in-1',
-      expect.stringMatching(/^TEXT_MESSAGE_START out-1-/), expect.stringMatching(/^TEXT_MESSAGE_CONTENT out-1-\S+ first answer$/), expect.stringMatching(/^TEXT_MESSAGE_END out-1-/),
+      'TEXT_MESSAGE_START in-1',
+      'TEXT_MESSAGE_CONTENT in-1 one',
+      'TEXT_MESSAGE_END in-1',
+      expect.stringMatching(/^TEXT_MESSAGE_START out-1-/),
+      expect.stringMatching(/^TEXT_MESSAGE_CONTENT out-1-\S+ first answer$/),
+      expect.stringMatching(/^TEXT_MESSAGE_END out-1-/),
       'RUN_FINISHED turn-1',
       'CUSTOM livecontext.reset',
       'RUN_STARTED turn-2',
-      'TEXT_MESSAGE_START in-1', 'TEXT_MESSAGE_CONTENT in-1 two', 'TEXT_MESSAGE_END in-1',
-      expect.stringMatching(/^TEXT_MESSAGE_START out-1-/), expect.stringMatching(/^TEXT_MESSAGE_CONTENT out-1-\S+ second answer$/), expect.stringMatching(/^TEXT_MESSAGE_END out-1-/),
+      'TEXT_MESSAGE_START in-1',
+      'TEXT_MESSAGE_CONTENT in-1 two',
+      'TEXT_MESSAGE_END in-1',
+      expect.stringMatching(/^TEXT_MESSAGE_START out-1-/),
+      expect.stringMatching(/^TEXT_MESSAGE_CONTENT out-1-\S+ second answer$/),
+      expect.stringMatching(/^TEXT_MESSAGE_END out-1-/),
       'RUN_FINISHED turn-2',
     ]);
     // A fresh snapshot follows the reset: of the new history only (turn 2 may have run meanwhile).
@@ -147,7 +170,13 @@ test('a model call failing for good ends the run with RUN_ERROR on every gateway
     await opened(() => seenThere);
     await t.agents.send(agentId, 'hello');
     const [a, b] = await Promise.all([here, there]);
-    expect(types(a.frames).filter((x) => !x.startsWith('STATE'))).toEqual(['RUN_STARTED', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END', 'RUN_ERROR']);
+    expect(types(a.frames).filter((x) => !x.startsWith('STATE'))).toEqual([
+      'RUN_STARTED',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_END',
+      'RUN_ERROR',
+    ]);
     expect(a.frames.at(-1)!.event).toMatchObject({ type: 'RUN_ERROR', code: 'ModelError.Authentication' });
     expect(normalised(b.frames)).toEqual(normalised(a.frames));
     const blocked = a.frames.filter((f) => f.event.type === 'STATE_DELTA').flatMap((f) => f.event.delta);
@@ -172,7 +201,11 @@ test('a model call failing for good ends the run with RUN_ERROR on every gateway
       ['RUN_FINISHED', 'turn-2'],
     ]);
     expect(frames[0].event.type).toBe('STATE_SNAPSHOT'); // no second RUN_ERROR, no repeated events
-    expect(normalised(frames).filter((e) => (e as { type: string }).type === 'TEXT_MESSAGE_CONTENT').map((e) => (e as { delta: string }).delta)).toEqual(['recovered', 'second', 'and the second']);
+    expect(
+      normalised(frames)
+        .filter((e) => (e as { type: string }).type === 'TEXT_MESSAGE_CONTENT')
+        .map((e) => (e as { delta: string }).delta),
+    ).toEqual(['recovered', 'second', 'and the second']);
   });
 });
 
@@ -191,15 +224,29 @@ test('an interrupted turn: its streaming text ends and its run finishes, cancell
 
     const { frames } = await live;
     const ended = { type: 'RUN_FINISHED', outcome: { type: 'cancelled' }, result: { ended: 'interrupted', by: 'tester' } };
-    expect(normalised(frames).slice(-2)).toEqual([{ type: 'TEXT_MESSAGE_END', messageId: expect.stringMatching(/^out-/) }, { ...ended, threadId: agentId, runId: 'turn-1' }]);
+    expect(normalised(frames).slice(-2)).toEqual([
+      { type: 'TEXT_MESSAGE_END', messageId: expect.stringMatching(/^out-/) },
+      { ...ended, threadId: agentId, runId: 'turn-1' },
+    ]);
     const mine = await posted;
-    expect(normalised(mine.frames).map((e) => (e as { type: string }).type)).toEqual(['RUN_STARTED', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END', 'RUN_FINISHED']);
+    expect(normalised(mine.frames).map((e) => (e as { type: string }).type)).toEqual([
+      'RUN_STARTED',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_END',
+      'RUN_FINISHED',
+    ]);
     expect(mine.frames.at(-1)!.event).toMatchObject({ ...ended, runId: run.runId, result: { inputSeq: 1 } });
   });
 });
 
 test('an agent stopped mid-turn: the AG-UI run and the turn in the per-agent stream end with RUN_ERROR STOPPED', async () => {
-  p.openai.enqueue({ kind: 'stream', text: words(20, 'going'), chunkDelayMs: 100, toolCalls: [{ id: 'call_never', name: 'deploy', arguments: '{"service":"x","env":"staging"}' }] });
+  p.openai.enqueue({
+    kind: 'stream',
+    text: words(20, 'going'),
+    chunkDelayMs: 100,
+    toolCalls: [{ id: 'call_never', name: 'deploy', arguments: '{"service":"x","env":"staging"}' }],
+  });
   const agentId = uniqueId('ev-stop');
   await withWorker({ taskQueue, models: p.models(), tools: [deployTool], workspaceRoot: workspaceRoot() }, async () => {
     await t.agents.start(agentId, { model: 'openai:gpt-4.1-mini' });

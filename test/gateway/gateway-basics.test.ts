@@ -29,7 +29,10 @@ test('a token is required when configured; a wrong one is refused; a read-only o
   expect(none).toMatchObject({ status: 401, body: { error: { code: 'UNAUTHORIZED' } } });
   expect(none.headers.get('www-authenticate')).toBe('Bearer');
   expect(await guarded.request('GET', '/agents', undefined, { token: 'wrong' })).toMatchObject({ status: 401 });
-  expect(await guarded.request('POST', '/agents/x/input', { text: 'hi' }, { token: 'read-secret' })).toMatchObject({ status: 403, body: { error: { code: 'READ_ONLY_TOKEN' } } });
+  expect(await guarded.request('POST', '/agents/x/input', { text: 'hi' }, { token: 'read-secret' })).toMatchObject({
+    status: 403,
+    body: { error: { code: 'READ_ONLY_TOKEN' } },
+  });
 });
 
 test('refuses to listen beyond loopback without a token', async () => {
@@ -55,7 +58,11 @@ test('CORS: a configured origin may send the token and an Idempotency-Key; anoth
   try {
     const preflight = await fetch(`${cors.url}/agents/x/input`, {
       method: 'OPTIONS',
-      headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type, idempotency-key' },
+      headers: {
+        Origin: 'https://app.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization, content-type, idempotency-key',
+      },
     });
     expect(preflight.status).toBeLessThan(300);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example');
@@ -68,7 +75,8 @@ test('CORS: a configured origin may send the token and an Idempotency-Key; anoth
 });
 
 /** A GET with a Host header of our choosing (fetch does not let one be set). */
-function getWithHost(gw: TestGateway, path: string, host: string): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- any JSON
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any JSON
+function getWithHost(gw: TestGateway, path: string, host: string): Promise<{ status: number; body: any }> {
   const url = new URL(gw.url + path);
   return new Promise((resolve, reject) => {
     const req = request({ host: url.hostname, port: url.port, path: url.pathname, headers: { host } }, (res) => {

@@ -18,23 +18,38 @@ test('the same key with another body is a 409 that says so; the same body is a r
   const agentId = uniqueId('webhooks');
   // A small history budget: the agent continues as new every turn or two, and carries its keys.
   await rest.t.agents.start(agentId, { model: 'scripted:echo', historyBudgetBytes: 3_000 });
-  const input = (body: unknown, key?: string) => rest.gw.request('POST', `/agents/${agentId}/input?wait=1`, body, key ? { headers: { 'idempotency-key': key } } : {});
+  const input = (body: unknown, key?: string) =>
+    rest.gw.request('POST', `/agents/${agentId}/input?wait=1`, body, key ? { headers: { 'idempotency-key': key } } : {});
 
   expect(await input({ text: 'order 42 paid' }, 'evt_42')).toMatchObject({ status: 200, body: { inputSeq: 1, outcome: { status: 'answered' } } });
-  expect(await rest.gw.request('POST', `/agents/${agentId}/input`, { text: 'order 42 paid' }, { headers: { 'idempotency-key': 'evt_42' } })).toMatchObject({ status: 202, body: { inputSeq: 1, duplicate: true } });
+  expect(await rest.gw.request('POST', `/agents/${agentId}/input`, { text: 'order 42 paid' }, { headers: { 'idempotency-key': 'evt_42' } })).toMatchObject({
+    status: 202,
+    body: { inputSeq: 1, duplicate: true },
+  });
   // The key in the body is the same key; the sender is who delivers, not what: a redelivery by hand is one too.
-  expect(await rest.gw.request('POST', `/agents/${agentId}/input`, { text: 'order 42 paid', idempotencyKey: 'evt_42', sender: 'ops' })).toMatchObject({ status: 202, body: { inputSeq: 1, duplicate: true } });
+  expect(await rest.gw.request('POST', `/agents/${agentId}/input`, { text: 'order 42 paid', idempotencyKey: 'evt_42', sender: 'ops' })).toMatchObject({
+    status: 202,
+    body: { inputSeq: 1, duplicate: true },
+  });
   const reused = await rest.gw.request('POST', `/agents/${agentId}/input`, { text: 'order 43 refunded' }, { headers: { 'idempotency-key': 'evt_42' } });
-  expect(reused).toMatchObject({ status: 409, body: { error: { code: 'IDEMPOTENCY_KEY_REUSED', message: expect.stringMatching(/"evt_42" was taken before, as input #1, for a different input/) } } });
+  expect(reused).toMatchObject({
+    status: 409,
+    body: { error: { code: 'IDEMPOTENCY_KEY_REUSED', message: expect.stringMatching(/"evt_42" was taken before, as input #1, for a different input/) } },
+  });
   // Same text, other sections or a typed answer: another input.
-  expect(await rest.gw.request('POST', `/agents/${agentId}/input`, { sections: [{ title: 'Order', content: 'order 42 paid' }], idempotencyKey: 'evt_42' })).toMatchObject({ status: 409 });
+  expect(
+    await rest.gw.request('POST', `/agents/${agentId}/input`, { sections: [{ title: 'Order', content: 'order 42 paid' }], idempotencyKey: 'evt_42' }),
+  ).toMatchObject({ status: 409 });
 
   for (let i = 0; i < 4; i++) expect(await input({ text: `other input ${i}` })).toMatchObject({ status: 200 });
   const runs: string[] = [];
   for await (const wf of rest.t.client.workflow.list({ query: `WorkflowId = '${agentId}'` })) runs.push(wf.runId);
   expect(runs.length).toBeGreaterThan(1); // keys and fingerprints were carried to the new run
   expect(await input({ text: 'order 43 refunded' }, 'evt_42')).toMatchObject({ status: 409, body: { error: { code: 'IDEMPOTENCY_KEY_REUSED' } } });
-  expect(await rest.gw.request('POST', `/agents/${agentId}/input`, { text: 'order 42 paid' }, { headers: { 'idempotency-key': 'evt_42' } })).toMatchObject({ status: 202, body: { inputSeq: 1, duplicate: true } });
+  expect(await rest.gw.request('POST', `/agents/${agentId}/input`, { text: 'order 42 paid' }, { headers: { 'idempotency-key': 'evt_42' } })).toMatchObject({
+    status: 202,
+    body: { inputSeq: 1, duplicate: true },
+  });
   expect(await input({ text: 'order 43 refunded' }, 'evt_43')).toMatchObject({ status: 200, body: { inputSeq: 6 } });
 
   // The refused deliveries started no turn and took no number.
@@ -67,14 +82,25 @@ test('keys with the prefixes of AG-UI runs and schedules are refused from plain 
     [{ text: 'hi' }, { 'idempotency-key': 'AG-UI:run-1' }],
   ] as const) {
     const res = await rest.gw.request('POST', `/agents/${agentId}/input`, body, { headers });
-    expect(res).toMatchObject({ status: 400, body: { error: { code: 'RESERVED_IDEMPOTENCY_KEY', message: expect.stringMatching(/"ag-ui:" or "schedule:"/) } } });
+    expect(res).toMatchObject({
+      status: 400,
+      body: { error: { code: 'RESERVED_IDEMPOTENCY_KEY', message: expect.stringMatching(/"ag-ui:" or "schedule:"/) } },
+    });
   }
   expect((await rest.t.agents.state(agentId)).nextInputSeq).toBe(1); // nothing taken
   // An AG-UI run keys its input so itself, and is taken.
   const run = await fetch(`${rest.gw.url}/agents/${agentId}/ag-ui`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-    body: JSON.stringify({ threadId: agentId, runId: 'run-1', messages: [{ id: 'm1', role: 'user', content: 'hi' }], tools: [], context: [], state: {}, forwardedProps: {} }),
+    body: JSON.stringify({
+      threadId: agentId,
+      runId: 'run-1',
+      messages: [{ id: 'm1', role: 'user', content: 'hi' }],
+      tools: [],
+      context: [],
+      state: {},
+      forwardedProps: {},
+    }),
   });
   expect(run.status).toBe(200);
   await run.body?.cancel();

@@ -26,7 +26,15 @@ beforeAll(async () => {
     new ScriptedModelProvider({
       echo: echoScript,
       // Two pauses of 1.5 s one after the other: a turn of over 3 s.
-      slow: (req) => (req.step === 0 ? { toolCalls: [{ name: 'pause', args: { label: 'a' } }, { name: 'pause', args: { label: 'b' } }] } : { text: 'slow answer' }),
+      slow: (req) =>
+        req.step === 0
+          ? {
+              toolCalls: [
+                { name: 'pause', args: { label: 'a' } },
+                { name: 'pause', args: { label: 'b' } },
+              ],
+            }
+          : { text: 'slow answer' },
     }),
   ];
   worker = withWorker({ taskQueue, tools: [pauseTool], models }, () => new Promise<void>((resolve) => (stopWorker = resolve)));
@@ -55,7 +63,10 @@ test('a read-only token lists and reads, but send_message and approve_tool_call 
 
     const refused = await callTool(reader, 'send_message', { agent_id: agentId, text: 'let me in' });
     expect(refused).toMatchObject({ isError: true, text: expect.stringMatching(/read-only/) });
-    expect(await callTool(reader, 'approve_tool_call', { agent_id: agentId, tool_call_id: 'call_0_0' })).toMatchObject({ isError: true, text: expect.stringMatching(/read-only/) });
+    expect(await callTool(reader, 'approve_tool_call', { agent_id: agentId, tool_call_id: 'call_0_0' })).toMatchObject({
+      isError: true,
+      text: expect.stringMatching(/read-only/),
+    });
     // Nothing reached the agent.
     expect((await t.agents.state(agentId)).nextInputSeq).toBe(1);
 
@@ -80,7 +91,9 @@ test('a turn longer than the wait cap: send_message returns the input_seq with p
     await t.agents.start(agentId, { model: 'scripted:slow' });
     const progress: unknown[] = [];
     const started = Date.now();
-    const result = await mcp.callTool({ name: 'send_message', arguments: { agent_id: agentId, text: 'take your time' } }, undefined, { onprogress: (p) => progress.push(p) });
+    const result = await mcp.callTool({ name: 'send_message', arguments: { agent_id: agentId, text: 'take your time' } }, undefined, {
+      onprogress: (p) => progress.push(p),
+    });
     expect(Date.now() - started).toBeLessThan(3_000);
     const text = (result.content as Array<{ text: string }>)[0].text;
     expect(text).toMatch(/^Input #1 was accepted; agent "mcp-slow-[0-9a-f]+" is still working on it/);
@@ -88,10 +101,14 @@ test('a turn longer than the wait cap: send_message returns the input_seq with p
     expect(result.structuredContent).toMatchObject({ input_seq: 1, status: 'working' });
     expect(progress.length).toBeGreaterThan(0);
 
-    const answered = await eventually(async () => {
-      const r = await callTool(mcp, 'get_state', { agent_id: agentId, input_seq: 1 });
-      return (r.structured?.turn as { status?: string } | undefined)?.status === 'answered' ? r : undefined;
-    }, 30_000, 'the slow turn to finish');
+    const answered = await eventually(
+      async () => {
+        const r = await callTool(mcp, 'get_state', { agent_id: agentId, input_seq: 1 });
+        return (r.structured?.turn as { status?: string } | undefined)?.status === 'answered' ? r : undefined;
+      },
+      30_000,
+      'the slow turn to finish',
+    );
     expect(answered.text).toContain('answer to input #1:\nslow answer');
     expect((await callTool(mcp, 'get_state', { agent_id: agentId, input_seq: 7 })).text).toContain('input #7: the agent has not received it');
   } finally {

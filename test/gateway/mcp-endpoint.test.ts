@@ -61,10 +61,14 @@ test('lists its four tools, with input schemas a model can follow', async () => 
 test('list_agents shows a started agent with its run state and model', async () => {
   const agentId = uniqueId('mcp-listed');
   await t.agents.start(agentId, { model: 'scripted:echo' });
-  const listed = await eventually(async () => {
-    const r = await callTool(mcp, 'list_agents', {});
-    return r.text.includes(agentId) ? r : undefined;
-  }, 30_000, 'the agent in list_agents');
+  const listed = await eventually(
+    async () => {
+      const r = await callTool(mcp, 'list_agents', {});
+      return r.text.includes(agentId) ? r : undefined;
+    },
+    30_000,
+    'the agent in list_agents',
+  );
   expect(listed.isError).toBe(false);
   expect(listed.text).toMatch(new RegExp(`${agentId}: (working|waiting for input|running), model scripted:echo`));
   expect(listed.structured?.agents).toEqual(expect.arrayContaining([expect.objectContaining({ agent_id: agentId, model: 'scripted:echo' })]));
@@ -74,17 +78,25 @@ test('send_message waits for the answer; a repeat with the same idempotency key 
   const agentId = uniqueId('mcp-echo');
   await t.agents.start(agentId, { model: 'scripted:echo' });
   const answered = await callTool(mcp, 'send_message', { agent_id: agentId, text: 'hello over MCP', idempotency_key: 'delivery-1' });
-  expect(answered).toMatchObject({ isError: false, text: 'echo: hello over MCP', structured: { agent_id: agentId, input_seq: 1, status: 'answered', answer: 'echo: hello over MCP' } });
+  expect(answered).toMatchObject({
+    isError: false,
+    text: 'echo: hello over MCP',
+    structured: { agent_id: agentId, input_seq: 1, status: 'answered', answer: 'echo: hello over MCP' },
+  });
 
   const repeat = await callTool(mcp, 'send_message', { agent_id: agentId, text: 'hello over MCP', idempotency_key: 'delivery-1', wait: false });
   expect(repeat.structured).toMatchObject({ input_seq: 1, duplicate: true, status: 'accepted' });
   const second = await callTool(mcp, 'send_message', { agent_id: agentId, text: 'second', wait: false });
   expect(second.structured).toMatchObject({ input_seq: 2, status: 'accepted' });
   // The answer read later, as the reply says: get_state with the input_seq.
-  const later = await eventually(async () => {
-    const r = await callTool(mcp, 'get_state', { agent_id: agentId, input_seq: 2 });
-    return (r.structured?.turn as { status?: string } | undefined)?.status === 'answered' ? r : undefined;
-  }, 30_000, 'the answer to input 2');
+  const later = await eventually(
+    async () => {
+      const r = await callTool(mcp, 'get_state', { agent_id: agentId, input_seq: 2 });
+      return (r.structured?.turn as { status?: string } | undefined)?.status === 'answered' ? r : undefined;
+    },
+    30_000,
+    'the answer to input 2',
+  );
   expect(later.text).toContain('answer to input #2:\necho: second');
   const inputs = (await t.agents.history(agentId)).filter((e) => e.kind === 'model_input');
   expect(inputs.map((e) => e.inputSeq)).toEqual([1, 2]);
@@ -95,14 +107,22 @@ test('approval: the wait ends on the waiting call, get_state shows it, approve_t
   await t.agents.start(agentId, { model: 'scripted:deploys' });
   const sent = await callTool(mcp, 'send_message', { agent_id: agentId, text: 'deploy api and web to prod' });
   expect(sent.isError).toBe(false);
-  expect(sent.structured).toMatchObject({ input_seq: 1, status: 'waiting_approval', awaiting_approval: [expect.objectContaining({ toolCallId: 'call_0_0', toolName: 'deploy' })] });
+  expect(sent.structured).toMatchObject({
+    input_seq: 1,
+    status: 'waiting_approval',
+    awaiting_approval: [expect.objectContaining({ toolCallId: 'call_0_0', toolName: 'deploy' })],
+  });
   expect(sent.text).toContain('tool call call_0_0: deploy {"service":"api","env":"prod"} (deploys to prod need approval)');
   expect(sent.text).toContain(`get_state with {agent_id: "${agentId}", input_seq: 1}`);
 
   const state = await callTool(mcp, 'get_state', { agent_id: agentId, input_seq: 1 });
   expect(state.text).toContain(`agent ${agentId}: waiting for approval`);
   expect(state.text).toContain('waiting for approval: call_0_0 deploy');
-  expect(state.structured).toMatchObject({ run_state: 'waiting for approval', state: { blockedOn: 'approval', awaitingApproval: [expect.objectContaining({ toolCallId: 'call_0_0' })] }, turn: { status: 'waiting_approval' } });
+  expect(state.structured).toMatchObject({
+    run_state: 'waiting for approval',
+    state: { blockedOn: 'approval', awaitingApproval: [expect.objectContaining({ toolCallId: 'call_0_0' })] },
+    turn: { status: 'waiting_approval' },
+  });
 
   // A call that is not waiting is refused as a tool error, and nothing changes.
   const wrong = await callTool(mcp, 'approve_tool_call', { agent_id: agentId, tool_call_id: 'call_9_9' });
@@ -112,18 +132,26 @@ test('approval: the wait ends on the waiting call, get_state shows it, approve_t
   const approved = await callTool(mcp, 'approve_tool_call', { agent_id: agentId, tool_call_id: 'call_0_0', by: 'claude' });
   expect(approved).toMatchObject({ isError: false, structured: { approved: true, tool_call_id: 'call_0_0' } });
   expect(approved.text).toMatch(/^Approved tool call call_0_0\./);
-  const second = await eventually(async () => {
-    const r = await callTool(mcp, 'get_state', { agent_id: agentId });
-    return r.text.includes('waiting for approval: call_0_1') ? r : undefined;
-  }, 30_000, 'the second call to wait');
+  const second = await eventually(
+    async () => {
+      const r = await callTool(mcp, 'get_state', { agent_id: agentId });
+      return r.text.includes('waiting for approval: call_0_1') ? r : undefined;
+    },
+    30_000,
+    'the second call to wait',
+  );
   expect(second.isError).toBe(false);
   const denied = await callTool(mcp, 'approve_tool_call', { agent_id: agentId, tool_call_id: 'call_0_1', approve: false, reason: 'web is frozen' });
   expect(denied.text).toMatch(/^Denied tool call call_0_1\./);
 
-  const answer = await eventually(async () => {
-    const r = await callTool(mcp, 'get_state', { agent_id: agentId, input_seq: 1 });
-    return (r.structured?.turn as { status?: string } | undefined)?.status === 'answered' ? r : undefined;
-  }, 30_000, 'the turn to finish');
+  const answer = await eventually(
+    async () => {
+      const r = await callTool(mcp, 'get_state', { agent_id: agentId, input_seq: 1 });
+      return (r.structured?.turn as { status?: string } | undefined)?.status === 'answered' ? r : undefined;
+    },
+    30_000,
+    'the turn to finish',
+  );
   expect(answer.text).toContain('answer to input #1:\nsaw ');
   const results = (await t.agents.history(agentId)).find((e) => e.kind === 'tool_results') as ToolResultsEntry;
   expect(results.results.map((r) => [r.toolCallId, r.status])).toEqual([

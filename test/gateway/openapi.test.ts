@@ -105,7 +105,11 @@ function responseValidator(method: string, path: string, status: number) {
 
 test('the event stream, AG-UI, /mcp and /healthz are described too', () => {
   expect(doc.paths['/agents/{id}/events'].get.responses['200'].content['text/event-stream']).toBeDefined();
-  expect(doc.paths['/agents/{id}/events'].get.parameters.map((x: any) => `${x.in} ${x.name}`).sort()).toEqual(['header last-event-id', 'path id', 'query after']);
+  expect(doc.paths['/agents/{id}/events'].get.parameters.map((x: any) => `${x.in} ${x.name}`).sort()).toEqual([
+    'header last-event-id',
+    'path id',
+    'query after',
+  ]);
   expect(doc.paths['/ag-ui'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/RunAgentInput' });
   expect(doc.paths['/mcp'].post.responses['403']).toBeDefined();
   expect(doc.paths['/healthz'].get).toMatchObject({ security: [], responses: { 200: expect.any(Object) } });
@@ -121,7 +125,17 @@ test('every response schema compiles and parses, in zod and in the document; no 
       const schema = response.content?.['application/json']?.schema;
       if (!schema?.safeParse) continue;
       const where = `${route.method} ${route.path} ${status}`;
-      expect({ where, threw: (() => { try { schema.safeParse({}); return false; } catch (e) { return String(e); } })() }).toEqual({ where, threw: false });
+      expect({
+        where,
+        threw: (() => {
+          try {
+            schema.safeParse({});
+            return false;
+          } catch (e) {
+            return String(e);
+          }
+        })(),
+      }).toEqual({ where, threw: false });
       parsed++;
     }
   }
@@ -136,14 +150,22 @@ test('every response schema compiles and parses, in zod and in the document; no 
       }
     }
   }
-  const unions = (node: any): any[][] => (!node || typeof node !== 'object' ? [] : [...(Array.isArray(node.oneOf) ? [node.oneOf] : []), ...(Array.isArray(node.anyOf) ? [node.anyOf] : []), ...Object.values(node).flatMap(unions)]);
+  const unions = (node: any): any[][] =>
+    !node || typeof node !== 'object'
+      ? []
+      : [...(Array.isArray(node.oneOf) ? [node.oneOf] : []), ...(Array.isArray(node.anyOf) ? [node.anyOf] : []), ...Object.values(node).flatMap(unions)];
   for (const alternatives of unions(doc)) {
     const texts = alternatives.map((a) => JSON.stringify(a));
     expect(texts.filter((x, i) => texts.indexOf(x) !== i)).toEqual([]);
   }
   // Each way a turn can end validates as the document gives it.
   const outcome = responseValidator('GET', '/agents/{id}/answers/{inputSeq}', 200);
-  for (const o of [{ inputSeq: 1, status: 'interrupted', by: 'ops' }, { inputSeq: 1, status: 'interrupted' }, { inputSeq: 2, status: 'asked', question: 'Which one?' }, { inputSeq: 3, status: 'continued' }]) {
+  for (const o of [
+    { inputSeq: 1, status: 'interrupted', by: 'ops' },
+    { inputSeq: 1, status: 'interrupted' },
+    { inputSeq: 2, status: 'asked', question: 'Which one?' },
+    { inputSeq: 3, status: 'continued' },
+  ]) {
     expect({ o, ok: outcome.safeParse(o).success }).toEqual({ o, ok: true });
   }
 });
@@ -168,24 +190,38 @@ test('a real response of each kind validates against its schema in the document'
   await valid('POST', `${A}/notebook`, `/agents/${id}/notebook`, 200, { append: '- and biscuits\n', by: 'ops' });
   await valid('GET', `${A}/tasks`, `/agents/${id}/tasks`, 200);
   await valid('POST', `${A}/input`, `/agents/${id}/input`, 202, { text: 'delete note 9' });
-  const waiting = await eventually(async () => (await gw.request('GET', `/agents/${id}`, undefined, { token: 'full-secret' })).body.awaitingApproval[0], 30_000, 'an approval');
+  const waiting = await eventually(
+    async () => (await gw.request('GET', `/agents/${id}`, undefined, { token: 'full-secret' })).body.awaitingApproval[0],
+    30_000,
+    'an approval',
+  );
   const status = await valid('GET', A, `/agents/${id}`, 200); // with a call waiting for approval
   expect(status.awaitingApproval).toHaveLength(1);
   await valid('POST', `${A}/tool-calls/{toolCallId}/deny`, `/agents/${id}/tool-calls/${waiting.toolCallId}/deny`, 200, { reason: 'not now' });
   await valid('POST', `${A}/tool-calls/{toolCallId}/approve`, `/agents/${id}/tool-calls/${waiting.toolCallId}/approve`, 409, {});
   // Waited for: the answer comes once the call is approved (the note is not there: the tool fails, the turn ends).
   const waited = valid('POST', `${A}/input`, `/agents/${id}/input?wait=1`, 200, { text: 'delete note 8' });
-  const second = await eventually(async () => (await gw.request('GET', `/agents/${id}`, undefined, { token: 'full-secret' })).body.awaitingApproval[0], 30_000, 'a second approval');
+  const second = await eventually(
+    async () => (await gw.request('GET', `/agents/${id}`, undefined, { token: 'full-secret' })).body.awaitingApproval[0],
+    30_000,
+    'a second approval',
+  );
   await valid('POST', `${A}/tool-calls/{toolCallId}/approve`, `/agents/${id}/tool-calls/${second.toolCallId}/approve`, 200, { by: 'ops' });
   expect(await waited).toMatchObject({ outcome: { status: 'answered' } });
   const history = await valid('GET', `${A}/history`, `/agents/${id}/history`, 200);
-  expect(new Set(history.entries.map((e: any) => e.kind))).toEqual(new Set(['system_instruction', 'model_input', 'model_output', 'tool_results', 'widget_write']));
+  expect(new Set(history.entries.map((e: any) => e.kind))).toEqual(
+    new Set(['system_instruction', 'model_input', 'model_output', 'tool_results', 'widget_write']),
+  );
   await valid('GET', `${A}/history`, `/agents/${id}/history?after=2&limit=3`, 200);
   await valid('POST', `${A}/configure`, `/agents/${id}/configure`, 200, { params: { temperature: 0.2 }, tools: ['write_file', 'todo_add'] });
   await valid('POST', `${A}/retry`, `/agents/${id}/retry`, 202);
   const snapshot = await valid('GET', `${A}/export`, `/agents/${id}/export`, 200);
   await valid('POST', '/agents/import', '/agents/import', 201, { snapshot, agentId: uniqueId('doc-copy') });
-  await eventually(async () => (await gw.request('GET', '/agents', undefined, { token: 'read-secret' })).body.agents.some((a: any) => a.agentId === id), 20_000, 'the agent listed');
+  await eventually(
+    async () => (await gw.request('GET', '/agents', undefined, { token: 'read-secret' })).body.agents.some((a: any) => a.agentId === id),
+    20_000,
+    'the agent listed',
+  );
   await valid('GET', '/agents', '/agents?all=1', 200, undefined, 'read-secret');
   await valid('POST', '/agents', '/agents', 409, { agentId: id, model: 'demo:offline' });
   await valid('POST', `${A}/reset`, `/agents/${id}/reset`, 200);
@@ -202,7 +238,10 @@ test('a real response of each kind validates against its schema in the document'
 
 test('the validators built from the document refuse what does not match', () => {
   expect(responseValidator('GET', '/agents/{id}', 200).safeParse({}).success).toBe(false);
-  expect(responseValidator('GET', '/agents/{id}/history', 200).safeParse({ entries: [{ seq: 1, timestamp: 't', kind: 'nope' }], nextAfter: null, lastSeq: 1 }).success).toBe(false);
+  expect(
+    responseValidator('GET', '/agents/{id}/history', 200).safeParse({ entries: [{ seq: 1, timestamp: 't', kind: 'nope' }], nextAfter: null, lastSeq: 1 })
+      .success,
+  ).toBe(false);
   expect(responseValidator('POST', '/agents/{id}/input', 202).safeParse({ inputSeq: 0 }).success).toBe(false);
   expect(responseValidator('POST', '/agents/{id}/input', 202).safeParse({ inputSeq: 3, duplicate: true }).success).toBe(true);
   // A JSON value with nulls at any depth is a JSON value (metadata).

@@ -20,14 +20,21 @@ const consoleSpies: jest.SpyInstance[] = [];
 beforeAll(async () => {
   for (const method of ['log', 'error', 'warn', 'info', 'debug'] as const) {
     const original = console[method].bind(console);
-    consoleSpies.push(jest.spyOn(console, method).mockImplementation((...args: unknown[]) => {
-      logs.push(args.map(String).join(' '));
-      original(...args);
-    }));
+    consoleSpies.push(
+      jest.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+        logs.push(args.map(String).join(' '));
+        original(...args);
+      }),
+    );
   }
   t = await connectTest(uniqueId('rest-auth'));
   worker = await startBackgroundWorker(t.agents.taskQueue, t.agents);
-  gw = await serveGateway({ agents: t.agents, tokens: tokensFromEnv({ LIVECONTEXT_GATEWAY_TOKEN: FULL, LIVECONTEXT_GATEWAY_READ_TOKEN: READ }), port: 0, log: (m) => logs.push(m) });
+  gw = await serveGateway({
+    agents: t.agents,
+    tokens: tokensFromEnv({ LIVECONTEXT_GATEWAY_TOKEN: FULL, LIVECONTEXT_GATEWAY_READ_TOKEN: READ }),
+    port: 0,
+    log: (m) => logs.push(m),
+  });
 });
 afterAll(async () => {
   await gw?.close();
@@ -49,12 +56,25 @@ test('read-only reads everything and changes nothing; full changes; none or a wr
   const agentId = uniqueId('guarded');
   expect(await call(READ, 'POST', '/agents', { agentId, model: 'demo:offline' })).toMatchObject({ status: 403, body: { error: { code: 'READ_ONLY_TOKEN' } } });
   expect(await call(FULL, 'POST', '/agents', { agentId, model: 'demo:offline' })).toMatchObject({ status: 201 });
-  expect(await call(FULL, 'POST', `/agents/${agentId}/input?wait=1`, { text: 'remember the code word is teal' })).toMatchObject({ status: 200, body: { inputSeq: 1 } });
+  expect(await call(FULL, 'POST', `/agents/${agentId}/input?wait=1`, { text: 'remember the code word is teal' })).toMatchObject({
+    status: 200,
+    body: { inputSeq: 1 },
+  });
   const pending = await call(FULL, 'POST', `/agents/${agentId}/input`, { text: 'delete note 1' });
   expect(pending).toMatchObject({ status: 202, body: { inputSeq: 2 } });
   const waiting = await eventually(async () => (await call(READ, 'GET', `/agents/${agentId}`)).body.awaitingApproval[0], 30_000, 'a call waiting for approval');
 
-  for (const path of [`/agents`, `/agents?all=1`, `/agents/${agentId}`, `/agents/${agentId}/history`, `/agents/${agentId}/history?after=1&limit=1`, `/agents/${agentId}/export`, `/agents/${agentId}/notebook`, `/agents/${agentId}/tasks`, `/agents/${agentId}/answers/1`]) {
+  for (const path of [
+    `/agents`,
+    `/agents?all=1`,
+    `/agents/${agentId}`,
+    `/agents/${agentId}/history`,
+    `/agents/${agentId}/history?after=1&limit=1`,
+    `/agents/${agentId}/export`,
+    `/agents/${agentId}/notebook`,
+    `/agents/${agentId}/tasks`,
+    `/agents/${agentId}/answers/1`,
+  ]) {
     expect({ path, ...(await call(READ, 'GET', path)) }).toMatchObject({ status: 200 });
   }
 
@@ -87,7 +107,10 @@ test('read-only reads everything and changes nothing; full changes; none or a wr
   // The full token can.
   expect(await call(FULL, 'POST', `/agents/${agentId}/tool-calls/${waiting.toolCallId}/approve`, { by: 'ops' })).toMatchObject({ status: 200 });
   expect(await call(FULL, 'GET', `/agents/${agentId}/answers/2`)).toMatchObject({ status: 200, body: { status: 'answered' } });
-  expect(await call(FULL, 'POST', `/agents/${agentId}/configure`, { systemInstruction: 'Be brief.' })).toMatchObject({ status: 200, body: { systemInstruction: 'Be brief.' } });
+  expect(await call(FULL, 'POST', `/agents/${agentId}/configure`, { systemInstruction: 'Be brief.' })).toMatchObject({
+    status: 200,
+    body: { systemInstruction: 'Be brief.' },
+  });
   expect(await call(FULL, 'POST', `/agents/${agentId}/notebook`, { append: '- more\n' })).toMatchObject({ status: 200 });
   expect(await call(FULL, 'POST', `/agents/${agentId}/stop`, { reason: 'done' })).toMatchObject({ status: 202 });
   await eventually(async () => (await t.agents.handle(agentId).describe()).status.name === 'COMPLETED', 30_000, 'the agent to stop');

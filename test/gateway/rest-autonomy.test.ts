@@ -23,19 +23,31 @@ test('POST /agents/:id/interrupt ends a running turn; schedules are added, liste
     await eventually(async () => (await t.agents.state(agentId)).runState === 'WaitingToolResults', 30_000, 'the timer to run');
     expect(await gw.request('POST', `/agents/${agentId}/interrupt`, { by: 'ops' }, { token: 'read' })).toMatchObject({ status: 403 });
     expect(await gw.request('POST', `/agents/${agentId}/interrupt`, { by: 'ops' }, as)).toMatchObject({ status: 200, body: { interrupted: true } });
-    expect(await gw.request('GET', `/agents/${agentId}/answers/${accepted.inputSeq}`, undefined, as)).toMatchObject({ status: 200, body: { status: 'interrupted', by: 'ops' } });
+    expect(await gw.request('GET', `/agents/${agentId}/answers/${accepted.inputSeq}`, undefined, as)).toMatchObject({
+      status: 200,
+      body: { status: 'interrupted', by: 'ops' },
+    });
     expect(await gw.request('POST', `/agents/${agentId}/interrupt`, undefined, as)).toMatchObject({ status: 200, body: { interrupted: false } });
 
     const added = await gw.request('POST', `/agents/${agentId}/schedules`, { every: '1h', text: 'remember the daily check' }, as);
     expect(added).toMatchObject({ status: 201, body: { agentId, when: 'every 1h', paused: false, text: 'remember the daily check' } });
     const { scheduleId } = added.body;
-    expect(await gw.request('GET', `/agents/${agentId}/schedules`, undefined, { token: 'read' })).toMatchObject({ status: 200, body: { schedules: [{ scheduleId }] } });
+    expect(await gw.request('GET', `/agents/${agentId}/schedules`, undefined, { token: 'read' })).toMatchObject({
+      status: 200,
+      body: { schedules: [{ scheduleId }] },
+    });
     expect(await gw.request('POST', `/schedules/${scheduleId}/trigger`, undefined, as)).toMatchObject({ status: 200 });
     await eventually(async () => (await t.agents.state(agentId)).notebook.includes('the daily check'), 30_000, 'the scheduled input answered');
     expect(await gw.request('POST', `/schedules/${scheduleId}/pause`, undefined, as)).toMatchObject({ status: 200 });
     expect(await gw.request('GET', `/agents/${agentId}/schedules`, undefined, as)).toMatchObject({ body: { schedules: [{ scheduleId, paused: true }] } });
     expect(await gw.request('DELETE', `/schedules/${scheduleId}`, undefined, as)).toMatchObject({ status: 200 });
-    expect(await gw.request('DELETE', `/schedules/${scheduleId}`, undefined, as)).toMatchObject({ status: 404, body: { error: { code: 'SCHEDULE_NOT_FOUND' } } });
-    expect(await gw.request('POST', `/agents/${agentId}/schedules`, { text: 'no time given' }, as)).toMatchObject({ status: 400, body: { error: { code: 'BAD_SCHEDULE' } } });
+    expect(await gw.request('DELETE', `/schedules/${scheduleId}`, undefined, as)).toMatchObject({
+      status: 404,
+      body: { error: { code: 'SCHEDULE_NOT_FOUND' } },
+    });
+    expect(await gw.request('POST', `/agents/${agentId}/schedules`, { text: 'no time given' }, as)).toMatchObject({
+      status: 400,
+      body: { error: { code: 'BAD_SCHEDULE' } },
+    });
   });
 });

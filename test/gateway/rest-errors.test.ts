@@ -34,19 +34,40 @@ async function raw(method: string, path: string, body: string, contentType = 'ap
 test('400: bad JSON, a body, path or query off its schema (with the issues), two idempotency keys that differ', async () => {
   expect(await raw('POST', `/agents/${agentId}/input`, '{"text": "unterminated')).toMatchObject({ status: 400, body: { error: { code: 'BAD_JSON' } } });
   const off = await gw.request('POST', `/agents/${agentId}/input`, { text: 5 });
-  expect(off).toMatchObject({ status: 400, body: { error: { code: 'BAD_REQUEST', message: expect.stringContaining('body.text'), issues: [{ path: ['text'] }] } } });
-  expect(await gw.request('POST', `/agents/${agentId}/input`, { text: 'hi', extra: true })).toMatchObject({ status: 400, body: { error: { issues: [{ code: 'unrecognized_keys' }] } } });
-  expect(await gw.request('POST', `/agents/${agentId}/input`, {})).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining('"text" or "sections"') } } });
-  expect(await gw.request('POST', '/agents', { agentId: uniqueId('bad'), model: 'no-provider' })).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining('body.model') } } });
+  expect(off).toMatchObject({
+    status: 400,
+    body: { error: { code: 'BAD_REQUEST', message: expect.stringContaining('body.text'), issues: [{ path: ['text'] }] } },
+  });
+  expect(await gw.request('POST', `/agents/${agentId}/input`, { text: 'hi', extra: true })).toMatchObject({
+    status: 400,
+    body: { error: { issues: [{ code: 'unrecognized_keys' }] } },
+  });
+  expect(await gw.request('POST', `/agents/${agentId}/input`, {})).toMatchObject({
+    status: 400,
+    body: { error: { message: expect.stringContaining('"text" or "sections"') } },
+  });
+  expect(await gw.request('POST', '/agents', { agentId: uniqueId('bad'), model: 'no-provider' })).toMatchObject({
+    status: 400,
+    body: { error: { message: expect.stringContaining('body.model') } },
+  });
   expect(await gw.request('GET', '/agents/has%20space')).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining('path.id') } } });
-  expect(await gw.request('GET', `/agents/${agentId}/answers/first`)).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining('path.inputSeq') } } });
-  expect(await gw.request('GET', `/agents/${agentId}/history?limit=100000`)).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining('query.limit') } } });
+  expect(await gw.request('GET', `/agents/${agentId}/answers/first`)).toMatchObject({
+    status: 400,
+    body: { error: { message: expect.stringContaining('path.inputSeq') } },
+  });
+  expect(await gw.request('GET', `/agents/${agentId}/history?limit=100000`)).toMatchObject({
+    status: 400,
+    body: { error: { message: expect.stringContaining('query.limit') } },
+  });
   expect(await gw.request('POST', `/agents/${agentId}/input?wait=perhaps`, { text: 'hi' })).toMatchObject({ status: 400 });
   expect(await gw.request('POST', `/agents/${agentId}/input`, { text: 'hi', idempotencyKey: 'a' }, { headers: { 'idempotency-key': 'b' } })).toMatchObject({
     status: 400,
     body: { error: { code: 'IDEMPOTENCY_KEY_MISMATCH' } },
   });
-  expect(await raw('POST', `/agents/${agentId}/input`, 'hello', 'text/plain')).toMatchObject({ status: 415, body: { error: { code: 'UNSUPPORTED_MEDIA_TYPE' } } });
+  expect(await raw('POST', `/agents/${agentId}/input`, 'hello', 'text/plain')).toMatchObject({
+    status: 415,
+    body: { error: { code: 'UNSUPPORTED_MEDIA_TYPE' } },
+  });
 });
 
 test('404: an unknown agent, input or route', async () => {
@@ -65,25 +86,40 @@ test('404: an unknown agent, input or route', async () => {
     ['GET', `/agents/${ghost}/answers/1`],
   ] as const) {
     // In plain words, with the id: not Temporal's "workflow not found for ID".
-    expect({ path, ...(await gw.request(method, path, body)) }).toMatchObject({ status: 404, body: { error: { code: 'AGENT_NOT_FOUND', message: `No agent "${ghost}" in this namespace.` } } });
+    expect({ path, ...(await gw.request(method, path, body)) }).toMatchObject({
+      status: 404,
+      body: { error: { code: 'AGENT_NOT_FOUND', message: `No agent "${ghost}" in this namespace.` } },
+    });
   }
   const events = await fetch(`${gw.url}/agents/${ghost}/events`);
-  expect({ status: events.status, body: await events.json() }).toMatchObject({ status: 404, body: { error: { message: `No agent "${ghost}" in this namespace.` } } });
-  expect(await gw.request('GET', `/agents/${agentId}/answers/99`)).toMatchObject({ status: 404, body: { error: { code: 'UNKNOWN_INPUT', message: expect.stringContaining('#99') } } });
+  expect({ status: events.status, body: await events.json() }).toMatchObject({
+    status: 404,
+    body: { error: { message: `No agent "${ghost}" in this namespace.` } },
+  });
+  expect(await gw.request('GET', `/agents/${agentId}/answers/99`)).toMatchObject({
+    status: 404,
+    body: { error: { code: 'UNKNOWN_INPUT', message: expect.stringContaining('#99') } },
+  });
   expect(await gw.request('DELETE', `/agents/${agentId}`)).toMatchObject({ status: 404, body: { error: { code: 'NOT_FOUND' } } });
 });
 
 test('409: an agent that exists, a decision on a call not pending, input the agent refuses; 413: input over its limit', async () => {
   expect(await gw.request('POST', '/agents', { agentId, model: 'scripted:echo' })).toMatchObject({ status: 409, body: { error: { code: 'AGENT_EXISTS' } } });
-  expect(await gw.request('POST', `/agents/${agentId}/tool-calls/nothing-pending/deny`, { reason: 'no' })).toMatchObject({ status: 409, body: { error: { message: expect.any(String) } } });
+  expect(await gw.request('POST', `/agents/${agentId}/tool-calls/nothing-pending/deny`, { reason: 'no' })).toMatchObject({
+    status: 409,
+    body: { error: { message: expect.any(String) } },
+  });
   // Schema-valid, but the agent refuses it: images without a word about them.
   const blank = { text: '  ', attachments: [{ type: 'image', url: 'https://example.com/cat.png' }] };
   expect(await gw.request('POST', `/agents/${agentId}/input`, blank)).toMatchObject({ status: 409, body: { error: { code: 'BLANK_WITH_ATTACHMENTS' } } });
   // Under the gateway's 1 MiB body limit, over the agent's 256 KiB input limit.
-  expect(await gw.request('POST', `/agents/${agentId}/input`, { text: 'x'.repeat(300 * 1024) })).toMatchObject({ status: 413, body: { error: { code: 'INPUT_TOO_LARGE' } } });
+  expect(await gw.request('POST', `/agents/${agentId}/input`, { text: 'x'.repeat(300 * 1024) })).toMatchObject({
+    status: 413,
+    body: { error: { code: 'INPUT_TOO_LARGE' } },
+  });
 });
 
-test('503: no worker polls the agent\'s task queue', async () => {
+test("503: no worker polls the agent's task queue", async () => {
   const orphanQueue = uniqueId('no-worker');
   const orphan = uniqueId('orphan');
   await new AgentClient(t.client, orphanQueue).start(orphan, { model: 'scripted:echo' });

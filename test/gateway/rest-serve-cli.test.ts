@@ -41,7 +41,11 @@ test('serve --port 0 prints its URL first and serves a turn over HTTP; Ctrl-C en
   const run = livecontext(['serve', '--port', '0'], { LIVECONTEXT_GATEWAY_TOKEN: TOKEN, LIVECONTEXT_GATEWAY_READ_TOKEN: '' });
   serve = run.child;
   // The first line names the real port (the CLI may compile dist/ first: allow for it).
-  const firstLine = await eventually(() => run.out.stdout.includes('\n') && run.out.stdout.split('\n')[0], 150_000, `serve to print its URL (stderr: ${run.out.stderr})`);
+  const firstLine = await eventually(
+    () => run.out.stdout.includes('\n') && run.out.stdout.split('\n')[0],
+    150_000,
+    `serve to print its URL (stderr: ${run.out.stderr})`,
+  );
   const url = /^Gateway on (http:\/\/127\.0\.0\.1:(\d+))/.exec(firstLine)?.[1];
   expect({ firstLine, url: Boolean(url) }).toEqual({ firstLine, url: true });
   expect(firstLine).toContain('1 token(s)');

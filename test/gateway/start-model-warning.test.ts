@@ -13,7 +13,10 @@ beforeAll(() => {
   delete process.env.OPENAI_BASE_URL;
 });
 afterAll(() => {
-  Object.assign(process.env, { ...(saved.key !== undefined ? { OPENAI_API_KEY: saved.key } : {}), ...(saved.base !== undefined ? { OPENAI_BASE_URL: saved.base } : {}) });
+  Object.assign(process.env, {
+    ...(saved.key !== undefined ? { OPENAI_API_KEY: saved.key } : {}),
+    ...(saved.base !== undefined ? { OPENAI_BASE_URL: saved.base } : {}),
+  });
 });
 const rest = useRestGateway('start-warn');
 

@@ -25,7 +25,9 @@ const { findChromium, chromiumCandidates } = require('../../scripts/ensure-chrom
 
 const executablePath: string | null = findChromium();
 if (!executablePath) {
-  console.warn(`web-page-autonomy.test: SKIPPED — no Chromium at ${chromiumCandidates().join(', ')} (set LIVECONTEXT_CHROMIUM_PATH; npm test installs Debian's chromium as root).`);
+  console.warn(
+    `web-page-autonomy.test: SKIPPED — no Chromium at ${chromiumCandidates().join(', ')} (set LIVECONTEXT_CHROMIUM_PATH; npm test installs Debian's chromium as root).`,
+  );
 }
 const describeInBrowser = executablePath ? describe : describe.skip;
 
@@ -116,7 +118,11 @@ describeInBrowser('web page: sub-agents, budgets, interrupts, questions (headles
     await withWorker({ taskQueue, models: models() }, async () => {
       const parent = uniqueId('lead');
       const [a, b] = [uniqueId('moss'), uniqueId('fern')];
-      await t.agents.start(parent, { model: 'scripted:delegator', parallelTools: true, subAgents: { researcher: { model: 'scripted:researcher', description: 'finds things out' } } });
+      await t.agents.start(parent, {
+        model: 'scripted:delegator',
+        parallelTools: true,
+        subAgents: { researcher: { model: 'scripted:researcher', description: 'finds things out' } },
+      });
       const { page, errors, close } = await openPage(parent);
       try {
         expect(await page.locator('#agent-tree').isVisible()).toBe(false); // in no tree yet

@@ -30,7 +30,9 @@ const { findChromium, chromiumCandidates } = require('../../scripts/ensure-chrom
 
 const executablePath: string | null = findChromium();
 if (!executablePath) {
-  console.warn(`web-page-controls.test: SKIPPED — no Chromium at ${chromiumCandidates().join(', ')} (set LIVECONTEXT_CHROMIUM_PATH; npm test installs Debian's chromium as root).`);
+  console.warn(
+    `web-page-controls.test: SKIPPED — no Chromium at ${chromiumCandidates().join(', ')} (set LIVECONTEXT_CHROMIUM_PATH; npm test installs Debian's chromium as root).`,
+  );
 }
 const describeInBrowser = executablePath ? describe : describe.skip;
 
@@ -54,7 +56,8 @@ const MARKDOWN = [
 const LONG_TOOL = 'summarize_customer_billing_history_for_the_quarter';
 const longTool = defineTool({ name: LONG_TOOL, description: 'Summarizes billing.', parameters: z.object({}), execute: async () => 'billing is fine' });
 /** Calls the long-named tool, then answers in markdown. */
-const markdownScript: Script = (req) => (unwrap(req.messages[req.messages.length - 1]).kind === 'tool_results' ? { text: MARKDOWN } : { toolCalls: [{ name: LONG_TOOL, args: {} }] });
+const markdownScript: Script = (req) =>
+  unwrap(req.messages[req.messages.length - 1]).kind === 'tool_results' ? { text: MARKDOWN } : { toolCalls: [{ name: LONG_TOOL, args: {} }] };
 
 let t: TestContext;
 beforeAll(async () => (t = await connectTest(taskQueue)));
@@ -201,7 +204,10 @@ describeInBrowser('web page: a place to run agents (headless Chromium)', () => {
         expect(await answer.locator('a').count()).toBe(1);
         expect(await answer.locator('a').getAttribute('href')).toBe('https://example.com/dash');
         expect(await answer.locator('a').getAttribute('rel')).toContain('noopener');
-        await answer.locator('a').click({ modifiers: ['Control'] }).catch(() => undefined);
+        await answer
+          .locator('a')
+          .click({ modifiers: ['Control'] })
+          .catch(() => undefined);
         expect(await page.evaluate('window.__pwned')).toBeUndefined();
         // The tool's long name, underscores and all, is whole in the conversation and on the timeline.
         const label = page.locator('#timeline .step.tool .step-label');
@@ -209,7 +215,13 @@ describeInBrowser('web page: a place to run agents (headless Chromium)', () => {
         expect(await label.textContent()).toBe(LONG_TOOL);
         expect(await page.locator('.tool .tool-name').textContent()).toBe(LONG_TOOL);
         for (const name of [label, page.locator('.tool .tool-name')]) {
-          expect(await name.evaluate((node) => node.scrollWidth <= node.clientWidth + 1 && node.getBoundingClientRect().right <= (node.closest('aside, li') ?? node).getBoundingClientRect().right + 1)).toBe(true);
+          expect(
+            await name.evaluate(
+              (node) =>
+                node.scrollWidth <= node.clientWidth + 1 &&
+                node.getBoundingClientRect().right <= (node.closest('aside, li') ?? node).getBoundingClientRect().right + 1,
+            ),
+          ).toBe(true);
         }
         await page.screenshot({ path: path.join(ARTIFACTS, '6-markdown.png') });
         expect(errors).toEqual([]);
@@ -297,7 +309,11 @@ describeInBrowser('web page: a place to run agents (headless Chromium)', () => {
         await page.click('#toggle-details');
         await page.locator('#details.open').waitFor();
         await page.locator('#tasks .task', { hasText: 'call mum' }).waitFor({ state: 'visible' });
-        await page.locator('#details').evaluate((node) => Promise.all((node as unknown as { getAnimations(): Array<{ finished: Promise<unknown> }> }).getAnimations().map((a) => a.finished))); // the slide has ended
+        await page
+          .locator('#details')
+          .evaluate((node) =>
+            Promise.all((node as unknown as { getAnimations(): Array<{ finished: Promise<unknown> }> }).getAnimations().map((a) => a.finished)),
+          ); // the slide has ended
         const drawer = (await page.locator('#details').boundingBox())!;
         expect(drawer.x + drawer.width).toBeLessThanOrEqual(391);
         expect(drawer.height).toBeGreaterThan(800);

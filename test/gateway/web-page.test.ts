@@ -26,7 +26,9 @@ const { findChromium, chromiumCandidates } = require('../../scripts/ensure-chrom
 
 const executablePath: string | null = findChromium();
 if (!executablePath) {
-  console.warn(`web-page.test: SKIPPED — no Chromium at ${chromiumCandidates().join(', ')} (set LIVECONTEXT_CHROMIUM_PATH; npm test installs Debian's chromium as root).`);
+  console.warn(
+    `web-page.test: SKIPPED — no Chromium at ${chromiumCandidates().join(', ')} (set LIVECONTEXT_CHROMIUM_PATH; npm test installs Debian's chromium as root).`,
+  );
 }
 const describeInBrowser = executablePath ? describe : describe.skip;
 

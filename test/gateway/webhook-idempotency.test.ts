@@ -61,7 +61,10 @@ test('the same webhook five times at once, after a worker SIGKILL, and while no 
   const afterKill = await fiveTimes(() => deliver(agentId, 'evt_42', 'order 42 paid'));
   for (const r of afterKill) expect(r).toMatchObject({ status: 202, body: { inputSeq: 1, duplicate: true } });
   // The key in the body is the same key.
-  expect(await gw.request('POST', `/agents/${agentId}/input`, { text: 'order 42 paid', idempotencyKey: 'evt_42' })).toMatchObject({ status: 202, body: { inputSeq: 1, duplicate: true } });
+  expect(await gw.request('POST', `/agents/${agentId}/input`, { text: 'order 42 paid', idempotencyKey: 'evt_42' })).toMatchObject({
+    status: 202,
+    body: { inputSeq: 1, duplicate: true },
+  });
 
   // A new event delivered five times while the worker is down: the deliveries wait, then one is taken.
   await worker.kill('SIGKILL');

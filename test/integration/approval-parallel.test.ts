@@ -35,12 +35,21 @@ test('approve one call and deny another in the same batch', async () => {
     const { inputSeq } = await t.agents.send(agentId, 'deploy everything');
 
     // staging needs no approval; the first prod deploy waits and is visible.
-    const waiting = await eventually(async () => {
-      const s = await t.agents.state(agentId);
-      return s.blockedOn === 'approval' ? s : undefined;
-    }, 30_000, 'the first approval request');
+    const waiting = await eventually(
+      async () => {
+        const s = await t.agents.state(agentId);
+        return s.blockedOn === 'approval' ? s : undefined;
+      },
+      30_000,
+      'the first approval request',
+    );
     expect(waiting.awaitingApproval).toEqual([
-      expect.objectContaining({ toolCallId: 'call_0_1', toolName: 'deploy', reason: 'deploys to prod need approval', arguments: '{"service":"api","env":"prod"}' }),
+      expect.objectContaining({
+        toolCallId: 'call_0_1',
+        toolName: 'deploy',
+        reason: 'deploys to prod need approval',
+        arguments: '{"service":"api","env":"prod"}',
+      }),
     ]);
     expect(waiting.runState).toBe('WaitingToolResults');
     // A decision for a call that is not pending is refused.
@@ -77,10 +86,14 @@ test('an agent policy can require approval for any tool; parallel calls wait and
   await withWorker({ taskQueue, workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-ws-')), tools: [deployTool, pauseTool], models: [scripted] }, async () => {
     await t.agents.start(agentId, { model: 'scripted:par', parallelTools: true, approval: { deploy: 'always' } });
     const { inputSeq } = await t.agents.send(agentId, 'go');
-    await eventually(async () => {
-      const s = await t.agents.state(agentId);
-      return s.awaitingApproval.length === 1 && s.pendingToolResultCount === 2 && s.blockedOn === 'approval';
-    }, 30_000, 'both pauses to finish while the deploy waits');
+    await eventually(
+      async () => {
+        const s = await t.agents.state(agentId);
+        return s.awaitingApproval.length === 1 && s.pendingToolResultCount === 2 && s.blockedOn === 'approval';
+      },
+      30_000,
+      'both pauses to finish while the deploy waits',
+    );
     await t.agents.decide(agentId, { toolCallId: 'call_0_1', approved: true });
     await expect(t.agents.waitForAnswer(agentId, inputSeq)).resolves.toMatchObject({ status: 'answered' });
     const results = (await t.agents.history(agentId)).find((e) => e.kind === 'tool_results') as ToolResultsEntry;
@@ -89,7 +102,12 @@ test('an agent policy can require approval for any tool; parallel calls wait and
 });
 
 test('parallel tools overlap in time; results are recorded in call order', async () => {
-  const scripted = new ScriptedModelProvider({ two: batchScript([{ name: 'pause', args: { label: 'first' } }, { name: 'pause', args: { label: 'second' } }]) });
+  const scripted = new ScriptedModelProvider({
+    two: batchScript([
+      { name: 'pause', args: { label: 'first' } },
+      { name: 'pause', args: { label: 'second' } },
+    ]),
+  });
   const agentId = uniqueId('parallel');
   await withWorker({ taskQueue, workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-ws-')), tools: [pauseTool], models: [scripted] }, async () => {
     await t.agents.start(agentId, { model: 'scripted:two', parallelTools: true });

@@ -17,7 +17,9 @@ afterAll(async () => t?.close());
 
 /** Calls todo_add (a widget tool: it runs in the workflow, so a long loop stays quick) until step 60. */
 const looper: Script = (req) =>
-  req.step >= 60 ? { text: `stopped looping after ${req.step} calls` } : { toolCalls: [{ name: 'todo_add', args: { titles: [`step ${req.step}`] } }], usage: { inputTokens: 100, outputTokens: 10 } };
+  req.step >= 60
+    ? { text: `stopped looping after ${req.step} calls` }
+    : { toolCalls: [{ name: 'todo_add', args: { titles: [`step ${req.step}`] } }], usage: { inputTokens: 100, outputTokens: 10 } };
 
 const modelCalls = async (agentId: string) => (await t.agents.history(agentId)).filter((e) => e.kind === 'model_output').length;
 
@@ -31,7 +33,10 @@ test('a looping model is stopped by the default turn budget, goes on after confi
     expect(stopped).toMatchObject({ status: 'error', error: { code: 'Budget.TurnModelCalls' } });
     expect(await modelCalls(agentId)).toBe(DEFAULT_BUDGETS.turnModelCalls);
     const state = await t.agents.state(agentId);
-    expect(state).toMatchObject({ blockedOn: 'error', lastError: { code: 'Budget.TurnModelCalls', message: expect.stringMatching(/made 50 model calls.*configure.*retry/) } });
+    expect(state).toMatchObject({
+      blockedOn: 'error',
+      lastError: { code: 'Budget.TurnModelCalls', message: expect.stringMatching(/made 50 model calls.*configure.*retry/) },
+    });
     const shown = await cli(['state', agentId], { env: { LIVECONTEXT_TASK_QUEUE: taskQueue } });
     expect(shown.stdout).toMatch(/Budget\.TurnModelCalls/);
 

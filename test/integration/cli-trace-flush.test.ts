@@ -39,7 +39,11 @@ test('`livecontext stop` exports its span before it exits, though the batch woul
   const client = new Client({ connection, dataConverter: livecontextDataConverter() });
   const agentId = uniqueId('cli-traced');
   // A running agent is all `stop` needs: no worker has to take it.
-  const handle = await client.workflow.start('agentWorkflow', { taskQueue: uniqueId('no-worker'), workflowId: agentId, args: [{ config: { model: 'demo:offline' } }] });
+  const handle = await client.workflow.start('agentWorkflow', {
+    taskQueue: uniqueId('no-worker'),
+    workflowId: agentId,
+    args: [{ config: { model: 'demo:offline' } }],
+  });
   try {
     const endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/v1/traces`;
     const cli = spawn(process.execPath, ['--import', 'tsx', '-e', "require('./cli/cli.ts').run(process.argv.slice(1))", 'stop', agentId], {

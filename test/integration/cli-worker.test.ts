@@ -20,11 +20,11 @@ afterAll(async () => {
 
 test('a worker configured by TEMPORAL_ADDRESS/TEMPORAL_NAMESPACE runs agents with tools from --tools', async () => {
   const cwd = mkdtempSync(path.join(tmpdir(), 'lc-worker-'));
-  proc = spawn(
-    process.execPath,
-    [path.join(root, 'bin/livecontext.js'), 'worker', '--tools', path.join(root, 'test/fixtures/user-tools.ts')],
-    { cwd, env: { ...process.env, TEMPORAL_ADDRESS: testAddress(), TEMPORAL_NAMESPACE: SECOND_NAMESPACE }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  proc = spawn(process.execPath, [path.join(root, 'bin/livecontext.js'), 'worker', '--tools', path.join(root, 'test/fixtures/user-tools.ts')], {
+    cwd,
+    env: { ...process.env, TEMPORAL_ADDRESS: testAddress(), TEMPORAL_NAMESPACE: SECOND_NAMESPACE },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (out += d));

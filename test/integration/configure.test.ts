@@ -31,10 +31,6 @@ test('system instruction by update and by signal; bad changes are refused or dro
     expect((await t.agents.state(agentId)).config.model).toBe('scripted:sys');
 
     const kinds = (await t.agents.history(agentId)).map((e) => (e.kind === 'system_instruction' ? `system:${e.instruction}` : e.kind));
-    expect(kinds).toEqual([
-      'system:v1', 'model_input', 'model_output',
-      'system:v2', 'model_input', 'model_output',
-      'system:v3', 'model_input', 'model_output',
-    ]);
+    expect(kinds).toEqual(['system:v1', 'model_input', 'model_output', 'system:v2', 'model_input', 'model_output', 'system:v3', 'model_input', 'model_output']);
   });
 });

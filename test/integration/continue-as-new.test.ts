@@ -49,7 +49,9 @@ test('continue-as-new is automatic, lossless and invisible to senders', async ()
     // Every input answered exactly once, in order; every entry present, numbered without gaps.
     const history = await t.agents.history(agentId);
     expect(history.map((e) => e.seq)).toEqual(history.map((_, i) => i + 1));
-    const answered = history.filter((e) => e.kind === 'model_output' && e.toolCalls.length === 0).map((e) => (e.kind === 'model_output' ? e.contents[0].split(':')[0] : ''));
+    const answered = history
+      .filter((e) => e.kind === 'model_output' && e.toolCalls.length === 0)
+      .map((e) => (e.kind === 'model_output' ? e.contents[0].split(':')[0] : ''));
     expect(answered).toEqual(['noted', ...inputs]);
     expect((await t.agents.state(agentId)).notebook).toBe('kept across runs');
 

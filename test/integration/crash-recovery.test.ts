@@ -21,8 +21,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const markerFrom = (dir: string, prefix: string, pid: number | undefined) =>
-  existsSync(dir) && readdirSync(dir).includes(`${prefix}-${pid}`);
+const markerFrom = (dir: string, prefix: string, pid: number | undefined) => existsSync(dir) && readdirSync(dir).includes(`${prefix}-${pid}`);
 
 test('SIGKILL mid-tool and mid-model-call: the turn finishes, nothing is lost, repeated or reordered', async () => {
   const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-ws-'));

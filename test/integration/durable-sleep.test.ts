@@ -26,10 +26,14 @@ test('sleep survives a worker restart and wakes at the right time', async () => 
   await t.agents.start(agentId, { model: 'scripted:sleeper' });
   const { inputSeq } = await t.agents.send(agentId, 'take a nap');
   const handle = t.agents.handle(agentId);
-  const timerStarted = await eventually(async () => {
-    const events = (await handle.fetchHistory()).events ?? [];
-    return events.find((e) => e.timerStartedEventAttributes);
-  }, 30_000, 'the sleep timer to start');
+  const timerStarted = await eventually(
+    async () => {
+      const events = (await handle.fetchHistory()).events ?? [];
+      return events.find((e) => e.timerStartedEventAttributes);
+    },
+    30_000,
+    'the sleep timer to start',
+  );
   await worker.kill('SIGKILL');
   await new Promise((r) => setTimeout(r, 3500)); // the timer fires while no worker runs
   worker = await startChildWorker(env);

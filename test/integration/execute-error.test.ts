@@ -23,7 +23,10 @@ test('too many tool calls in one reply: an ExecuteError answers the batch and th
     await withWorker({ taskQueue, models: [openaiProvider({ apiKey: fake.apiKey, baseURL: `${fake.url}/v1` })] }, async () => {
       const agentId = uniqueId('many-calls');
       await t.agents.start(agentId, { model: 'openai:gpt-4.1-mini' });
-      await expect(t.agents.ask(agentId, 'read everything')).resolves.toMatchObject({ status: 'answered', answer: { contents: ['I will read fewer files at once.'] } });
+      await expect(t.agents.ask(agentId, 'read everything')).resolves.toMatchObject({
+        status: 'answered',
+        answer: { contents: ['I will read fewer files at once.'] },
+      });
       const history = await t.agents.history(agentId);
       expect(history.find((e) => e.kind === 'tool_results')).toMatchObject({ results: [], executeError: expect.stringMatching(/130 tool calls at once/) });
       // No tool activity was scheduled; the second request answered each of the 130 calls (the fake validates that).

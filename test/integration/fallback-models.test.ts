@@ -102,7 +102,10 @@ test('every model failing blocks the agent on the last error; a retry starts aga
     p.openai.enqueue({ kind: 'stream', text: 'the first model is back' });
     await t.agents.retry(agentId);
     const retried = await t.agents.waitForAnswer(agentId, inputSeq);
-    expect(retried).toMatchObject({ status: 'answered', answer: { contents: ['the first model is back'], invocation: { providerId: 'openai', model: 'gpt-4.1-mini' } } });
+    expect(retried).toMatchObject({
+      status: 'answered',
+      answer: { contents: ['the first model is back'], invocation: { providerId: 'openai', model: 'gpt-4.1-mini' } },
+    });
     expect((retried as { answer: ModelOutputEntry }).answer.metadata).not.toHaveProperty('fallback_from');
     expect(p.anthropic.requests.length - anthropicBefore).toBe(1);
   });

@@ -48,14 +48,23 @@ test('a request with a traceparent: caller → gateway span → update → workf
       models: [new ScriptedModelProvider({ loop: loopScript })],
       tracing,
     });
-    const client = new Client({ connection: connection as never, dataConverter: livecontextDataConverter(), interceptors: { workflow: tracing!.clientInterceptors() } });
+    const client = new Client({
+      connection: connection as never,
+      dataConverter: livecontextDataConverter(),
+      interceptors: { workflow: tracing!.clientInterceptors() },
+    });
     const agents = new AgentClient(client, taskQueue);
     gateway = await startTestGateway(agents);
     const callerTrace = '4bf92f3577b34da6a3ce929d0e0e4736';
     const callerSpan = '00f067aa0ba902b7';
     await worker.runUntil(async () => {
       await agents.start(agentId, { model: 'scripted:loop' });
-      const res = await gateway!.request('POST', `/agents/${agentId}/input?wait=1`, { text: 'please record' }, { headers: { traceparent: `00-${callerTrace}-${callerSpan}-01` } });
+      const res = await gateway!.request(
+        'POST',
+        `/agents/${agentId}/input?wait=1`,
+        { text: 'please record' },
+        { headers: { traceparent: `00-${callerTrace}-${callerSpan}-01` } },
+      );
       expect(res.status).toBe(200);
       expect(res.body.outcome).toMatchObject({ status: 'answered' });
       // No traceparent: the request is a trace of its own.

@@ -56,7 +56,8 @@ const scripted = new ScriptedModelProvider({
     const last = req.messages[req.messages.length - 1];
     return { text: last.kind === 'live_screen' ? last.liveScreen : '(no live screen)' };
   },
-  farOff: (req) => (req.step === 0 ? { toolCalls: [{ name: 'wait_until', args: { time: '+275760-09-13T00:00:00.000Z' } }] } : { text: 'not waiting that long' }),
+  farOff: (req) =>
+    req.step === 0 ? { toolCalls: [{ name: 'wait_until', args: { time: '+275760-09-13T00:00:00.000Z' } }] } : { text: 'not waiting that long' },
 });
 
 test('payloads the worker cannot decode are refused or dropped; the agent keeps answering', async () => {
@@ -138,7 +139,10 @@ test('odd replies of OpenAI-compatible servers are repaired as they enter: the a
     expect(calls).toHaveLength(1);
     expect(calls[0].toolCallId).not.toBe('');
     expect(history.flatMap((e) => (e.kind === 'model_output' && e.usage ? [e.usage] : []))).toEqual(
-      expect.arrayContaining([{ inputTokens: 0, outputTokens: 7 }, { inputTokens: 13, outputTokens: 3 }]),
+      expect.arrayContaining([
+        { inputTokens: 0, outputTokens: 7 },
+        { inputTokens: 13, outputTokens: 3 },
+      ]),
     );
 
     // The export imports again: the copy answers from the same context.
@@ -189,7 +193,11 @@ test('an inconsistent snapshot is refused with the reason; an imported one asks 
     const shuffled = { ...snapshot, entries: [...snapshot.entries].reverse() };
     await expect(t.agents.restore(`${agentId}-shuffled`, shuffled)).rejects.toThrow(/inconsistent/);
     // Started around the client, claiming the check continue-as-new does: only a continued run is believed.
-    const forged = await t.client.workflow.start('agentWorkflow', { workflowId: `${agentId}-forged`, taskQueue, args: [{ snapshot: shuffled, checked: true }] });
+    const forged = await t.client.workflow.start('agentWorkflow', {
+      workflowId: `${agentId}-forged`,
+      taskQueue,
+      args: [{ snapshot: shuffled, checked: true }],
+    });
     await expect(forged.result()).rejects.toMatchObject({ cause: { message: expect.stringMatching(/^Cannot start the agent: The snapshot is inconsistent/) } });
   });
 });

@@ -54,7 +54,9 @@ test('one delivery, many sends: one input, across a worker SIGKILL, continue-as-
   await t.agents.waitForAnswer(agentId, 6);
 
   const history = await t.agents.history(agentId);
-  expect(history.filter((e) => e.kind === 'model_input' && e.sections[0].content === 'order 42 paid').map((e) => e.kind === 'model_input' && e.inputSeq)).toEqual([1, 6]);
+  expect(
+    history.filter((e) => e.kind === 'model_input' && e.sections[0].content === 'order 42 paid').map((e) => e.kind === 'model_input' && e.inputSeq),
+  ).toEqual([1, 6]);
   await eventually(async () => (await t.agents.state(agentId)).nextInputSeq === 7, 10_000, 'the signal to be handled (and dropped)');
 
   runs.length = 0;

@@ -73,7 +73,10 @@ test('an image sent with a turn reaches OpenAI and Anthropic in their own format
   const anthropicBefore = p.anthropic.requests.length;
   await withWorker({ taskQueue, models: p.models() }, async () => {
     await t.agents.start(agentId, { model: 'openai:gpt-4.1-mini' });
-    const first = await t.agents.ask(agentId, { text: 'What is in this photo?', attachments: [{ type: 'image', mediaType: 'image/png', data: photo, name: 'photo.png' }] });
+    const first = await t.agents.ask(agentId, {
+      text: 'What is in this photo?',
+      attachments: [{ type: 'image', mediaType: 'image/png', data: photo, name: 'photo.png' }],
+    });
     expect(first).toMatchObject({ status: 'answered', answer: { contents: ['A noisy square.'] } });
     await t.agents.configure(agentId, { model: 'anthropic:claude-sonnet-4-6' });
     const second = await t.agents.ask(agentId, { text: 'And this chart?', attachments: [{ type: 'image', mediaType: 'image/png', data: chart }] });
@@ -123,7 +126,10 @@ test('a 1.5 MB image enters history once per run, by reference, also across cont
       // Offloaded payloads leave the history small: a small budget makes the agent continue as new soon.
       const { firstExecutionRunId } = await t.agents.start(agentId, { model: 'openai:gpt-4.1-mini', historyBudgetBytes: 6_000 });
       const handle = t.agents.handle(agentId);
-      const outcome = await t.agents.ask(agentId, { text: 'Describe this image.', attachments: [{ type: 'image', mediaType: 'image/png', data, name: 'noise.png' }] });
+      const outcome = await t.agents.ask(agentId, {
+        text: 'Describe this image.',
+        attachments: [{ type: 'image', mediaType: 'image/png', data, name: 'noise.png' }],
+      });
       expect(outcome).toMatchObject({ status: 'answered' });
       // The model call estimated the image by its pixels (about 1,400 tokens), not its 2 MB of base64.
       if (outcome.status === 'answered') expect(outcome.answer.metadata?.estimated_input_tokens).toBeLessThan(2_000);
@@ -172,7 +178,8 @@ test('without offloading, a client refuses an image too large to pass inline, an
   const input = { text: 'look', attachments: [{ type: 'image' as const, mediaType: 'image/png' as const, data }] };
   await withWorker({ taskQueue, models: [new ScriptedModelProvider({ ok: () => ({ text: 'fine' }) })], dataConverter }, async () => {
     await agents.start(agentId, { model: 'scripted:ok' });
-    const refusal = /^The input is 2\.0 MB as sent, over Temporal's 2 MB payload limit, and this client does not offload large payloads \(LIVECONTEXT_OFFLOAD=0\)/;
+    const refusal =
+      /^The input is 2\.0 MB as sent, over Temporal's 2 MB payload limit, and this client does not offload large payloads \(LIVECONTEXT_OFFLOAD=0\)/;
     await expect(agents.send(agentId, input)).rejects.toMatchObject({ code: 'INPUT_TOO_LARGE', message: expect.stringMatching(refusal) });
     await expect(agents.signal(agentId, input)).rejects.toMatchObject({ code: 'INPUT_TOO_LARGE' });
     // A smaller image still goes inline, and the agent answers as before.
@@ -193,7 +200,10 @@ test('an image OpenAI refuses (400 invalid_image_format) is left out with a note
     await withWorker({ taskQueue, models: p.models() }, async () => {
       await t.agents.start(agentId, { model: 'openai:gpt-4.1-mini' });
       p.openai.enqueue({ kind: 'stream', text: 'I could not see the picture.' });
-      const first = await t.agents.ask(agentId, { text: 'What is in x.png?', attachments: [{ type: 'image', mediaType: 'image/png', data: bad.toString('base64'), name: 'x.png' }] });
+      const first = await t.agents.ask(agentId, {
+        text: 'What is in x.png?',
+        attachments: [{ type: 'image', mediaType: 'image/png', data: bad.toString('base64'), name: 'x.png' }],
+      });
       expect(first).toMatchObject({ status: 'answered', answer: { contents: ['I could not see the picture.'] } });
       const [refused, retried] = p.openai.requests.slice(openaiBefore);
       expect(JSON.stringify(refused.body)).toContain('image_url');
@@ -201,11 +211,15 @@ test('an image OpenAI refuses (400 invalid_image_format) is left out with a note
       const note = '[image x.png was refused by the provider and is left out: 400 The image data you provided does not represent a valid image.';
       expect(JSON.stringify(retried.body.messages.at(-1).content)).toContain(note);
       expect(await t.agents.state(agentId)).toMatchObject({ blockedOn: 'input' });
-      expect((await t.agents.snapshot(agentId)).refusedAttachments).toEqual([{ seq: 1, index: 0, reason: expect.stringMatching(/^400 The image data you provided/) }]);
+      expect((await t.agents.snapshot(agentId)).refusedAttachments).toEqual([
+        { seq: 1, index: 0, reason: expect.stringMatching(/^400 The image data you provided/) },
+      ]);
 
       // The next turns leave it out too; a good image goes through beside the note.
       p.openai.enqueue({ kind: 'stream', text: 'A noisy strip.' });
-      await expect(t.agents.ask(agentId, { text: 'and this one?', attachments: [{ type: 'image', mediaType: 'image/png', data: good }] })).resolves.toMatchObject({ status: 'answered', answer: { contents: ['A noisy strip.'] } });
+      await expect(
+        t.agents.ask(agentId, { text: 'and this one?', attachments: [{ type: 'image', mediaType: 'image/png', data: good }] }),
+      ).resolves.toMatchObject({ status: 'answered', answer: { contents: ['A noisy strip.'] } });
       const next = JSON.stringify(p.openai.requests.at(-1)!.body);
       expect(count(next, '"type":"image_url"')).toBe(1);
       expect(next).toContain(good.slice(0, 200));
@@ -215,7 +229,12 @@ test('an image OpenAI refuses (400 invalid_image_format) is left out with a note
       const empty = makePng(1, 1);
       empty.writeUInt32BE(0, 16);
       empty.writeUInt32BE(0, 20);
-      await expect(t.agents.send(agentId, { text: 'and this?', attachments: [{ type: 'image', mediaType: 'image/png', data: empty.toString('base64'), name: 'empty.png' }] })).rejects.toMatchObject({
+      await expect(
+        t.agents.send(agentId, {
+          text: 'and this?',
+          attachments: [{ type: 'image', mediaType: 'image/png', data: empty.toString('base64'), name: 'empty.png' }],
+        }),
+      ).rejects.toMatchObject({
         cause: { type: 'UNSUPPORTED_ATTACHMENT', message: 'Attachment 1 (empty.png) is not a valid PNG image: its header says it is 0×0 pixels.' },
       });
       // As a signal (which cannot be refused) it is dropped by the agent, which goes on.
@@ -239,8 +258,13 @@ test('Anthropic\'s refusal ("Could not process image") too: only the new image i
     await withWorker({ taskQueue, models: p.models() }, async () => {
       await t.agents.start(agentId, { model: 'anthropic:claude-sonnet-4-6' });
       p.anthropic.enqueue({ kind: 'stream', text: 'A strip.' }, { kind: 'stream', text: 'The second one did not come through.' });
-      await expect(t.agents.ask(agentId, { text: 'first', attachments: [{ type: 'image', mediaType: 'image/png', data: good, name: 'good.png' }] })).resolves.toMatchObject({ status: 'answered' });
-      const second = await t.agents.ask(agentId, { text: 'second', attachments: [{ type: 'image', mediaType: 'image/png', data: bad.toString('base64'), name: 'bad.png' }] });
+      await expect(
+        t.agents.ask(agentId, { text: 'first', attachments: [{ type: 'image', mediaType: 'image/png', data: good, name: 'good.png' }] }),
+      ).resolves.toMatchObject({ status: 'answered' });
+      const second = await t.agents.ask(agentId, {
+        text: 'second',
+        attachments: [{ type: 'image', mediaType: 'image/png', data: bad.toString('base64'), name: 'bad.png' }],
+      });
       expect(second).toMatchObject({ status: 'answered', answer: { contents: ['The second one did not come through.'] } });
       const requests = p.anthropic.requests.slice(before).map((r) => JSON.stringify(r.body));
       expect(requests).toHaveLength(3); // the first turn, the refused call, the call asked again

@@ -33,7 +33,12 @@ const slowTool = defineTool({
       });
     }),
 });
-const quickTool = defineTool({ name: 'quick_note', description: 'Notes a thing.', parameters: z.object({ text: z.string() }), execute: ({ text }) => `noted ${text}` });
+const quickTool = defineTool({
+  name: 'quick_note',
+  description: 'Notes a thing.',
+  parameters: z.object({ text: z.string() }),
+  execute: ({ text }) => `noted ${text}`,
+});
 
 const lastRunState = async (agentId: string) => (await t.agents.state(agentId)).runState;
 
@@ -45,7 +50,8 @@ test.each([OPENAI, ANTHROPIC])('an interrupt during a slow tool (%s): the tool i
       { name: 'quick_note', args: { text: 'first' } },
       { name: 'slow_report', args: { topic } },
     ];
-    if (model === OPENAI) p.openai.enqueue({ kind: 'stream', text: 'Working on it.', toolCalls: calls.map((c) => ({ name: c.name, arguments: JSON.stringify(c.args) })) });
+    if (model === OPENAI)
+      p.openai.enqueue({ kind: 'stream', text: 'Working on it.', toolCalls: calls.map((c) => ({ name: c.name, arguments: JSON.stringify(c.args) })) });
     else p.anthropic.enqueue({ kind: 'stream', text: 'Working on it.', toolCalls: calls.map((c) => ({ name: c.name, input: c.args })) });
     await t.agents.start(agentId, { model });
     const { inputSeq } = await t.agents.send(agentId, 'make the report');
@@ -57,41 +63,53 @@ test.each([OPENAI, ANTHROPIC])('an interrupt during a slow tool (%s): the tool i
     await expect(t.agents.waitForAnswer(agentId, inputSeq)).resolves.toMatchObject({ status: 'interrupted' });
     expect(await lastRunState(agentId)).toBe('WaitingInput');
     const history = await t.agents.history(agentId);
-    expect(history.at(-2)).toMatchObject({ kind: 'tool_results', results: [{ toolName: 'quick_note', status: 'Success', result: 'noted first' }, { toolName: 'slow_report', status: 'Skipped' }] });
+    expect(history.at(-2)).toMatchObject({
+      kind: 'tool_results',
+      results: [
+        { toolName: 'quick_note', status: 'Success', result: 'noted first' },
+        { toolName: 'slow_report', status: 'Skipped' },
+      ],
+    });
     expect(history.at(-1)).toMatchObject({ kind: 'turn_end', reason: 'interrupted' });
 
     // The next turn: the request (history ending in tool results, then an input) is accepted as valid.
     const before = model === OPENAI ? p.openai.requests.length : p.anthropic.requests.length;
     if (model === OPENAI) p.openai.enqueue({ kind: 'stream', text: 'Fine, a short one then.' });
     else p.anthropic.enqueue({ kind: 'stream', text: 'Fine, a short one then.' });
-    await expect(t.agents.ask(agentId, 'skip the report; just say hi')).resolves.toMatchObject({ status: 'answered', answer: { contents: ['Fine, a short one then.'] } });
+    await expect(t.agents.ask(agentId, 'skip the report; just say hi')).resolves.toMatchObject({
+      status: 'answered',
+      answer: { contents: ['Fine, a short one then.'] },
+    });
     expect((model === OPENAI ? p.openai.requests.length : p.anthropic.requests.length) - before).toBe(1); // accepted at once: no 400
     await expect(t.agents.interrupt(agentId)).resolves.toMatchObject({ interrupted: false }); // nothing runs now
     if (model === ANTHROPIC) await maybeRecordHistory(t.agents.handle(agentId), 'interrupt_v1.json');
   });
 });
 
-test.each([OPENAI, ANTHROPIC])('an interrupt during a streaming model call (%s): the call is cancelled, the agent waits, the next turn valid', async (model) => {
-  await withWorker({ taskQueue, models: p.models() }, async () => {
-    const agentId = uniqueId('slow-model');
-    const long = 'word '.repeat(400);
-    if (model === OPENAI) p.openai.enqueue({ kind: 'stream', text: long, chunkDelayMs: 50 });
-    else p.anthropic.enqueue({ kind: 'stream', text: long, chunkDelayMs: 50 });
-    await t.agents.start(agentId, { model });
-    const { inputSeq } = await t.agents.send(agentId, 'tell me a long story');
-    await eventually(async () => ((await t.agents.partialOutput(agentId))?.text.length ?? 0) > 20, 60_000, 'text to stream');
+test.each([OPENAI, ANTHROPIC])(
+  'an interrupt during a streaming model call (%s): the call is cancelled, the agent waits, the next turn valid',
+  async (model) => {
+    await withWorker({ taskQueue, models: p.models() }, async () => {
+      const agentId = uniqueId('slow-model');
+      const long = 'word '.repeat(400);
+      if (model === OPENAI) p.openai.enqueue({ kind: 'stream', text: long, chunkDelayMs: 50 });
+      else p.anthropic.enqueue({ kind: 'stream', text: long, chunkDelayMs: 50 });
+      await t.agents.start(agentId, { model });
+      const { inputSeq } = await t.agents.send(agentId, 'tell me a long story');
+      await eventually(async () => ((await t.agents.partialOutput(agentId))?.text.length ?? 0) > 20, 60_000, 'text to stream');
 
-    await expect(t.agents.interrupt(agentId, 'ana')).resolves.toMatchObject({ interrupted: true });
-    await expect(t.agents.waitForAnswer(agentId, inputSeq)).resolves.toEqual({ inputSeq, status: 'interrupted', by: 'ana' });
-    await eventually(async () => (await t.agents.partialOutput(agentId)) === null, 30_000, 'the model call to be gone');
-    const history = await t.agents.history(agentId);
-    expect(history.map((e) => e.kind)).toEqual(['model_input', 'turn_end']);
+      await expect(t.agents.interrupt(agentId, 'ana')).resolves.toMatchObject({ interrupted: true });
+      await expect(t.agents.waitForAnswer(agentId, inputSeq)).resolves.toEqual({ inputSeq, status: 'interrupted', by: 'ana' });
+      await eventually(async () => (await t.agents.partialOutput(agentId)) === null, 30_000, 'the model call to be gone');
+      const history = await t.agents.history(agentId);
+      expect(history.map((e) => e.kind)).toEqual(['model_input', 'turn_end']);
 
-    if (model === OPENAI) p.openai.enqueue({ kind: 'stream', text: 'A short one.' });
-    else p.anthropic.enqueue({ kind: 'stream', text: 'A short one.' });
-    await expect(t.agents.ask(agentId, 'a short story instead')).resolves.toMatchObject({ status: 'answered', answer: { contents: ['A short one.'] } });
-  });
-});
+      if (model === OPENAI) p.openai.enqueue({ kind: 'stream', text: 'A short one.' });
+      else p.anthropic.enqueue({ kind: 'stream', text: 'A short one.' });
+      await expect(t.agents.ask(agentId, 'a short story instead')).resolves.toMatchObject({ status: 'answered', answer: { contents: ['A short one.'] } });
+    });
+  },
+);
 
 test('ask_user ends the turn with a question; the reply continues the conversation', async () => {
   await withWorker({ taskQueue, models: p.models() }, async () => {
@@ -111,7 +129,10 @@ test('ask_user ends the turn with a question; the reply continues the conversati
 test('two ask_user calls in one reply: every question reaches the person (client, CLI, REST), one reply answers both', async () => {
   await withWorker({ taskQueue, models: p.models() }, async () => {
     const agentId = uniqueId('asker-two');
-    const questions = (a: string, b: string) => ({ kind: 'stream' as const, toolCalls: [a, b].map((question) => ({ name: 'ask_user', arguments: JSON.stringify({ question }) })) });
+    const questions = (a: string, b: string) => ({
+      kind: 'stream' as const,
+      toolCalls: [a, b].map((question) => ({ name: 'ask_user', arguments: JSON.stringify({ question }) })),
+    });
     p.openai.enqueue(questions('Which city?', 'Which day?'));
     await t.agents.start(agentId, { model: OPENAI });
     const both = '1. Which city?\n2. Which day?';
@@ -123,7 +144,10 @@ test('two ask_user calls in one reply: every question reaches the person (client
       await gateway.close();
     }
     p.openai.enqueue({ kind: 'stream', text: 'Booked for Lyon on Tuesday.' });
-    await expect(t.agents.ask(agentId, '1. Lyon 2. Tuesday')).resolves.toMatchObject({ status: 'answered', answer: { contents: ['Booked for Lyon on Tuesday.'] } });
+    await expect(t.agents.ask(agentId, '1. Lyon 2. Tuesday')).resolves.toMatchObject({
+      status: 'answered',
+      answer: { contents: ['Booked for Lyon on Tuesday.'] },
+    });
     // The reply reached the model after both calls' results, as the next input.
     const sent = p.openai.requests.at(-1)!.body.messages as Array<{ role: string; content: unknown; tool_call_id?: string }>;
     expect(sent.filter((m) => m.role === 'tool')).toHaveLength(2);

@@ -51,10 +51,14 @@ describe('with offloading turned off (LIVECONTEXT_OFFLOAD=0)', () => {
       expect(events.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt)).toEqual([1]);
 
       await agents.configure(agentId, { model: 'scripted:small' }); // the same input is answered now
-      const history = await eventually(async () => {
-        const h = await agents.history(agentId);
-        return h.some((e) => e.kind === 'model_output') ? h : undefined;
-      }, 20_000, 'the answer after configure');
+      const history = await eventually(
+        async () => {
+          const h = await agents.history(agentId);
+          return h.some((e) => e.kind === 'model_output') ? h : undefined;
+        },
+        20_000,
+        'the answer after configure',
+      );
       expect(history.map((e) => e.kind)).toEqual(['model_input', 'model_output']);
     });
   });

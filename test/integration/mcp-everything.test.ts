@@ -63,11 +63,15 @@ describe.each(['stdio', 'streamable-http'] as const)('server-everything over %s'
       const agentId = uniqueId('mcp-every-long');
       await t.agents.start(agentId, { model: 'scripted:calls' });
       const { inputSeq } = await t.agents.send(agentId, callsInput([{ name: 'every__trigger-long-running-operation', args: { duration: 4, steps: 4 } }]));
-      const seen = await eventually(async () => {
-        const running = await t.agents.toolProgress(agentId);
-        const details = running[0]?.details as { progress?: number } | undefined;
-        return details?.progress !== undefined && details.progress >= 1 ? details : undefined;
-      }, 30_000, 'progress of the long-running tool');
+      const seen = await eventually(
+        async () => {
+          const running = await t.agents.toolProgress(agentId);
+          const details = running[0]?.details as { progress?: number } | undefined;
+          return details?.progress !== undefined && details.progress >= 1 ? details : undefined;
+        },
+        30_000,
+        'progress of the long-running tool',
+      );
       expect(seen).toMatchObject({ tool: 'every__trigger-long-running-operation', tool_call_id: 'call_0_0', total: 4 });
       await expect(t.agents.waitForAnswer(agentId, inputSeq)).resolves.toMatchObject({ status: 'answered' });
       expect((await lastResults(agentId))[0]).toMatchObject({ status: 'Success', result: 'Long running operation completed. Duration: 4 seconds, Steps: 4.' });

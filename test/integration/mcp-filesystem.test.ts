@@ -35,10 +35,14 @@ test('write (after approval), read, and a refused path outside the allowed folde
 
     // The model is offered the server's tools under namespaced names, with the server's JSON schema.
     const { inputSeq } = await t.agents.send(agentId, callsInput([{ name: 'fs__write_file', args: { path: file, content: 'hello from MCP' } }]));
-    const waiting = await eventually(async () => {
-      const s = await t.agents.state(agentId);
-      return s.blockedOn === 'approval' ? s : undefined;
-    }, 60_000, 'the approval request for the destructive write_file');
+    const waiting = await eventually(
+      async () => {
+        const s = await t.agents.state(agentId);
+        return s.blockedOn === 'approval' ? s : undefined;
+      },
+      60_000,
+      'the approval request for the destructive write_file',
+    );
     expect(waiting.awaitingApproval[0]).toMatchObject({ toolName: 'fs__write_file', reason: 'fs marks write_file as destructive' });
     await t.agents.decide(agentId, { toolCallId: waiting.awaitingApproval[0].toolCallId, approved: true });
     await expect(t.agents.waitForAnswer(agentId, inputSeq)).resolves.toMatchObject({ status: 'answered' });
@@ -70,7 +74,11 @@ test('write (after approval), read, and a refused path outside the allowed folde
     expect(scripted.requests[0].toolSpecs.map((s) => s.name)).not.toContain('write_file');
     const write = specs.find((s) => s.name === 'fs__write_file')!;
     expect(write.description).toContain('(MCP server "fs", tool "write_file")');
-    expect(write.parameters).toMatchObject({ type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] });
+    expect(write.parameters).toMatchObject({
+      type: 'object',
+      properties: { path: { type: 'string' }, content: { type: 'string' } },
+      required: ['path', 'content'],
+    });
     expect(write.parameters).not.toHaveProperty('$schema');
   });
 });

@@ -73,11 +73,21 @@ describe('a worker process with a server that never stops paging', () => {
   });
 
   test('the worker starts anyway, names the server it skipped and why, and answers turns', async () => {
-    expect(output).toMatch(/MCP server "endless" skipped: its tool list does not end: tools\/list still gave a nextCursor after 100 pages \(100 tools so far\); its tools are not offered/);
+    expect(output).toMatch(
+      /MCP server "endless" skipped: its tool list does not end: tools\/list still gave a nextCursor after 100 pages \(100 tools so far\); its tools are not offered/,
+    );
     const { agents } = q;
     const agentId = uniqueId('mcp-endless');
     await agents.start(agentId, { model: 'scripted:calls' });
-    await expect(agents.ask(agentId, callsInput([{ name: 'odd__echo', args: { text: 'still here' } }, { name: 'endless__page_0', args: {} }]))).resolves.toMatchObject({ status: 'answered' });
+    await expect(
+      agents.ask(
+        agentId,
+        callsInput([
+          { name: 'odd__echo', args: { text: 'still here' } },
+          { name: 'endless__page_0', args: {} },
+        ]),
+      ),
+    ).resolves.toMatchObject({ status: 'answered' });
     const [echo, endless] = ((await agents.history(agentId)).find((e) => e.kind === 'tool_results') as ToolResultsEntry).results;
     expect(echo).toMatchObject({ status: 'Success', result: 'still here' });
     expect(endless.status).toBe('Failed');
@@ -91,7 +101,16 @@ describe('a worker process with a server that never stops paging', () => {
     // `grow` adds five tools at the end of a list served two a page, and says so with tools/list_changed.
     await expect(agents.ask(agentId, callsInput([{ name: 'odd__grow', args: {} }]))).resolves.toMatchObject({ status: 'answered' });
     await eventually(() => output.includes('MCP server "odd" changed its tools: now 13'), 30_000, 'the refreshed list');
-    await expect(agents.ask(agentId, callsInput([{ name: 'odd__late_1', args: {} }, { name: 'odd__late_5', args: {} }, { name: 'odd__echo', args: { text: 'first page' } }]))).resolves.toMatchObject({ status: 'answered' });
+    await expect(
+      agents.ask(
+        agentId,
+        callsInput([
+          { name: 'odd__late_1', args: {} },
+          { name: 'odd__late_5', args: {} },
+          { name: 'odd__echo', args: { text: 'first page' } },
+        ]),
+      ),
+    ).resolves.toMatchObject({ status: 'answered' });
     const results = ((await agents.history(agentId)).filter((e) => e.kind === 'tool_results').pop() as ToolResultsEntry).results;
     expect(results.map((r) => [r.status, r.result])).toEqual([
       ['Success', 'late 1'],
@@ -106,7 +125,11 @@ test('listing tools also stops at a cursor given twice and at too many tools, na
   try {
     await pool.discover();
     const [circle, many] = pool.status();
-    expect(circle).toMatchObject({ name: 'circle', connected: false, error: 'its tool list goes round in a circle: tools/list gave the same nextCursor twice (3 pages, 3 tools so far); its tools are not offered' });
+    expect(circle).toMatchObject({
+      name: 'circle',
+      connected: false,
+      error: 'its tool list goes round in a circle: tools/list gave the same nextCursor twice (3 pages, 3 tools so far); its tools are not offered',
+    });
     expect(many).toMatchObject({ name: 'many', connected: false, error: 'it offers more than 5 tools (3 pages); its tools are not offered' });
   } finally {
     await pool.close();
@@ -127,13 +150,18 @@ test('what a server answered is said as it was, and the server is not restarted;
       { name: 'odd__echo', args: { text: 'same server' } },
     ]);
     // The server answered: the text stands, and the malformed block says what is wrong with it.
-    expect(image).toMatchObject({ status: 'Success', result: 'the chart:\n[image content the server sent is malformed (content[1]: data: Invalid Base64 string); left out]' });
+    expect(image).toMatchObject({
+      status: 'Success',
+      result: 'the chart:\n[image content the server sent is malformed (content[1]: data: Invalid Base64 string); left out]',
+    });
     expect(error).toMatchObject({
       status: 'Failed',
       result: 'odd__server_error failed: the MCP server "odd" answered with an error (JSON-RPC -32000): the database is locked by another process',
     });
     expect(huge.status).toBe('Failed');
-    expect(huge.result).toMatch(/^odd__huge failed: the MCP server "odd" answered with 50\.0 MB — more than the 10\.0 MB one result may have here — so the result was dropped; the server keeps running/);
+    expect(huge.result).toMatch(
+      /^odd__huge failed: the MCP server "odd" answered with 50\.0 MB — more than the 10\.0 MB one result may have here — so the result was dropped; the server keeps running/,
+    );
     expect(huge.result.length).toBeLessThan(500);
     expect(echo).toMatchObject({ status: 'Success', result: 'same server' });
     for (const r of [image, error, huge]) expect(r.result).not.toMatch(/reach|crash|reconnect/i);
@@ -172,7 +200,11 @@ test('secrets escaped inside structuredContent or split between text blocks reac
     ]);
     expect(structured).toMatchObject({ status: 'Success', result: '{"config":{"credentials":"[redacted $SA_FOR_ODD]"}}' });
     expect(split).toMatchObject({ status: 'Success', result: 'token part one: [redacted $TOKEN_FOR_ODD]\n (end)' });
-    const kept = [JSON.stringify(await t.agents.history(agentId)), JSON.stringify(await t.agents.snapshot(agentId)), rawText(await t.agents.handle(agentId).fetchHistory())];
+    const kept = [
+      JSON.stringify(await t.agents.history(agentId)),
+      JSON.stringify(await t.agents.snapshot(agentId)),
+      rawText(await t.agents.handle(agentId).fetchHistory()),
+    ];
     expect(kept[2]).toContain('[redacted $TOKEN_FOR_ODD]'); // the search does read payload text
     for (const text of kept) {
       for (const leak of [privateKeyBody, 'acme-prod.iam', token.slice(0, 30), token.slice(-30)]) expect(text).not.toContain(leak);

@@ -34,7 +34,11 @@ beforeAll(async () => {
       web: { url: http.url, headers: { Authorization: 'Bearer ${CANARY_VALUE}' } },
       down: { url: 'http://127.0.0.1:1/mcp', headers: { 'X-Api': '${CANARY_VALUE}' } },
       // Not an MCP server: a command that prints what it was given and dies, as a broken server might.
-      crashy: { command: process.execPath, args: ['-e', 'console.error("my token is", process.env.GIVEN); process.exit(3)'], env: { GIVEN: '${CANARY_VALUE}' } },
+      crashy: {
+        command: process.execPath,
+        args: ['-e', 'console.error("my token is", process.env.GIVEN); process.exit(3)'],
+        env: { GIVEN: '${CANARY_VALUE}' },
+      },
     },
   };
   worker = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../fixtures/mcp-worker.ts')], {
@@ -95,7 +99,14 @@ test('the token reaches the servers but nothing the agent keeps, and no log line
   expect(echo).toMatchObject({ status: 'Success', result: 'Echo: through the authorized connection' });
 
   const raw = await t.agents.handle(agentId).fetchHistory();
-  const everything = [JSON.stringify(raw), rawText(raw), JSON.stringify(entries), JSON.stringify(await t.agents.state(agentId)), JSON.stringify(await t.agents.snapshot(agentId)), output];
+  const everything = [
+    JSON.stringify(raw),
+    rawText(raw),
+    JSON.stringify(entries),
+    JSON.stringify(await t.agents.state(agentId)),
+    JSON.stringify(await t.agents.snapshot(agentId)),
+    output,
+  ];
   for (const text of everything) expect(text).not.toContain(token);
   for (const text of everything) expect(text).not.toContain(keyBody);
   expect(everything[1]).toContain('[redacted $CANARY_VALUE]'); // the search does read payload text

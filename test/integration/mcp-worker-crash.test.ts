@@ -68,7 +68,9 @@ test('SIGKILL of the worker mid MCP call: the turn finishes after a restart; the
   const scheduled = new Set<string>();
   for (const e of events) if (e.activityTaskScheduledEventAttributes?.activityType?.name === 'executeTool') scheduled.add(String(e.eventId));
   expect(scheduled.size).toBe(2); // no call was scheduled again
-  const starts = events.filter((e) => e.activityTaskStartedEventAttributes).map((e) => ({ of: String(e.activityTaskStartedEventAttributes!.scheduledEventId), attempt: e.activityTaskStartedEventAttributes!.attempt }));
+  const starts = events
+    .filter((e) => e.activityTaskStartedEventAttributes)
+    .map((e) => ({ of: String(e.activityTaskStartedEventAttributes!.scheduledEventId), attempt: e.activityTaskStartedEventAttributes!.attempt }));
   const echoId = [...scheduled.keys()][0];
   expect(starts.filter((s) => s.of === echoId)).toEqual([{ of: echoId, attempt: 1 }]);
 }, 180_000);

@@ -11,7 +11,9 @@ import path from 'node:path';
 // The OTLP protobuf messages, as generated for OpenTelemetry's own exporters.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const root = require('@opentelemetry/otlp-transformer/build/src/generated/root') as {
-  opentelemetry: { proto: { collector: { metrics: { v1: { ExportMetricsServiceRequest: { decode(b: Uint8Array): unknown; toObject(m: unknown, o: object): unknown } } } } } };
+  opentelemetry: {
+    proto: { collector: { metrics: { v1: { ExportMetricsServiceRequest: { decode(b: Uint8Array): unknown; toObject(m: unknown, o: object): unknown } } } } };
+  };
 };
 import { AgentClient } from '../../client/agent-client';
 import { connectAgents } from '../../client/connect';
@@ -42,7 +44,9 @@ beforeAll(async () => {
     req.on('end', () => {
       paths.add(`${req.method} ${req.url} ${req.headers['content-type']}`);
       const request = Request.toObject(Request.decode(Buffer.concat(chunks)), { longs: Number, defaults: false }) as {
-        resourceMetrics?: Array<{ scopeMetrics?: Array<{ metrics?: Array<{ name: string; sum?: { dataPoints?: unknown[] }; gauge?: { dataPoints?: unknown[] } }> }> }>;
+        resourceMetrics?: Array<{
+          scopeMetrics?: Array<{ metrics?: Array<{ name: string; sum?: { dataPoints?: unknown[] }; gauge?: { dataPoints?: unknown[] } }> }>;
+        }>;
       };
       for (const rm of request.resourceMetrics ?? []) {
         for (const sm of rm.scopeMetrics ?? []) {
@@ -68,14 +72,18 @@ afterAll(async () => {
 const sum = (name: string, where: Record<string, string>) =>
   [...latest.values()].filter((p) => p.name === name && Object.entries(where).every(([k, v]) => p.attributes[k] === v)).reduce((s, p) => s + p.value, 0);
 
-test('a worker configured by OTEL_* pushes Temporal\'s and livecontext\'s metrics over OTLP/HTTP', async () => {
+test("a worker configured by OTEL_* pushes Temporal's and livecontext's metrics over OTLP/HTTP", async () => {
   const taskQueue = uniqueId('metrics-otlp');
   const port = (receiver.address() as AddressInfo).port;
   worker = await startChildWorker({
     taskQueue,
     workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-motlp-ws-')),
     controlDir: mkdtempSync(path.join(tmpdir(), 'lc-motlp-ctl-')),
-    extraEnv: { OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: `http://127.0.0.1:${port}/v1/metrics`, OTEL_METRIC_EXPORT_INTERVAL: '300', LIVECONTEXT_METRICS_AGENT_STATES_SECONDS: '0' },
+    extraEnv: {
+      OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: `http://127.0.0.1:${port}/v1/metrics`,
+      OTEL_METRIC_EXPORT_INTERVAL: '300',
+      LIVECONTEXT_METRICS_AGENT_STATES_SECONDS: '0',
+    },
   });
   process.env.TEMPORAL_ADDRESS = testAddress();
   const { client, connection } = await connectAgents();

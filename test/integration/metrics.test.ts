@@ -65,7 +65,13 @@ test('a tool turn with failing tools and a retried model call, a turn blocked on
     taskQueue,
     workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-metrics-ws-')),
     controlDir,
-    extraEnv: { LIVECONTEXT_METRICS_PROMETHEUS: `127.0.0.1:${port}`, LIVECONTEXT_PRICES: prices, TEST_WORKER_MORE_TOOLS: '1', LIVECONTEXT_METRICS_AGENT_STATES_SECONDS: '1', ...(noCache ? { TEST_WORKER_NO_CACHE: '1' } : {}) },
+    extraEnv: {
+      LIVECONTEXT_METRICS_PROMETHEUS: `127.0.0.1:${port}`,
+      LIVECONTEXT_PRICES: prices,
+      TEST_WORKER_MORE_TOOLS: '1',
+      LIVECONTEXT_METRICS_AGENT_STATES_SECONDS: '1',
+      ...(noCache ? { TEST_WORKER_NO_CACHE: '1' } : {}),
+    },
   });
   process.env.TEMPORAL_ADDRESS = testAddress();
   const { client, connection } = await connectAgents();
@@ -78,22 +84,34 @@ test('a tool turn with failing tools and a retried model call, a turn blocked on
     expect(await agents.ask(agentId, 'try the tools')).toMatchObject({ status: 'answered' });
     // Turn 2: a prod deploy waits for a person.
     await agents.send(agentId, 'deploy the api');
-    const waiting = await eventually(async () => {
-      const s = await agents.state(agentId);
-      return s.blockedOn === 'approval' ? s : undefined;
-    }, 30_000, 'the approval request');
+    const waiting = await eventually(
+      async () => {
+        const s = await agents.state(agentId);
+        return s.blockedOn === 'approval' ? s : undefined;
+      },
+      30_000,
+      'the approval request',
+    );
     // The agents gauge (counted by visibility every second here) shows it blocked on approval.
     const agentsIn = (samples: Sample[], state: string) => total(samples, 'livecontext_agents', { state, taskQueue });
     await eventually(async () => agentsIn(await scrape(firstPort), 'WaitingApproval') === 1, 30_000, 'the gauge to show one agent waiting for approval');
     await agents.decide(agentId, { toolCallId: waiting.awaitingApproval[0]!.toolCallId, approved: true });
-    await eventually(async () => (await agents.state(agentId)).runState === 'WaitingInput' && (await agents.state(agentId)).lastSeq > waiting.lastSeq + 1, 30_000, 'turn 2 to end');
+    await eventually(
+      async () => (await agents.state(agentId)).runState === 'WaitingInput' && (await agents.state(agentId)).lastSeq > waiting.lastSeq + 1,
+      30_000,
+      'turn 2 to end',
+    );
 
     const model = { model: 'scripted:metrics' };
     // Workflow metrics leave the sandbox when the workflow task completes: wait for the last one.
-    const first = await eventually(async () => {
-      const s = await scrape(firstPort);
-      return total(s, 'livecontext_turns_total', model) === 2 ? s : undefined;
-    }, 30_000, 'two turns counted');
+    const first = await eventually(
+      async () => {
+        const s = await scrape(firstPort);
+        return total(s, 'livecontext_turns_total', model) === 2 ? s : undefined;
+      },
+      30_000,
+      'two turns counted',
+    );
     // Temporal's own worker metrics come out of the same endpoint.
     expect(first.some((s) => s.name.startsWith('temporal_workflow_task') && s.labels.task_queue === taskQueue)).toBe(true);
     expect(first.some((s) => s.name.startsWith('temporal_activity_execution') && s.labels.task_queue === taskQueue)).toBe(true);
@@ -115,10 +133,14 @@ test('a tool turn with failing tools and a retried model call, a turn blocked on
     expect(total(first, 'livecontext_agent_blocked_total')).toBe(1);
     expect(total(first, 'livecontext_continue_as_new_total')).toBe(0);
     // Approved and answered: the gauge moves the agent back to waiting for input.
-    const resting = await eventually(async () => {
-      const s = await scrape(firstPort);
-      return agentsIn(s, 'WaitingApproval') === 0 && agentsIn(s, 'WaitingInput') === 1 ? s : undefined;
-    }, 30_000, 'the gauge to show the agent waiting for input');
+    const resting = await eventually(
+      async () => {
+        const s = await scrape(firstPort);
+        return agentsIn(s, 'WaitingApproval') === 0 && agentsIn(s, 'WaitingInput') === 1 ? s : undefined;
+      },
+      30_000,
+      'the gauge to show the agent waiting for input',
+    );
     expect(agentsIn(resting, 'BlockedOnError') + agentsIn(resting, 'Working')).toBe(0);
 
     // A crash; the next worker keeps no workflow cache, so each of its workflow tasks replays the whole
@@ -128,10 +150,14 @@ test('a tool turn with failing tools and a retried model call, a turn blocked on
     workers.push(await startChildWorker(workerEnv(secondPort, true)));
     expect(await agents.ask(agentId, 'hello again')).toMatchObject({ status: 'answered' });
     await agents.reset(agentId);
-    const second = await eventually(async () => {
-      const s = await scrape(secondPort);
-      return total(s, 'livecontext_continue_as_new_total') === 1 ? s : undefined;
-    }, 30_000, 'the reset counted');
+    const second = await eventually(
+      async () => {
+        const s = await scrape(secondPort);
+        return total(s, 'livecontext_continue_as_new_total') === 1 ? s : undefined;
+      },
+      30_000,
+      'the reset counted',
+    );
     expect(total(second, 'livecontext_continue_as_new_total', { cause: 'reset' })).toBe(1);
     // Only turn 3 is this worker's: the replayed turns, blocks and tool runs are not counted again.
     expect(total(second, 'livecontext_turns_total', model)).toBe(1);
@@ -147,10 +173,14 @@ test('a tool turn with failing tools and a retried model call, a turn blocked on
     await agents.start(limited, { model: 'scripted:loop', budgets: { turnModelCalls: 1 } });
     const { inputSeq } = await agents.send(limited, 'go');
     expect(await agents.waitForAnswer(limited, inputSeq)).toMatchObject({ status: 'error', error: { code: 'Budget.TurnModelCalls' } });
-    const third = await eventually(async () => {
-      const s = await scrape(secondPort);
-      return agentsIn(s, 'BlockedOnError') === 1 ? s : undefined;
-    }, 30_000, 'the gauge to show one agent blocked on an error');
+    const third = await eventually(
+      async () => {
+        const s = await scrape(secondPort);
+        return agentsIn(s, 'BlockedOnError') === 1 ? s : undefined;
+      },
+      30_000,
+      'the gauge to show one agent blocked on an error',
+    );
     expect(total(third, 'livecontext_agent_blocked_total', { reason: 'error', error: 'Budget.TurnModelCalls' })).toBe(1);
     expect(total(third, 'livecontext_agent_blocked_total')).toBe(1);
     expect(total(third, 'livecontext_turns_total', { model: 'scripted:loop' })).toBe(0); // not finished

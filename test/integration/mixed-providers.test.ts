@@ -20,7 +20,15 @@ test('OpenAI plans, Anthropic executes, then the other way round; every request 
   let history: HistoryEntry[] = [];
   let state: AgentStatus | undefined;
   // Turn 1: OpenAI after input (two tool calls in one turn), Anthropic after tool results.
-  p.openai.enqueue({ kind: 'stream', text: 'Recording both.', toolCalls: [{ name: 'record', arguments: '{"label":"one"}' }, { name: 'record', arguments: '{"label":"two"}' }], usage: { promptTokens: 120, completionTokens: 20 } });
+  p.openai.enqueue({
+    kind: 'stream',
+    text: 'Recording both.',
+    toolCalls: [
+      { name: 'record', arguments: '{"label":"one"}' },
+      { name: 'record', arguments: '{"label":"two"}' },
+    ],
+    usage: { promptTokens: 120, completionTokens: 20 },
+  });
   p.anthropic.enqueue(
     { kind: 'stream', thinking: { text: 'One more.', signature: 'sig-a1' }, toolCalls: [{ name: 'record', input: { label: 'three' } }] },
     { kind: 'stream', text: 'All three recorded.' },
@@ -33,7 +41,14 @@ test('OpenAI plans, Anthropic executes, then the other way round; every request 
 
     // Turn 2: swap roles. Anthropic after input (two calls), OpenAI after the results.
     await t.agents.configure(agentId, { model: 'anthropic:claude-sonnet-4-6', executorModel: 'openai:gpt-4.1-mini' });
-    p.anthropic.enqueue({ kind: 'stream', text: 'Two more.', toolCalls: [{ name: 'record', input: { label: 'four' } }, { name: 'record', input: { label: 'five' } }] });
+    p.anthropic.enqueue({
+      kind: 'stream',
+      text: 'Two more.',
+      toolCalls: [
+        { name: 'record', input: { label: 'four' } },
+        { name: 'record', input: { label: 'five' } },
+      ],
+    });
     p.openai.enqueue({ kind: 'stream', text: 'Done: five in all.' });
     const second = await t.agents.ask(agentId, 'two more please');
     expect(second).toMatchObject({ status: 'answered', answer: { contents: ['Done: five in all.'], invocation: { providerId: 'openai' } } });
@@ -46,7 +61,18 @@ test('OpenAI plans, Anthropic executes, then the other way round; every request 
   expect(p.anthropic.requests).toHaveLength(3);
   const lastOpenAI = p.openai.requests[1].body;
   expect(lastOpenAI.messages.map((m: { role: string }) => m.role)).toEqual([
-    'system', 'user', 'assistant', 'tool', 'tool', 'assistant', 'tool', 'assistant', 'user', 'assistant', 'tool', 'tool',
+    'system',
+    'user',
+    'assistant',
+    'tool',
+    'tool',
+    'assistant',
+    'tool',
+    'assistant',
+    'user',
+    'assistant',
+    'tool',
+    'tool',
   ]);
   expect(lastOpenAI.stream_options).toEqual({ include_usage: true });
   const lastAnthropic = p.anthropic.requests[2].body;
@@ -73,5 +99,8 @@ test('OpenAI plans, Anthropic executes, then the other way round; every request 
   expect(usages[2].cachedInputTokens).toBeGreaterThan(0); // Anthropic: automatic breakpoints read back
   expect(state!.usage.inputTokens).toBe(usages.reduce((n, u) => n + u.inputTokens, 0));
   expect(state!.usage.cachedInputTokens).toBe(usages.reduce((n, u) => n + (u.cachedInputTokens ?? 0), 0));
-  expect(state!.usage.costUsd).toBeCloseTo(usages.reduce((n, u) => n + (u.costUsd ?? 0), 0), 10);
+  expect(state!.usage.costUsd).toBeCloseTo(
+    usages.reduce((n, u) => n + (u.costUsd ?? 0), 0),
+    10,
+  );
 });

@@ -63,7 +63,8 @@ async function toolAttempts(agentId: string): Promise<Array<{ attempt: number; i
     const s = e.activityTaskScheduledEventAttributes;
     if (s) scheduled.set(String(e.eventId), s.activityType?.name ?? '');
     const started = e.activityTaskStartedEventAttributes;
-    if (started && scheduled.get(String(started.scheduledEventId)) === 'executeTool') attempts.push({ attempt: started.attempt ?? 0, identity: started.identity ?? '' });
+    if (started && scheduled.get(String(started.scheduledEventId)) === 'executeTool')
+      attempts.push({ attempt: started.attempt ?? 0, identity: started.identity ?? '' });
   }
   return attempts;
 }
@@ -78,10 +79,14 @@ test('a call taken first by a worker without the tool is run by one that has it'
     await withWorker(withoutRare, async () => {
       await t.agents.start(agentId, { model: 'scripted:calls', tools: ['rare'] });
       await t.agents.send(agentId, callsInput([{ name: 'rare', args: { n: 1 } }]));
-      await eventually(async () => {
-        const pending = (await t.agents.handle(agentId).describe()).raw.pendingActivities ?? [];
-        return pending.some((a) => a.activityType?.name === 'executeTool' && (a.attempt ?? 0) >= 2);
-      }, 30_000, 'the first attempt to be handed back');
+      await eventually(
+        async () => {
+          const pending = (await t.agents.handle(agentId).describe()).raw.pendingActivities ?? [];
+          return pending.some((a) => a.activityType?.name === 'executeTool' && (a.attempt ?? 0) >= 2);
+        },
+        30_000,
+        'the first attempt to be handed back',
+      );
     });
     // Then a worker with the tool comes up, as in a rolling deploy.
     await rareWorker.runUntil(async () => {
@@ -128,7 +133,9 @@ test('when no worker has a tool the agent names, the result is a clear Failed an
     await expect(t.agents.ask(agentId, callsInput([{ name: 'rare', args: { n: 1 } }]))).resolves.toMatchObject({ status: 'answered' });
     const [result] = await lastResults(agentId);
     expect(result.status).toBe('Failed');
-    expect(result.result).toMatch(/^Unknown tool "rare". Available tools: .*write_file.*\. \(No worker on this task queue offered it in 10 attempts over \d+ s; every worker on a task queue should register the same tools\.\)$/);
+    expect(result.result).toMatch(
+      /^Unknown tool "rare". Available tools: .*write_file.*\. \(No worker on this task queue offered it in 10 attempts over \d+ s; every worker on a task queue should register the same tools\.\)$/,
+    );
     expect(await toolAttempts(agentId)).toEqual([{ attempt: 10, identity: 'without-rare' }]);
     expect(result.metadata).toEqual({ attempts: 10 });
     // The agent goes on.

@@ -34,7 +34,16 @@ async function freePorts(): Promise<number> {
 }
 
 function env(port: number, agentId: string): NodeJS.ProcessEnv {
-  const e: NodeJS.ProcessEnv = { ...process.env, LIVECONTEXT_TEMPORAL_PORT: String(port), LIVECONTEXT_GATEWAY_PORT: '0', LIVECONTEXT_AGENT_ID: agentId, LIVECONTEXT_MODEL: '', OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', OPENAI_BASE_URL: '' };
+  const e: NodeJS.ProcessEnv = {
+    ...process.env,
+    LIVECONTEXT_TEMPORAL_PORT: String(port),
+    LIVECONTEXT_GATEWAY_PORT: '0',
+    LIVECONTEXT_AGENT_ID: agentId,
+    LIVECONTEXT_MODEL: '',
+    OPENAI_API_KEY: '',
+    ANTHROPIC_API_KEY: '',
+    OPENAI_BASE_URL: '',
+  };
   delete e.TEMPORAL_ADDRESS;
   delete e.TEMPORAL_NAMESPACE;
   return e;
@@ -54,7 +63,10 @@ test('kill -9 of `npm start` stops the dev server it started: its ports are free
   const port = await freePorts();
   // A project folder whose `npm start` is this one's (npm runs it through `sh -c`, as in a checkout).
   const cwd = mkdtempSync(path.join(tmpdir(), 'lc-npm-start-'));
-  writeFileSync(path.join(cwd, 'package.json'), JSON.stringify({ name: 'npm-start-test', private: true, scripts: { start: `node ${JSON.stringify(path.join(root, 'scripts/start.mjs'))}` } }));
+  writeFileSync(
+    path.join(cwd, 'package.json'),
+    JSON.stringify({ name: 'npm-start-test', private: true, scripts: { start: `node ${JSON.stringify(path.join(root, 'scripts/start.mjs'))}` } }),
+  );
   // stdin stays open whatever happens to npm (a FIFO this test holds open for reading and writing; a
   // 'pipe' would be closed by Node when npm exits): nothing but the kill can end the chat.
   const fifo = path.join(cwd, 'stdin');
@@ -86,7 +98,9 @@ test('a server already running is named and left running; kill -9 of `livecontex
   up.proc.stdin!.end('');
   await up.exited;
   expect(up.out.text).toMatch(
-    new RegExp(`Using the Temporal server already running at 127\\.0\\.0\\.1:${port}, started by \`livecontext dev\` \\(pid ${dev.proc.pid} in .+\\); it stops when that command exits; it keeps running when this exits`),
+    new RegExp(
+      `Using the Temporal server already running at 127\\.0\\.0\\.1:${port}, started by \`livecontext dev\` \\(pid ${dev.proc.pid} in .+\\); it stops when that command exits; it keeps running when this exits`,
+    ),
   );
   expect(up.out.text).toMatch(new RegExp(`The Temporal server at 127\\.0\\.0\\.1:${port} keeps running \\(this command did not start it`));
   expect(await listening(port)).toBe(true);
@@ -111,7 +125,9 @@ test('`npm start` on a server livecontext did not start says so; an agent on a l
   const up = run(process.execPath, [BIN, 'up'], { cwd, env: { ...env(port, agentId), OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } });
   up.proc.stdin!.end('');
   await up.exited;
-  expect(up.out.text).toMatch(new RegExp(`Using the Temporal server already running at 127\\.0\\.0\\.1:${port}, not started by livecontext .*; it keeps running when this exits`));
+  expect(up.out.text).toMatch(
+    new RegExp(`Using the Temporal server already running at 127\\.0\\.0\\.1:${port}, not started by livecontext .*; it keeps running when this exits`),
+  );
   expect(up.out.text).toContain(`Agent "${agentId}" runs on openai:llama3.2 (it already existed, so not on demo:offline: /model demo:offline changes it).`);
   expect(up.out.text).not.toMatch(/No API key|offline demo model|Warning:/);
   expect(up.out.text).toMatch(/keeps running \(this command did not start it; ports \d+ and \d+ stay taken\)/);

@@ -30,21 +30,53 @@ test('retryable faults are retried by Temporal and leave exactly one answer', as
     const o = p.openai;
     const a = p.anthropic;
     let before = Date.now();
-    await answersAfterFault('openai:gpt-4.1-mini', (ans) => o.enqueue({ kind: 'error', status: 429, headers: { 'retry-after': '2' } }, { kind: 'stream', text: ans }), 'after 429');
+    await answersAfterFault(
+      'openai:gpt-4.1-mini',
+      (ans) => o.enqueue({ kind: 'error', status: 429, headers: { 'retry-after': '2' } }, { kind: 'stream', text: ans }),
+      'after 429',
+    );
     expect(Date.now() - before).toBeGreaterThanOrEqual(1900); // retry-after honoured (the default first retry is 1 s)
     await answersAfterFault('openai:gpt-4.1-mini', (ans) => o.enqueue({ kind: 'error', status: 500 }, { kind: 'stream', text: ans }), 'after 500');
     await answersAfterFault('anthropic:claude-sonnet-4-6', (ans) => a.enqueue({ kind: 'error', status: 529 }, { kind: 'stream', text: ans }), 'after 529');
-    await answersAfterFault('openai:gpt-4.1-mini', (ans) => o.enqueue({ kind: 'cut', afterChunks: 2, text: 'partial text that is lost' }, { kind: 'stream', text: ans }), 'after openai cut');
-    await answersAfterFault('anthropic:claude-sonnet-4-6', (ans) => a.enqueue({ kind: 'cut', afterEvents: 3, text: 'partial text that is lost' }, { kind: 'stream', text: ans }), 'after anthropic cut');
-    await answersAfterFault('openai:gpt-4.1-mini', (ans) => o.enqueue({ kind: 'truncated', text: 'looks complete but is not' }, { kind: 'stream', text: ans }), 'after openai truncation');
-    await answersAfterFault('anthropic:claude-sonnet-4-6', (ans) => a.enqueue({ kind: 'truncated', text: 'looks complete but is not' }, { kind: 'stream', text: ans }), 'after anthropic truncation');
-    await answersAfterFault('openai:gpt-4.1-mini', (ans) => o.enqueue({ kind: 'error_event', afterChunks: 2, text: 'some words here' }, { kind: 'stream', text: ans }), 'after openai error event');
-    await answersAfterFault('anthropic:claude-sonnet-4-6', (ans) => a.enqueue({ kind: 'error_event', afterEvents: 3, text: 'some words here' }, { kind: 'stream', text: ans }), 'after anthropic error event');
+    await answersAfterFault(
+      'openai:gpt-4.1-mini',
+      (ans) => o.enqueue({ kind: 'cut', afterChunks: 2, text: 'partial text that is lost' }, { kind: 'stream', text: ans }),
+      'after openai cut',
+    );
+    await answersAfterFault(
+      'anthropic:claude-sonnet-4-6',
+      (ans) => a.enqueue({ kind: 'cut', afterEvents: 3, text: 'partial text that is lost' }, { kind: 'stream', text: ans }),
+      'after anthropic cut',
+    );
+    await answersAfterFault(
+      'openai:gpt-4.1-mini',
+      (ans) => o.enqueue({ kind: 'truncated', text: 'looks complete but is not' }, { kind: 'stream', text: ans }),
+      'after openai truncation',
+    );
+    await answersAfterFault(
+      'anthropic:claude-sonnet-4-6',
+      (ans) => a.enqueue({ kind: 'truncated', text: 'looks complete but is not' }, { kind: 'stream', text: ans }),
+      'after anthropic truncation',
+    );
+    await answersAfterFault(
+      'openai:gpt-4.1-mini',
+      (ans) => o.enqueue({ kind: 'error_event', afterChunks: 2, text: 'some words here' }, { kind: 'stream', text: ans }),
+      'after openai error event',
+    );
+    await answersAfterFault(
+      'anthropic:claude-sonnet-4-6',
+      (ans) => a.enqueue({ kind: 'error_event', afterEvents: 3, text: 'some words here' }, { kind: 'stream', text: ans }),
+      'after anthropic error event',
+    );
     before = Date.now();
     await answersAfterFault('openai:gpt-4.1-mini', (ans) => o.enqueue({ kind: 'hang' }, { kind: 'stream', text: ans }), 'after a first token that never came');
     expect(Date.now() - before).toBeGreaterThanOrEqual(1400);
     // A stream that starts and then stalls longer than the stall timeout.
-    await answersAfterFault('anthropic:claude-sonnet-4-6', (ans) => a.enqueue({ kind: 'stream', text: 'slow slow slow', chunkDelayMs: 2500 }, { kind: 'stream', text: ans }), 'after a stall');
+    await answersAfterFault(
+      'anthropic:claude-sonnet-4-6',
+      (ans) => a.enqueue({ kind: 'stream', text: 'slow slow slow', chunkDelayMs: 2500 }, { kind: 'stream', text: ans }),
+      'after a stall',
+    );
   });
 });
 

@@ -32,7 +32,10 @@ function blobRefs(value: unknown, found: Payload[] = []): Payload[] {
 }
 
 const exe = s3ServerPath();
-if (!exe) console.warn('S3 blob store test SKIPPED: no MinIO server (scripts/ensure-s3-server.cjs found none and could not build one; npm test builds it when Go is present).');
+if (!exe)
+  console.warn(
+    'S3 blob store test SKIPPED: no MinIO server (scripts/ensure-s3-server.cjs found none and could not build one; npm test builds it when Go is present).',
+  );
 const describeS3 = exe ? describe : describe.skip;
 
 describeS3('S3 blob store on a real MinIO', () => {
@@ -50,9 +53,13 @@ describeS3('S3 blob store on a real MinIO', () => {
    * The test's own store: chosen from the same environment as the worker's, with the credentials given
    * explicitly (this jest process shares its environment with other test files, so no AWS_* here).
    */
-  const withCredentials = (store: S3BlobStore) => new S3BlobStore({ ...store.options, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
+  const withCredentials = (store: S3BlobStore) =>
+    new S3BlobStore({ ...store.options, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
   const agentsOn = (store: S3BlobStore) =>
-    new AgentClient(new Client({ connection: t.connection, dataConverter: livecontextDataConverter({ encryption: parseKeys(codecKeys), offload: { store } }) }), taskQueue);
+    new AgentClient(
+      new Client({ connection: t.connection, dataConverter: livecontextDataConverter({ encryption: parseKeys(codecKeys), offload: { store } }) }),
+      taskQueue,
+    );
 
   /** The worker in its own process, configured only by environment: the bucket, AWS_* credentials, the keys. */
   const startWorker = () =>
@@ -152,8 +159,15 @@ describeS3('S3 blob store on a real MinIO', () => {
     const wrongSecret = `wrong-${randomBytes(12).toString('hex')}`;
     const bad = new S3BlobStore({ ...good.options, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: wrongSecret } });
     const badAgents = agentsOn(bad);
-    const err: Error = await badAgents.ask(agentId, `large ${'x'.repeat(200_000)}`).then(() => { throw new Error('ask succeeded with wrong credentials'); }, (e: Error) => e);
-    expect(String(err.message) + String((err as { cause?: Error }).cause?.message ?? '')).toMatch(/Cannot store a large payload in the blob store s3:\/\/.*access refused.*check the AWS credentials/s);
+    const err: Error = await badAgents.ask(agentId, `large ${'x'.repeat(200_000)}`).then(
+      () => {
+        throw new Error('ask succeeded with wrong credentials');
+      },
+      (e: Error) => e,
+    );
+    expect(String(err.message) + String((err as { cause?: Error }).cause?.message ?? '')).toMatch(
+      /Cannot store a large payload in the blob store s3:\/\/.*access refused.*check the AWS credentials/s,
+    );
     expect(JSON.stringify({ m: err.message, s: err.stack, c: String((err as { cause?: unknown }).cause) })).not.toContain(wrongSecret);
 
     // Nothing was sent: the agent has its first turn only, and a good client carries on.
@@ -167,7 +181,9 @@ describeS3('S3 blob store on a real MinIO', () => {
   test('an unreachable endpoint says so', async () => {
     const store = blobStoreFromEnv({ ...s3.env(), LIVECONTEXT_BLOB_S3_ENDPOINT: 'http://127.0.0.1:9' }) as S3BlobStore;
     const withCreds = new S3BlobStore({ ...store.options, credentials: { accessKeyId: 'x', secretAccessKey: 'y' } });
-    await expect(withCreds.put(new Uint8Array([1, 2, 3]))).rejects.toThrow(/blob store s3:\/\/livecontext-test\/livecontext\/blobs\/ at http:\/\/127\.0\.0\.1:9: the object store is unreachable \(ECONNREFUSED\)/);
+    await expect(withCreds.put(new Uint8Array([1, 2, 3]))).rejects.toThrow(
+      /blob store s3:\/\/livecontext-test\/livecontext\/blobs\/ at http:\/\/127\.0\.0\.1:9: the object store is unreachable \(ECONNREFUSED\)/,
+    );
     await withCreds.close();
   });
 });

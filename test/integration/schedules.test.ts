@@ -24,7 +24,8 @@ afterAll(async () => {
 });
 
 const inputs = async (agentId: string) => (await t.agents.history(agentId)).filter((e) => e.kind === 'model_input');
-const answers = async (agentId: string) => (await t.agents.history(agentId)).filter((e) => e.kind === 'model_output').map((e) => e.kind === 'model_output' && e.contents.join(''));
+const answers = async (agentId: string) =>
+  (await t.agents.history(agentId)).filter((e) => e.kind === 'model_output').map((e) => e.kind === 'model_output' && e.contents.join(''));
 
 test('a schedule starts its agent and feeds it, across a worker SIGKILL, once per scheduled time; deleting it stops it', async () => {
   const workerEnv = { taskQueue, workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-ws-')), controlDir: mkdtempSync(path.join(tmpdir(), 'lc-ctl-')) };
@@ -49,12 +50,17 @@ test('a schedule starts its agent and feeds it, across a worker SIGKILL, once pe
 
   // The same scheduled time delivered again (its workflow id is the key): still one input.
   const runs: string[] = [];
-  for await (const wf of t.client.workflow.list({ query: `WorkflowType = '${SCHEDULED_INPUT_WORKFLOW_TYPE}' AND WorkflowId STARTS_WITH '${scheduleId}'` })) runs.push(wf.workflowId);
+  for await (const wf of t.client.workflow.list({ query: `WorkflowType = '${SCHEDULED_INPUT_WORKFLOW_TYPE}' AND WorkflowId STARTS_WITH '${scheduleId}'` }))
+    runs.push(wf.workflowId);
   expect(runs.length).toBe(2);
   const [again] = runs;
   await maybeRecordHistory(t.client.workflow.getHandle(again), 'scheduled-input_v1.json');
   const description = await t.agents.schedules.describe(scheduleId);
-  const redelivered = await t.client.workflow.start(SCHEDULED_INPUT_WORKFLOW_TYPE, { workflowId: again, taskQueue, args: [{ agentId, text: 'Check the inbox' }] });
+  const redelivered = await t.client.workflow.start(SCHEDULED_INPUT_WORKFLOW_TYPE, {
+    workflowId: again,
+    taskQueue,
+    args: [{ agentId, text: 'Check the inbox' }],
+  });
   await redelivered.result();
   await new Promise((r) => setTimeout(r, 1_000));
   expect((await inputs(agentId)).length).toBe(2);
@@ -70,7 +76,11 @@ test('a schedule starts its agent and feeds it, across a worker SIGKILL, once pe
 });
 
 test('a short interval fires on its own; a deleted schedule fires no more; a schedule for an agent that does not run is refused, and a failed delivery is said', async () => {
-  worker ??= await startChildWorker({ taskQueue, workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-ws-')), controlDir: mkdtempSync(path.join(tmpdir(), 'lc-ctl-')) });
+  worker ??= await startChildWorker({
+    taskQueue,
+    workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-ws-')),
+    controlDir: mkdtempSync(path.join(tmpdir(), 'lc-ctl-')),
+  });
   const agentId = uniqueId('ticker');
   await t.agents.start(agentId, { model: 'scripted:echo' });
   const s = await t.agents.schedules.add(agentId, { every: '2s', text: 'tick' });
@@ -83,9 +93,15 @@ test('a short interval fires on its own; a deleted schedule fires no more; a sch
 
   // An agent that does not run: refused, since every delivery would fail (unless the schedule may start it).
   const nobody = uniqueId('nobody');
-  await expect(t.agents.schedules.add(nobody, { every: '1h', text: 'hello?' })).rejects.toThrow(`No agent "${nobody}" in this namespace, so every delivery of this schedule would fail.`);
+  await expect(t.agents.schedules.add(nobody, { every: '1h', text: 'hello?' })).rejects.toThrow(
+    `No agent "${nobody}" in this namespace, so every delivery of this schedule would fail.`,
+  );
   const refused = await cli(['schedule', 'add', nobody, '--every', '1h', '--text', 'hello?'], { env });
-  expect(refused).toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(/every delivery of this schedule would fail\. Start it first, or let the schedule start it \(--start-model provider:model/) });
+  expect(refused).toMatchObject({
+    code: 1,
+    stdout: '',
+    stderr: expect.stringMatching(/every delivery of this schedule would fail\. Start it first, or let the schedule start it \(--start-model provider:model/),
+  });
   expect(await t.agents.schedules.list(nobody)).toEqual([]);
 
   // An agent that stops after its schedule was added: the failed delivery is said by list and describe.
@@ -95,11 +111,19 @@ test('a short interval fires on its own; a deleted schedule fires no more; a sch
   expect(orphan.lastDelivery).toBeNull();
   await t.agents.stop(stopping);
   await t.agents.schedules.trigger(orphan.scheduleId);
-  const failed = await eventually(async () => {
-    const d = (await t.agents.schedules.describe(orphan.scheduleId)).lastDelivery;
-    return d?.status === 'failed' ? d : undefined;
-  }, 60_000, 'the delivery to a stopped agent to fail');
-  expect(failed).toMatchObject({ status: 'failed', error: expect.stringContaining(`No running agent "${stopping}"`), workflowId: expect.stringContaining(orphan.scheduleId) });
+  const failed = await eventually(
+    async () => {
+      const d = (await t.agents.schedules.describe(orphan.scheduleId)).lastDelivery;
+      return d?.status === 'failed' ? d : undefined;
+    },
+    60_000,
+    'the delivery to a stopped agent to fail',
+  );
+  expect(failed).toMatchObject({
+    status: 'failed',
+    error: expect.stringContaining(`No running agent "${stopping}"`),
+    workflowId: expect.stringContaining(orphan.scheduleId),
+  });
   const list = await cli(['schedule', 'list', stopping], { env });
   expect(list.stdout).toMatch(new RegExp(`${orphan.scheduleId}\\s+${stopping}\\s+every 1h\\s+active\\s+\\S+ \\S+\\s+FAILED \\d{4}-`));
   expect(list.stdout).toContain(`1 schedule failed to deliver last time: livecontext schedule describe ${orphan.scheduleId}`);

@@ -57,7 +57,12 @@ async function runTurn(address: string, namespace: string, codec: CodecOptions |
 
 function bytesOf(dir: string): Buffer {
   const files = readdirSync(dir, { recursive: true }) as string[];
-  return Buffer.concat(files.map((f) => path.join(dir, f)).filter((f) => statSync(f).isFile()).map((f) => readFileSync(f)));
+  return Buffer.concat(
+    files
+      .map((f) => path.join(dir, f))
+      .filter((f) => statSync(f).isFile())
+      .map((f) => readFileSync(f)),
+  );
 }
 
 test('codec on: no plaintext prompt in the server database or the blob store; codec off: there is (control)', async () => {
@@ -65,7 +70,11 @@ test('codec on: no plaintext prompt in the server database or the blob store; co
   const blobs = mkdtempSync(path.join(tmpdir(), 'lc-blobs-'));
   const exe = ensureTemporalCli();
   const env = await TestWorkflowEnvironment.createLocal({
-    server: { ...(exe ? { executable: { type: 'existing-path', path: exe } } : {}), dbFilename: path.join(dir, 'temporal.db'), extraArgs: ['--log-level', 'error'] },
+    server: {
+      ...(exe ? { executable: { type: 'existing-path', path: exe } } : {}),
+      dbFilename: path.join(dir, 'temporal.db'),
+      extraArgs: ['--log-level', 'error'],
+    },
   });
   const encrypted = { encryption: parseKeys(`k1:${k1}`), offload: { store: new FileBlobStore(blobs), thresholdBytes: 64 * 1024 } };
   try {
@@ -92,9 +101,19 @@ test('key rotation: old keys still decrypt, the current key encrypts; the codec 
   const agentId = uniqueId('rotating');
   try {
     await runTurn(process.env.LIVECONTEXT_TEST_ADDRESS!, 'default', { encryption: parseKeys(`k1:${k1}`), offload: false }, agentId, 'before rotation');
-    const after = await runTurn(process.env.LIVECONTEXT_TEST_ADDRESS!, 'default', { encryption: parseKeys(`k2:${k2},k1:${k1}`), offload: false }, agentId, 'after rotation', false);
+    const after = await runTurn(
+      process.env.LIVECONTEXT_TEST_ADDRESS!,
+      'default',
+      { encryption: parseKeys(`k2:${k2},k1:${k1}`), offload: false },
+      agentId,
+      'after rotation',
+      false,
+    );
     expect(after.outcome).toMatchObject({ status: 'answered', answer: { contents: ['echo: after rotation'] } });
-    expect(after.history.filter((e) => e.kind === 'model_input').map((e) => e.kind === 'model_input' && e.sections[0].content)).toEqual(['before rotation', 'after rotation']);
+    expect(after.history.filter((e) => e.kind === 'model_input').map((e) => e.kind === 'model_input' && e.sections[0].content)).toEqual([
+      'before rotation',
+      'after rotation',
+    ]);
     const keyIds = (after.raw.events ?? [])
       .flatMap((e) => e.activityTaskCompletedEventAttributes?.result?.payloads ?? [])
       .map((p) => Buffer.from(p.metadata!['encryption-key-id']!).toString());
@@ -149,9 +168,7 @@ test('API keys never appear in history, logs or exported snapshots', async () =>
     expect(fake.requests[0].headers.authorization).toBe(`Bearer ${secret}`); // the key was used…
 
     const raw = await t.agents.handle(agentId).fetchHistory();
-    const payloadText = (raw.events ?? [])
-      .flatMap((e) => JSON.stringify(e))
-      .join('\n');
+    const payloadText = (raw.events ?? []).flatMap((e) => JSON.stringify(e)).join('\n');
     const decodedPayloads = JSON.stringify(await t.agents.history(agentId)) + JSON.stringify(await t.agents.state(agentId));
     const snapshot = JSON.stringify(await t.agents.snapshot(agentId));
     const everything = [payloadText, Buffer.from(payloadText).toString('base64'), decodedPayloads, snapshot, worker.output()];

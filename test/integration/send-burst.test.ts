@@ -31,10 +31,14 @@ test('1,000 concurrent sends: 1,000 distinct inputSeqs, each input answered once
     await t.agents.start(id, { model: 'scripted:echo' });
     const textOf = await burst(t.agents, id);
 
-    await eventually(async () => {
-      const s = await t.agents.state(id);
-      return s.runState === 'WaitingInput' && s.inboxLength === 0;
-    }, 540_000, 'every input to be answered');
+    await eventually(
+      async () => {
+        const s = await t.agents.state(id);
+        return s.runState === 'WaitingInput' && s.inboxLength === 0;
+      },
+      540_000,
+      'every input to be answered',
+    );
     const history = await t.agents.history(id);
     const inputs = history.filter((e) => e.kind === 'model_input');
     expect(inputs.map((e) => e.inputSeq)).toEqual(Array.from({ length: BURST }, (_, i) => i + 1));
@@ -50,7 +54,7 @@ test('1,000 concurrent sends: 1,000 distinct inputSeqs, each input answered once
   });
 }, 600_000);
 
-test('without the client\'s own limit, 200 concurrent sends are refused and sent again until all are accepted once', async () => {
+test("without the client's own limit, 200 concurrent sends are refused and sent again until all are accepted once", async () => {
   const id = uniqueId('burst-unlimited');
   const unlimited = new AgentClient(t.client, taskQueue, { maxUpdatesInFlight: 1_000 });
   await withWorker({ taskQueue, models: [new ScriptedModelProvider({ echo: echoScript })] }, async () => {
@@ -58,7 +62,11 @@ test('without the client\'s own limit, 200 concurrent sends are refused and sent
     const texts = Array.from({ length: 200 }, (_, i) => `m${i}`);
     const seqs = await Promise.all(texts.map((text) => unlimited.send(id, text).then((r) => r.inputSeq)));
     expect([...seqs].sort((a, b) => a - b)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
-    await eventually(async () => (await t.agents.state(id)).inboxLength === 0 && (await t.agents.state(id)).runState === 'WaitingInput', 300_000, 'the answers');
+    await eventually(
+      async () => (await t.agents.state(id)).inboxLength === 0 && (await t.agents.state(id)).runState === 'WaitingInput',
+      300_000,
+      'the answers',
+    );
     const inputs = (await t.agents.history(id)).filter((e) => e.kind === 'model_input');
     expect(inputs.map((e) => (e.kind === 'model_input' ? e.sections[0].content : '')).sort()).toEqual([...texts].sort());
   });

@@ -27,7 +27,11 @@ test('signal-with-start starts the agent once and feeds it; later calls just fee
       const first = await feed('invoice 1 paid');
       const second = await feed('invoice 2 paid');
       expect(second.signaledRunId).toBe(first.signaledRunId); // the same run: started once, fed twice
-      await eventually(async () => (await t.agents.state(agentId)).consumedInputSeq === 2 && (await t.agents.state(agentId)).blockedOn === 'input', 30_000, 'both inputs answered');
+      await eventually(
+        async () => (await t.agents.state(agentId)).consumedInputSeq === 2 && (await t.agents.state(agentId)).blockedOn === 'input',
+        30_000,
+        'both inputs answered',
+      );
       const inputs = (await t.agents.history(agentId)).filter((e) => e.kind === 'model_input');
       expect(inputs.map((e) => e.kind === 'model_input' && [e.sender, e.sections[0].content])).toEqual([
         ['billing-service', 'invoice 1 paid'],

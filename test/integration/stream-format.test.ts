@@ -62,10 +62,7 @@ test('requestMetadata reaches both providers; the observer sees timestamps, tota
 
     // History holds the seed-000 usage only: no totalTokens, no provider events, no timestamps of deltas.
     const outputs = (await t.agents.history(agentId)).filter((e) => e.kind === 'model_output');
-    expect(outputs.map((o) => o.kind === 'model_output' && o.usage)).toEqual([
-      { inputTokens: 40, outputTokens: 3 },
-      claudeUsage,
-    ]);
+    expect(outputs.map((o) => o.kind === 'model_output' && o.usage)).toEqual([{ inputTokens: 40, outputTokens: 3 }, claudeUsage]);
     // What Temporal stored as the model calls' results (plain JSON payloads: this worker has no encryption key).
     const raw = ((await t.agents.handle(agentId).fetchHistory()).events ?? [])
       .flatMap((e) => e.activityTaskCompletedEventAttributes?.result?.payloads ?? [])

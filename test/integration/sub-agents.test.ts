@@ -74,11 +74,15 @@ test('the parent continues as new while a child works, and still gets its result
   await eventually(() => started(a) > 0 && started(b) > 0, 60_000, 'both children to be working');
   // Input arriving while it waits grows the run's history past its (tiny) budget: it moves to new runs.
   for (let i = 0; i < 6; i++) await t.agents.signal(parent, `note ${i} ${'z'.repeat(300)}`);
-  await eventually(async () => {
-    let runs = 0;
-    for await (const _ of t.client.workflow.list({ query: `WorkflowId = '${parent}'` })) runs++;
-    return runs >= 2;
-  }, 60_000, 'a new run while the children work');
+  await eventually(
+    async () => {
+      let runs = 0;
+      for await (const _ of t.client.workflow.list({ query: `WorkflowId = '${parent}'` })) runs++;
+      return runs >= 2;
+    },
+    60_000,
+    'a new run while the children work',
+  );
   expect((await t.agents.state(parent)).subAgents?.map((c) => c.status)).toEqual(['Running', 'Running']);
   release(a);
   release(b);
@@ -117,7 +121,9 @@ test('a child whose turn is cut short gives its call a Failed result; the parent
   release(b);
   const outcome = await t.agents.waitForAnswer(parent, inputSeq);
   expect(outcome).toMatchObject({ status: 'answered' });
-  expect(outcome.status === 'answered' && outcome.answer.contents[0]).toMatch(new RegExp(`^results: Failed: The sub-agent ended without an answer \\(interrupted\\)\\. \\| Success: research on ${b}$`));
+  expect(outcome.status === 'answered' && outcome.answer.contents[0]).toMatch(
+    new RegExp(`^results: Failed: The sub-agent ended without an answer \\(interrupted\\)\\. \\| Success: research on ${b}$`),
+  );
 });
 
 test('a parent with an id over 200 characters delegates: its children get short ids and a valid sender, and it answers', async () => {

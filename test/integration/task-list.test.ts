@@ -53,7 +53,10 @@ test('tasks added and completed by the model: in the Live Screen, through SIGKIL
   // A host write: in history as a widget_write entry, and in the next model call's Live Screen.
   const written = await t.agents.updateNotebook(agentId, { set: 'deadline friday', by: 'planner-service' });
   expect(written.notebook).toBe('deadline friday');
-  const refused = await t.agents.updateNotebook(agentId, { set: 'x'.repeat(70_000) }).then(() => undefined, (e: { cause?: Error }) => e);
+  const refused = await t.agents.updateNotebook(agentId, { set: 'x'.repeat(70_000) }).then(
+    () => undefined,
+    (e: { cause?: Error }) => e,
+  );
   expect(refused?.cause?.message).toMatch(/at most 65536/); // refused by the validator: nothing recorded
   expect(await answerOf(agentId, 'show')).toBe('tasks: 1 of 2 done. | - [x] 1. write the code | - [ ] 2. test it / notebook: deadline friday');
 

@@ -23,7 +23,8 @@ const eventMs = (e: temporal.api.history.v1.IHistoryEvent) => Number(e.eventTime
 
 test('a sleep survives continue-as-new and wakes at its original time', async () => {
   const scripted = new ScriptedModelProvider({
-    napper: (req) => (req.step === 0 ? { toolCalls: [{ name: 'sleep', args: { seconds: SLEEP_SECONDS } }] } : req.step === 1 ? { text: 'woke up' } : echoStep(req)),
+    napper: (req) =>
+      req.step === 0 ? { toolCalls: [{ name: 'sleep', args: { seconds: SLEEP_SECONDS } }] } : req.step === 1 ? { text: 'woke up' } : echoStep(req),
   });
   const agentId = uniqueId('napper');
   await withWorker({ taskQueue, models: [scripted] }, async () => {
@@ -31,7 +32,11 @@ test('a sleep survives continue-as-new and wakes at its original time', async ()
     const firstRunId = (await t.agents.handle(agentId).describe()).runId;
     const { inputSeq } = await t.agents.send(agentId, 'take a nap');
     const first = t.client.workflow.getHandle(agentId, firstRunId);
-    const timerStarted = await eventually(async () => ((await first.fetchHistory()).events ?? []).find((e) => e.timerStartedEventAttributes), 20_000, 'the sleep timer');
+    const timerStarted = await eventually(
+      async () => ((await first.fetchHistory()).events ?? []).find((e) => e.timerStartedEventAttributes),
+      20_000,
+      'the sleep timer',
+    );
 
     // 8 KB inputs keep arriving while it sleeps: the run passes its 30 KB budget and must give way now.
     const notes: string[] = [];
@@ -55,7 +60,9 @@ test('a sleep survives continue-as-new and wakes at its original time', async ()
     const second = t.client.workflow.getHandle(agentId, secondRunId);
     const secondEvents = (await second.fetchHistory()).events!;
     const payloads = secondEvents[0].workflowExecutionStartedEventAttributes!.input!.payloads!;
-    const carried = (await decodeFromPayloadsAtIndex<AgentWorkflowInput>(t.client.workflow.options.loadedDataConverter, 0, payloads)) as { snapshot: AgentSnapshot };
+    const carried = (await decodeFromPayloadsAtIndex<AgentWorkflowInput>(t.client.workflow.options.loadedDataConverter, 0, payloads)) as {
+      snapshot: AgentSnapshot;
+    };
     expect(JSON.stringify(carried.snapshot)).toBe(JSON.stringify(before));
     expect(Object.values(carried.snapshot.timers ?? {})).toHaveLength(1);
     await maybeRecordHistory(first, 'timer-continue-as-new_v1.json');
@@ -76,7 +83,10 @@ test('a sleep survives continue-as-new and wakes at its original time', async ()
     // The inputs that arrived during the sleep are answered after it, in order, once.
     await expect(t.agents.waitForAnswer(agentId, notes.length + 1)).resolves.toMatchObject({ status: 'answered' });
     const answers = (await t.agents.history(agentId)).filter((e) => e.kind === 'model_output' && e.toolCalls.length === 0);
-    expect(answers.map((e) => (e.kind === 'model_output' ? e.contents[0].split(':').slice(0, 2).join(':') : ''))).toEqual(['woke up', ...notes.map((n) => `echo: ${n}`)]);
+    expect(answers.map((e) => (e.kind === 'model_output' ? e.contents[0].split(':').slice(0, 2).join(':') : ''))).toEqual([
+      'woke up',
+      ...notes.map((n) => `echo: ${n}`),
+    ]);
   });
 });
 

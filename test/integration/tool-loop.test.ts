@@ -27,13 +27,7 @@ test('model -> two tool calls -> results -> model -> answer, each entry once, in
     if (outcome.status === 'answered') expect(outcome.answer.contents).toEqual(['all done']);
 
     const history = await t.agents.history(agentId);
-    expect(history.map((e) => e.kind)).toEqual([
-      'system_instruction',
-      'model_input',
-      'model_output',
-      'tool_results',
-      'model_output',
-    ]);
+    expect(history.map((e) => e.kind)).toEqual(['system_instruction', 'model_input', 'model_output', 'tool_results', 'model_output']);
     expect(history.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
     const [, input, call, results, answer] = history;
     expect(input).toMatchObject({ sections: [{ title: 'Input', content: 'please record' }], inputSeq: 1 });

@@ -22,7 +22,13 @@ beforeAll(async () => {
   // A separate process, so the key is in the worker's real environment (and its /proc environ).
   worker = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../fixtures/secrets-worker.ts')], {
     cwd: path.resolve(__dirname, '../..'),
-    env: { ...process.env, LIVECONTEXT_TEST_ADDRESS: testAddress(), TASK_QUEUE: taskQueue, WORKSPACE_ROOT: mkdtempSync(path.join(tmpdir(), 'lc-ws-')), OPENAI_API_KEY: secret },
+    env: {
+      ...process.env,
+      LIVECONTEXT_TEST_ADDRESS: testAddress(),
+      TASK_QUEUE: taskQueue,
+      WORKSPACE_ROOT: mkdtempSync(path.join(tmpdir(), 'lc-ws-')),
+      OPENAI_API_KEY: secret,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   worker.stdout!.on('data', (d) => (output += d));

@@ -49,10 +49,27 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (d) => (body += d));
     req.on('end', () => {
-      const request = JSON.parse(body) as { resourceSpans: Array<{ resource: { attributes: never }; scopeSpans: Array<{ spans: Array<{ traceId: string; spanId: string; parentSpanId?: string; name: string; attributes: never; status?: { code?: number } }> }> }> };
+      const request = JSON.parse(body) as {
+        resourceSpans: Array<{
+          resource: { attributes: never };
+          scopeSpans: Array<{
+            spans: Array<{ traceId: string; spanId: string; parentSpanId?: string; name: string; attributes: never; status?: { code?: number } }>;
+          }>;
+        }>;
+      };
       for (const rs of request.resourceSpans) {
         const service = String(attrs(rs.resource.attributes)['service.name']);
-        for (const ss of rs.scopeSpans) for (const s of ss.spans) received.push({ service, traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId || undefined, name: s.name, attributes: attrs(s.attributes), status: s.status?.code ?? 0 });
+        for (const ss of rs.scopeSpans)
+          for (const s of ss.spans)
+            received.push({
+              service,
+              traceId: s.traceId,
+              spanId: s.spanId,
+              parentSpanId: s.parentSpanId || undefined,
+              name: s.name,
+              attributes: attrs(s.attributes),
+              status: s.status?.code ?? 0,
+            });
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
@@ -75,7 +92,12 @@ test('each turn one trace (client → update → workflow → model → tools �
   const taskQueue = uniqueId('otlp');
   const agentId = uniqueId('otlp-agent');
   const controlDir = mkdtempSync(path.join(tmpdir(), 'lc-otlp-ctl-'));
-  const workerEnv = { taskQueue, workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-otlp-ws-')), controlDir, extraEnv: { ...otel, OTEL_SERVICE_NAME: 'lc-worker', LIVECONTEXT_TEST_BUNDLE: bundlePath } };
+  const workerEnv = {
+    taskQueue,
+    workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-otlp-ws-')),
+    controlDir,
+    extraEnv: { ...otel, OTEL_SERVICE_NAME: 'lc-worker', LIVECONTEXT_TEST_BUNDLE: bundlePath },
+  };
   Object.assign(process.env, otel, { OTEL_SERVICE_NAME: 'lc-client', TEMPORAL_ADDRESS: testAddress() });
   const conn = await connectAgents(); // tracing from the environment alone
   try {
@@ -99,7 +121,11 @@ test('each turn one trace (client → update → workflow → model → tools �
     // The first worker's spans are out (exported every 100 ms) before it dies like a crashed machine: what
     // a worker ended but had not exported when killed is lost (a replay never exports it), never doubled.
     const out = (name: string) => received.filter((s) => s.traceId === first && s.name === name).length;
-    await eventually(() => out('chat flaky') === 3 && out('StartActivity:callModel') === 2 && out('RunActivity:callModel') === 3, 30_000, 'the first turn\'s spans');
+    await eventually(
+      () => out('chat flaky') === 3 && out('StartActivity:callModel') === 2 && out('RunActivity:callModel') === 3,
+      30_000,
+      "the first turn's spans",
+    );
     await workers[0]!.kill('SIGKILL');
 
     workers.push(await startChildWorker(workerEnv)); // no cache: replays the whole history first
@@ -123,7 +149,9 @@ test('each turn one trace (client → update → workflow → model → tools �
     expect(named(first, 'RunActivity:callModel')).toHaveLength(3);
     const chats = named(first, 'chat flaky');
     expect(chats).toHaveLength(3);
-    expect(chats.every((s) => s.service === 'lc-worker' && s.attributes['gen_ai.operation.name'] === 'chat' && s.attributes['gen_ai.request.model'] === 'flaky')).toBe(true);
+    expect(
+      chats.every((s) => s.service === 'lc-worker' && s.attributes['gen_ai.operation.name'] === 'chat' && s.attributes['gen_ai.request.model'] === 'flaky'),
+    ).toBe(true);
     const byId = new Map(received.map((s) => [s.spanId, s]));
     const failed = chats.filter((s) => s.status === 2 /* ERROR */);
     expect(failed).toHaveLength(1);

@@ -102,7 +102,12 @@ test('without OTEL_* variables nothing is set up: no SDK, no provider, no client
   // A worker gets no workflow span sink and no activity interceptors.
   const connection = await NativeConnection.connect({ address: testAddress() });
   try {
-    const worker = await createLivecontextWorker({ connection, taskQueue: uniqueId('untraced'), workflowBundle: bundle, models: [new ScriptedModelProvider({ loop: loopScript })] });
+    const worker = await createLivecontextWorker({
+      connection,
+      taskQueue: uniqueId('untraced'),
+      workflowBundle: bundle,
+      models: [new ScriptedModelProvider({ loop: loopScript })],
+    });
     expect(Object.keys(worker.options.sinks ?? {})).not.toContain('exporter');
     expect(worker.options.interceptors.activity ?? []).toHaveLength(0);
     await worker.runUntil(Promise.resolve()); // a worker that never ran would hold the connection open
@@ -123,12 +128,19 @@ test('one trace: client span → workflow → model call (GenAI attributes) → 
   const names = spans.map((s) => s.name);
   const spanIds = spans.map((s) => s.spanContext().spanId);
   expect(new Set(spanIds).size).toBe(spanIds.length);
-  expect(names).toEqual(expect.arrayContaining(['test turn', 'StartWorkflow:agentWorkflow', 'RunWorkflow:agentWorkflow', 'StartWorkflowUpdate:ask', 'HandleUpdate:ask']));
+  expect(names).toEqual(
+    expect.arrayContaining(['test turn', 'StartWorkflow:agentWorkflow', 'RunWorkflow:agentWorkflow', 'StartWorkflowUpdate:ask', 'HandleUpdate:ask']),
+  );
 
   const chats = spansNamed(spans, 'chat ');
   expect(chats).toHaveLength(2);
   const [first, second] = [...chats].sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1]);
-  expect(first!.attributes).toMatchObject({ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'scripted', 'gen_ai.request.model': 'loop', 'gen_ai.response.finish_reasons': ['tool_calls'] });
+  expect(first!.attributes).toMatchObject({
+    'gen_ai.operation.name': 'chat',
+    'gen_ai.provider.name': 'scripted',
+    'gen_ai.request.model': 'loop',
+    'gen_ai.response.finish_reasons': ['tool_calls'],
+  });
   expect(second!.attributes).toMatchObject({ 'gen_ai.usage.input_tokens': 10, 'gen_ai.usage.output_tokens': 2, 'gen_ai.response.finish_reasons': ['stop'] });
   expect(typeof second!.attributes['livecontext.time_to_first_token_ms']).toBe('number');
   expect(second!.events.map((e) => e.name)).toContain('gen_ai.first_token');

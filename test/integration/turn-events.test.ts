@@ -35,11 +35,20 @@ test('a plain turn: one update, at most 12 events, no search-attribute write; a 
     const before = (await handle.fetchHistory()).events ?? [];
     await expect(t.agents.ask(agentId, 'hello again')).resolves.toMatchObject({ status: 'answered', inputSeq: 2 });
     const turn = ((await handle.fetchHistory()).events ?? []).slice(before.length);
-    expect(kinds(turn).filter((k) => k.startsWith('WORKFLOW_EXECUTION_UPDATE'))).toEqual(['WORKFLOW_EXECUTION_UPDATE_ACCEPTED', 'WORKFLOW_EXECUTION_UPDATE_COMPLETED']);
+    expect(kinds(turn).filter((k) => k.startsWith('WORKFLOW_EXECUTION_UPDATE'))).toEqual([
+      'WORKFLOW_EXECUTION_UPDATE_ACCEPTED',
+      'WORKFLOW_EXECUTION_UPDATE_COMPLETED',
+    ]);
     // What was written, and among which events (so a failure says which write and when).
     const written = turn.flatMap((e, i) => {
       const fields = e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields;
-      return fields ? [`#${i} ${Object.entries(fields).map(([k, v]) => `${k}=${Buffer.from(v.data ?? []).toString()}`).join(' ')}`] : [];
+      return fields
+        ? [
+            `#${i} ${Object.entries(fields)
+              .map(([k, v]) => `${k}=${Buffer.from(v.data ?? []).toString()}`)
+              .join(' ')}`,
+          ]
+        : [];
     });
     expect({ written, events: written.length ? kinds(turn) : [] }).toEqual({ written: [], events: [] });
     expect(turn.length).toBeLessThanOrEqual(12);
@@ -49,7 +58,11 @@ test('a plain turn: one update, at most 12 events, no search-attribute write; a 
     const waiting = t.agents.ask(agentId, 'wait 3');
     await eventually(async () => (await handle.describe()).typedSearchAttributes.get(RUN_STATE_ATTRIBUTE) === 'Working', 30_000, 'listed Working');
     await expect(waiting).resolves.toMatchObject({ status: 'answered', inputSeq: 3 });
-    await eventually(async () => (await handle.describe()).typedSearchAttributes.get(RUN_STATE_ATTRIBUTE) === 'WaitingInput', 30_000, 'listed WaitingInput again');
+    await eventually(
+      async () => (await handle.describe()).typedSearchAttributes.get(RUN_STATE_ATTRIBUTE) === 'WaitingInput',
+      30_000,
+      'listed WaitingInput again',
+    );
 
     // The same delivery again: the first turn's outcome, no new input.
     const delivery = { text: 'order 7', idempotencyKey: 'evt_7' };

@@ -20,7 +20,7 @@ const { t, p, taskQueue } = useProviderServers('typed-patterns', { each: true })
 const OPENAI = 'openai:gpt-4.1-mini';
 const ANTHROPIC = 'anthropic:claude-sonnet-4-6';
 
-test('the issue\'s schema class, ^(a+)+$, is refused at the door: the client, the gateway (400) and the CLI; nothing reaches the agent', async () => {
+test("the issue's schema class, ^(a+)+$, is refused at the door: the client, the gateway (400) and the CLI; nothing reaches the agent", async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'patterns-'));
   const file = path.join(dir, 'code.json');
   writeFileSync(file, JSON.stringify({ type: 'object', properties: { code: { type: 'string', pattern: '^(a+)+$' } } }));
@@ -35,10 +35,16 @@ test('the issue\'s schema class, ^(a+)+$, is refused at the door: the client, th
 
       const body = { text: 'A code?', responseSchema: { schema: { type: 'object', properties: { code: { type: 'string', pattern: '^(a+)+$' } } } } };
       const viaGateway = await gw.request('POST', `/agents/${agentId}/input`, body);
-      expect(viaGateway).toMatchObject({ status: 400, body: { error: { code: 'UNSAFE_PATTERN', message: expect.stringContaining('can backtrack catastrophically') } } });
+      expect(viaGateway).toMatchObject({
+        status: 400,
+        body: { error: { code: 'UNSAFE_PATTERN', message: expect.stringContaining('can backtrack catastrophically') } },
+      });
 
       const viaCli = await cli(['send', agentId, '--schema', file, 'A code?'], { env: { LIVECONTEXT_TASK_QUEUE: taskQueue } });
-      expect(viaCli).toMatchObject({ code: 2, stderr: expect.stringContaining(`The schema ${file} cannot be used: The response schema's pattern "^(a+)+$" can backtrack catastrophically`) });
+      expect(viaCli).toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining(`The schema ${file} cannot be used: The response schema's pattern "^(a+)+$" can backtrack catastrophically`),
+      });
 
       expect(p.openai.requests).toHaveLength(0);
       expect((await t.agents.history(agentId)).filter((e) => e.kind === 'model_input')).toHaveLength(0);
@@ -72,7 +78,7 @@ test('a catastrophic pattern that gets past the door cannot block another agent:
         const Code = z.object({ code: z.string().regex(/^(a|a)+$/) });
         p.openai.enqueue({ kind: 'stream', text: JSON.stringify({ code: `${'a'.repeat(40)}!` }) });
         const slowTurn = t.agents.ask(slow, 'A code?', { schema: Code }).catch((e: unknown) => e);
-        await eventually(() => streamed, 30_000, 'the slow agent\'s answer to finish streaming');
+        await eventually(() => streamed, 30_000, "the slow agent's answer to finish streaming");
 
         // Its check is running: on the worker's event loop it would hold this turn for minutes.
         p.anthropic.enqueue({ kind: 'stream', text: 'Hello there.' });
@@ -84,7 +90,9 @@ test('a catastrophic pattern that gets past the door cannot block another agent:
 
         const error = await slowTurn;
         expect(error).toBeInstanceOf(TypedAnswerError);
-        expect((error as Error).message).toContain('could not be checked against the input\'s response schema: checking the answer against the schema\'s patterns ("^(a|a)+$") took over 15000 ms, so it was stopped');
+        expect((error as Error).message).toContain(
+          'could not be checked against the input\'s response schema: checking the answer against the schema\'s patterns ("^(a|a)+$") took over 15000 ms, so it was stopped',
+        );
         expect(await t.agents.state(slow)).toMatchObject({ runState: 'PendingInput', lastError: { code: 'ModelError.InvalidStructuredOutput' } });
         expect(p.openai.requests).toHaveLength(1); // not re-asked, not retried: the check, not the answer, failed
       },

@@ -22,7 +22,12 @@ const ANTHROPIC = 'anthropic:claude-sonnet-4-6';
 
 const Verdict = z.object({ verdict: z.enum(['approve', 'reject']), score: z.number().int().min(0).max(10), reasons: z.array(z.string()).max(3) });
 const good = { verdict: 'approve', score: 7, reasons: ['tests pass'] };
-const lookupTool = defineTool({ name: 'lookup_pr', description: 'Reads a pull request.', parameters: z.object({ id: z.number() }), execute: ({ id }) => `PR ${id}: adds tests` });
+const lookupTool = defineTool({
+  name: 'lookup_pr',
+  description: 'Reads a pull request.',
+  parameters: z.object({ id: z.number() }),
+  execute: ({ id }) => `PR ${id}: adds tests`,
+});
 
 const worker = <T>(fn: () => Promise<T>) => withWorker({ taskQueue, models: p.models(), tools: [lookupTool] }, fn);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -37,7 +42,10 @@ test('OpenAI: the schema goes as response_format json_schema, tools stay offered
     expect(outcome.value).toEqual(good);
     expect(outcome.answer.contents).toEqual([JSON.stringify(good)]); // recorded compact
     const body = lastBody(p.openai);
-    expect(body.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'verdict', schema: expect.objectContaining({ type: 'object', required: ['verdict', 'score', 'reasons'] }), strict: false } });
+    expect(body.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'verdict', schema: expect.objectContaining({ type: 'object', required: ['verdict', 'score', 'reasons'] }), strict: false },
+    });
     expect(body.response_format.json_schema.schema).not.toHaveProperty('$schema');
     expect(body.tools.map((x: { function: { name: string } }) => x.function.name)).toContain('lookup_pr');
     // The schema is in history once, on the input; the next turn, without one, is free text again.
@@ -91,7 +99,10 @@ test.each([OPENAI, ANTHROPIC])('a tool call before the typed answer (%s)', async
     if (model === OPENAI) {
       p.openai.enqueue({ kind: 'stream', toolCalls: [{ name: 'lookup_pr', arguments: '{"id": 12}' }] }, { kind: 'stream', text: JSON.stringify(good) });
     } else {
-      p.anthropic.enqueue({ kind: 'stream', toolCalls: [{ name: 'lookup_pr', input: { id: 12 } }] }, { kind: 'stream', text: 'Done.', toolCalls: [{ name: 'final_answer', input: good }] });
+      p.anthropic.enqueue(
+        { kind: 'stream', toolCalls: [{ name: 'lookup_pr', input: { id: 12 } }] },
+        { kind: 'stream', text: 'Done.', toolCalls: [{ name: 'final_answer', input: good }] },
+      );
     }
     const outcome = await t.agents.ask(agentId, 'Review PR 12.', { schema: Verdict });
     expect(outcome.value).toEqual(good);
@@ -100,7 +111,8 @@ test.each([OPENAI, ANTHROPIC])('a tool call before the typed answer (%s)', async
     const fake = model === OPENAI ? p.openai : p.anthropic;
     expect(fake.requests).toHaveLength(2);
     // Both calls of the turn carry the schema; the second one after the tool's result.
-    for (const r of fake.requests) expect(model === OPENAI ? r.body.response_format?.type : r.body.tool_choice?.type).toBe(model === OPENAI ? 'json_schema' : 'any');
+    for (const r of fake.requests)
+      expect(model === OPENAI ? r.body.response_format?.type : r.body.tool_choice?.type).toBe(model === OPENAI ? 'json_schema' : 'any');
     expect(JSON.stringify(lastBody(fake).messages)).toContain('PR 12: adds tests');
   });
 });
@@ -121,7 +133,12 @@ test('an answer that does not match is re-asked once, within the same model call
     expect(reask.tool_choice).toEqual({ type: 'any' });
     expect(reask.messages.slice(-2)).toMatchObject([
       { role: 'assistant', content: [{ type: 'text', text: '{"verdict":"maybe","score":11,"reasons":[]}' }] },
-      { role: 'user', content: [{ type: 'text', text: expect.stringMatching(/^Your answer does not match the required JSON schema: verdict: Invalid option.*; score: Too big/) }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: expect.stringMatching(/^Your answer does not match the required JSON schema: verdict: Invalid option.*; score: Too big/) },
+        ],
+      },
     ]);
     // Usage counts both calls.
     expect(outcome.answer.usage!.outputTokens).toBeGreaterThan(0);
@@ -137,7 +154,9 @@ test('an answer that misses twice blocks the agent on ModelError.InvalidStructur
     p.openai.enqueue({ kind: 'stream', text: 'I approve.' }, { kind: 'stream', text: '{"verdict": "approve"}' });
     const error = await t.agents.ask(agentId, 'Review PR 12.', { schema: Verdict }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypedAnswerError);
-    expect((error as Error).message).toMatch(/ended without a typed answer \(ModelError\.InvalidStructuredOutput: The answer of openai:gpt-4\.1-mini does not match the input's response schema, also when asked again: score: .*reasons: /);
+    expect((error as Error).message).toMatch(
+      /ended without a typed answer \(ModelError\.InvalidStructuredOutput: The answer of openai:gpt-4\.1-mini does not match the input's response schema, also when asked again: score: .*reasons: /,
+    );
     expect(p.openai.requests).toHaveLength(2); // not retried by Temporal: the re-ask was the one second chance
     const state = await t.agents.state(agentId);
     expect(state).toMatchObject({ runState: 'PendingInput', lastError: { code: 'ModelError.InvalidStructuredOutput' } });
@@ -184,7 +203,10 @@ test('the gateway: POST /agents/:id/input takes a responseSchema (a JSON Schema)
       expect(waited).toMatchObject({ status: 200, body: { outcome: { status: 'answered' } } });
       expect(JSON.parse(waited.body.outcome.answer.contents.join(''))).toEqual(['a', 'b']); // a non-object root is unwrapped
       // Anthropic wants an object: the array schema went wrapped, as the value of `value`.
-      expect(lastBody(p.anthropic).tools.find((x: { name: string }) => x.name === 'final_answer').input_schema).toMatchObject({ type: 'object', required: ['value'] });
+      expect(lastBody(p.anthropic).tools.find((x: { name: string }) => x.name === 'final_answer').input_schema).toMatchObject({
+        type: 'object',
+        required: ['value'],
+      });
 
       const bad = await gw.request('POST', `/agents/${agentId}/input`, { text: 'x', responseSchema: { schema: { type: 'nonsense' } } });
       expect(bad.status).toBe(400);

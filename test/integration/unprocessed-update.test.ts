@@ -45,7 +45,13 @@ test('an ask the server rejects as unprocessed is sent again with a fresh id, an
     if (!task.taskToken?.length) continue; // the long poll ended empty
     // An update's request message (the server names it `<update id>/request`).
     const updates = (task.messages ?? []).filter((m) => m.id?.endsWith('/request')).length;
-    await workflowService.respondWorkflowTaskCompleted({ namespace: 'default', taskToken: task.taskToken, commands: [], messages: [], identity: 'a worker that knows no updates' });
+    await workflowService.respondWorkflowTaskCompleted({
+      namespace: 'default',
+      taskToken: task.taskToken,
+      commands: [],
+      messages: [],
+      identity: 'a worker that knows no updates',
+    });
     rejectedUpdates += updates;
   }
   expect(rejectedUpdates).toBe(1);

@@ -24,7 +24,10 @@ test('after 1,500 updates in a run the agent continues as new; updates keep bein
         while (next++ < 1600) await t.agents.waitForAnswer(agentId, 1);
       }),
     );
-    await expect(t.agents.ask(agentId, 'still taking updates?')).resolves.toMatchObject({ status: 'answered', answer: { contents: ['echo: still taking updates?'] } });
+    await expect(t.agents.ask(agentId, 'still taking updates?')).resolves.toMatchObject({
+      status: 'answered',
+      answer: { contents: ['echo: still taking updates?'] },
+    });
     const runs: string[] = [];
     for await (const wf of t.client.workflow.list({ query: `WorkflowId = '${agentId}'` })) runs.push(wf.runId);
     expect(runs.length).toBeGreaterThan(1);

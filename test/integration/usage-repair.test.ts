@@ -14,7 +14,11 @@ test('usage of 1e20 and negative counts is clamped and noted; the agent answers 
     const agentId = uniqueId('usage');
     await t.agents.start(agentId, { model: OPENAI, budgets: { turnTokens: 10_000_000_000_000 } });
     p.openai.enqueue(
-      { kind: 'stream', text: 'first', rawUsage: { prompt_tokens: 1e20, completion_tokens: -3, total_tokens: 1e20, prompt_tokens_details: { cached_tokens: 1e21 } } },
+      {
+        kind: 'stream',
+        text: 'first',
+        rawUsage: { prompt_tokens: 1e20, completion_tokens: -3, total_tokens: 1e20, prompt_tokens_details: { cached_tokens: 1e21 } },
+      },
       { kind: 'stream', text: 'second', rawUsage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } },
     );
     expect(await t.agents.ask(agentId, 'one')).toMatchObject({ status: 'answered', answer: { contents: ['first'] } });
@@ -22,7 +26,11 @@ test('usage of 1e20 and negative counts is clamped and noted; the agent answers 
     const outputs = (await t.agents.history(agentId)).filter((e) => e.kind === 'model_output');
     expect(outputs[0]).toMatchObject({
       usage: { inputTokens: 1_000_000_000, outputTokens: 0, cachedInputTokens: 1_000_000_000 },
-      metadata: { usage_repaired: expect.stringMatching(/^inputTokens 100000000000000000000 read as 1000000000; outputTokens -3 read as 0; cachedInputTokens 1e\+21 read as 1000000000; totalTokens 100000000000000000000 read as 1000000000$/) },
+      metadata: {
+        usage_repaired: expect.stringMatching(
+          /^inputTokens 100000000000000000000 read as 1000000000; outputTokens -3 read as 0; cachedInputTokens 1e\+21 read as 1000000000; totalTokens 100000000000000000000 read as 1000000000$/,
+        ),
+      },
     });
     expect(outputs[1]).toMatchObject({ usage: { inputTokens: 5, outputTokens: 2 } });
     expect(outputs[1].metadata).not.toHaveProperty('usage_repaired');

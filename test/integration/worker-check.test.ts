@@ -19,7 +19,10 @@ const models = () => [new ScriptedModelProvider({ echo: echoScript })];
 
 async function failsFast(call: () => Promise<unknown>, within = 10_000) {
   const started = Date.now();
-  const err = await call().then(() => undefined, (e: unknown) => e);
+  const err = await call().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(NoWorkerError);
   expect(Date.now() - started).toBeLessThan(within);
   return err as NoWorkerError;
@@ -30,7 +33,14 @@ test('no worker has polled the queue: every call that needs one fails at once, a
   const agents = new AgentClient(t.client, queue);
   const id = uniqueId('lonely');
   await agents.start(id, { model: 'scripted:echo' }); // starting needs no worker
-  expect(await agents.workerStatus(queue)).toMatchObject({ taskQueue: queue, namespace: 'default', polling: false, workflowPollers: 0, activityPollers: 0, lastPolledMsAgo: null });
+  expect(await agents.workerStatus(queue)).toMatchObject({
+    taskQueue: queue,
+    namespace: 'default',
+    polling: false,
+    workflowPollers: 0,
+    activityPollers: 0,
+    lastPolledMsAgo: null,
+  });
 
   const err = await failsFast(() => agents.send(id, 'hello'));
   expect(err.message).toBe(`No worker is polling the task queue ${queue} in namespace default: start one with \`livecontext worker\` (or \`npm start\`).`);
@@ -58,7 +68,10 @@ test('a worker that stopped a moment ago still counts as polling (it may be busy
   // It cannot be told from a busy one yet, so the query is repeated; once nothing polled for
   // POLLED_WITHIN_MS the client says no worker polls: never a hang.
   const started = Date.now();
-  const err = await agents.state(id).then(() => undefined, (e: unknown) => e);
+  const err = await agents.state(id).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(NoWorkerError);
   expect(Date.now() - started).toBeLessThan(POLLED_WITHIN_MS + 2 * QUERY_ANSWER_MS + 30_000);
 }, 200_000);

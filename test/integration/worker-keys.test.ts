@@ -46,7 +46,10 @@ async function keylessCliWorker(queue: string): Promise<{ proc: ChildProcess; ou
 }
 
 /** For each callModel activity of the agent: the queue it was scheduled on, the attempt Temporal shows starting, the worker that took it, how it ended. */
-async function modelAttempts(agentId: string, on: { agents: typeof t.agents } = t): Promise<Array<{ queue: string; attempt: number; identity: string; ended?: 'completed' | 'failed' }>> {
+async function modelAttempts(
+  agentId: string,
+  on: { agents: typeof t.agents } = t,
+): Promise<Array<{ queue: string; attempt: number; identity: string; ended?: 'completed' | 'failed' }>> {
   const raw = await on.agents.handle(agentId).fetchHistory();
   const scheduled = new Map<string, { name: string; queue: string }>();
   const byScheduled = new Map<string, { queue: string; attempt: number; identity: string; ended?: 'completed' | 'failed' }>();
@@ -55,7 +58,8 @@ async function modelAttempts(agentId: string, on: { agents: typeof t.agents } = 
     if (s) scheduled.set(String(e.eventId), { name: s.activityType?.name ?? '', queue: s.taskQueue?.name ?? '' });
     const started = e.activityTaskStartedEventAttributes;
     const call = started && scheduled.get(String(started.scheduledEventId));
-    if (started && call?.name === 'callModel') byScheduled.set(String(started.scheduledEventId), { queue: call.queue, attempt: started.attempt ?? 0, identity: started.identity ?? '' });
+    if (started && call?.name === 'callModel')
+      byScheduled.set(String(started.scheduledEventId), { queue: call.queue, attempt: started.attempt ?? 0, identity: started.identity ?? '' });
     const done = e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes;
     const attempt = done && byScheduled.get(String(done.scheduledEventId));
     if (attempt) attempt.ended = e.activityTaskCompletedEventAttributes ? 'completed' : 'failed';
@@ -71,7 +75,9 @@ test('a worker without the key says which workers share its queue; its model cal
       // The worker with the key polls; then a second worker without one joins and says so.
       await eventually(async () => (await t.agents.workerStatus()).polling, 30_000, 'the worker with the key to poll');
       keyless = await keylessCliWorker(taskQueue);
-      expect(keyless.output()).toMatch(new RegExp(`livecontext: 1 other worker polls ${taskQueue}: with-key \\(polled \\d+ s ago\\)\\. They take this queue's model calls and tool runs too`));
+      expect(keyless.output()).toMatch(
+        new RegExp(`livecontext: 1 other worker polls ${taskQueue}: with-key \\(polled \\d+ s ago\\)\\. They take this queue's model calls and tool runs too`),
+      );
 
       // Both poll: whichever takes a model call, the one with the key makes it. A call the keyless worker
       // takes goes to the OpenAI provider's queue, which only the worker with the key polls.
@@ -114,7 +120,13 @@ function busyWorkerWithKey(queue: string) {
   });
   const holder = new ScriptedModelProvider({ holder: batchScript([{ name: 'hold', args: {} }]) });
   return {
-    options: { taskQueue: queue, workspaceRoot, tools: [holdTool], models: [...p.models(), holder], workerOptions: { identity: 'with-key', maxConcurrentActivityTaskExecutions: 1 } },
+    options: {
+      taskQueue: queue,
+      workspaceRoot,
+      tools: [holdTool],
+      models: [...p.models(), holder],
+      workerOptions: { identity: 'with-key', maxConcurrentActivityTaskExecutions: 1 },
+    },
     holding: () => holding,
     release: () => release(),
     /** Starts an agent whose tool call takes the worker's one slot, and waits until it does. */
@@ -128,7 +140,7 @@ function busyWorkerWithKey(queue: string) {
   };
 }
 
-test('a model call the keyless worker takes is made by the worker with the key, through the provider\'s queue, even while that worker is busy', async () => {
+test("a model call the keyless worker takes is made by the worker with the key, through the provider's queue, even while that worker is busy", async () => {
   // The worker with the key runs one activity at a time on the agents' queue, and another agent's tool
   // call holds that slot: only the keyless worker can take the model call there. It fails it at once,
   // naming the provider's queue, and the agent schedules the call there, where the worker with the key
@@ -185,7 +197,9 @@ test('when the worker with the key has just left, a routed call waits a bounded 
       status: 'error',
       error: {
         code: 'ModelError.MissingApiKey',
-        message: expect.stringMatching(new RegExp(`OPENAI_API_KEY is not set in this worker's environment.*No worker polling ${queue}@openai took the call within 30 seconds`, 's')),
+        message: expect.stringMatching(
+          new RegExp(`OPENAI_API_KEY is not set in this worker's environment.*No worker polling ${queue}@openai took the call within 30 seconds`, 's'),
+        ),
       },
     });
     expect((await modelAttempts(agentId, ctx)).map((a) => a.queue)).toEqual([queue]); // the routed call never started
@@ -207,15 +221,21 @@ test('alone on its queue, a worker without the key blocks the agent at once, say
   const queue = uniqueId('keyless-alone');
   const ctx = await connectTest(queue);
   try {
-    await withWorker({ taskQueue: queue, workspaceRoot, models: [openaiProvider({ apiKey: '', baseURL: '' })], workerOptions: { identity: 'alone' } }, async () => {
-      const agentId = uniqueId('alone');
-      await ctx.agents.start(agentId, { model: OPENAI });
-      const outcome = await ctx.agents.ask(agentId, 'Hello?');
-      expect(outcome).toMatchObject({ status: 'error', error: { code: 'ModelError.MissingApiKey', message: expect.stringContaining('OPENAI_API_KEY is not set in this worker\'s environment') } });
-      const raw = await ctx.agents.handle(agentId).fetchHistory();
-      const attempts = (raw.events ?? []).flatMap((e) => (e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes.attempt] : []));
-      expect(attempts).toEqual([1]); // not handed around: no other worker polls this queue
-    });
+    await withWorker(
+      { taskQueue: queue, workspaceRoot, models: [openaiProvider({ apiKey: '', baseURL: '' })], workerOptions: { identity: 'alone' } },
+      async () => {
+        const agentId = uniqueId('alone');
+        await ctx.agents.start(agentId, { model: OPENAI });
+        const outcome = await ctx.agents.ask(agentId, 'Hello?');
+        expect(outcome).toMatchObject({
+          status: 'error',
+          error: { code: 'ModelError.MissingApiKey', message: expect.stringContaining("OPENAI_API_KEY is not set in this worker's environment") },
+        });
+        const raw = await ctx.agents.handle(agentId).fetchHistory();
+        const attempts = (raw.events ?? []).flatMap((e) => (e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes.attempt] : []));
+        expect(attempts).toEqual([1]); // not handed around: no other worker polls this queue
+      },
+    );
   } finally {
     await ctx.close();
   }

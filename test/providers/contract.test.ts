@@ -5,15 +5,7 @@
  * unknown message kinds ignored safely.
  */
 import { anthropicProvider, openaiProvider } from '../../activities/index';
-import {
-  AgentState,
-  type ContextMessage,
-  type MessageDelta,
-  MessageAssembler,
-  type Model,
-  type StreamOptions,
-  renderLiveContext,
-} from '../../agent/index';
+import { AgentState, type ContextMessage, type MessageDelta, MessageAssembler, type Model, type StreamOptions, renderLiveContext } from '../../agent/index';
 import { opaqueSessionId } from '../../activities/models/request-identity';
 import { type FakeAnthropicServer, startFakeAnthropicServer } from '../support/fake-anthropic-server';
 import { type FakeOpenAIServer, startFakeOpenAIServer } from '../support/fake-openai-server';
@@ -55,8 +47,7 @@ async function anthropicAdapter(): Promise<Adapter> {
   return {
     name: 'anthropic',
     model: () => provider.create('claude-sonnet-4-6'),
-    answer: (a) =>
-      s.enqueue({ kind: 'stream', text: a.text, toolCalls: a.toolCalls?.map((c) => ({ name: c.name, input: {}, rawJson: c.rawJson })) }),
+    answer: (a) => s.enqueue({ kind: 'stream', text: a.text, toolCalls: a.toolCalls?.map((c) => ({ name: c.name, input: {}, rawJson: c.rawJson })) }),
     fail: (status) => s.enqueue({ kind: 'error', status }),
     truncate: () => s.enqueue({ kind: 'truncated', text: 'cut short' }),
     lastRequestText: () => JSON.stringify(s.requests[s.requests.length - 1].body),
@@ -78,7 +69,11 @@ const invocation = { providerId: 'scripted', specification: 'scripted', model: '
 function context(): ContextMessage[] {
   const s = new AgentState(() => 0);
   s.appendModelInput({ sections: [{ title: 'Input', content: 'look something up' }] });
-  s.appendModelOutput({ contents: [], toolCalls: [{ toolName: 'lookup', toolCallId: 'call_1', rawArguments: '{"q":"x"}', arguments: { q: 'x' } }], invocation });
+  s.appendModelOutput({
+    contents: [],
+    toolCalls: [{ toolName: 'lookup', toolCallId: 'call_1', rawArguments: '{"q":"x"}', arguments: { q: 'x' } }],
+    invocation,
+  });
   s.appendToolResults({ results: [{ toolName: 'lookup', toolCallId: 'call_1', status: 'Success', result: 'found it' }] });
   return renderLiveContext(s.entries, { liveScreen: '# [Live Screen]\n\n## Memory Notebook\n\nLIVE-SCREEN-MARKER' });
 }
@@ -150,7 +145,12 @@ describe.each([
   });
 
   test('tool calls arrive as fragments and assemble to the raw argument text', async () => {
-    a.answer({ toolCalls: [{ name: 'lookup', rawJson: '{"q": "first query"}' }, { name: 'lookup', rawJson: '{"q": "second"}' }] });
+    a.answer({
+      toolCalls: [
+        { name: 'lookup', rawJson: '{"q": "first query"}' },
+        { name: 'lookup', rawJson: '{"q": "second"}' },
+      ],
+    });
     const { deltas, assembler } = await run(a.model());
     expect(deltas.filter((d) => d.kind === 'tool_call_args').length).toBeGreaterThan(2);
     const message = assembler.buildFinalMessage();
@@ -183,7 +183,7 @@ describe.each([
     expect(a.lastRequestText()).not.toContain('future_kind');
   });
 
-  test('model parameters (seed 002 ModelConfig) reach the request in the provider\'s spelling', async () => {
+  test("model parameters (seed 002 ModelConfig) reach the request in the provider's spelling", async () => {
     a.answer({ text: 'ok' });
     const model = a.model();
     model.updateConfig({ temperature: 0.3, topP: 0.9, maxTokens: 100, stopSequences: ['END'], toolChoice: 'required' });

@@ -85,9 +85,7 @@ describe('fake Anthropic server through the real SDK', () => {
 
   test('thinking block first, with its signature, through messages.stream().finalMessage()', async () => {
     server.enqueue({ kind: 'stream', thinking: { text: 'Let me think about this carefully.', signature: 'sig-abc' }, text: 'The answer.' });
-    const message = await client.messages
-      .stream({ ...params(), thinking: { type: 'enabled', budget_tokens: 1024 }, max_tokens: 2048 })
-      .finalMessage();
+    const message = await client.messages.stream({ ...params(), thinking: { type: 'enabled', budget_tokens: 1024 }, max_tokens: 2048 }).finalMessage();
     expect(message.content).toEqual([
       { type: 'thinking', thinking: 'Let me think about this carefully.', signature: 'sig-abc' },
       { type: 'text', text: 'The answer.' },
@@ -106,8 +104,18 @@ describe('fake Anthropic server through the real SDK', () => {
   });
 
   test('two tool_use blocks with input JSON in fragments, reassembled', async () => {
-    const inputs = [{ path: '/tmp/a.txt', lines: [1, 2, 3] }, { query: 'weather in Paris', units: 'metric' }];
-    server.enqueue({ kind: 'stream', text: 'Using tools.', toolCalls: [{ name: 'read_file', input: inputs[0] }, { id: 'toolu_given', name: 'search', input: inputs[1] }] });
+    const inputs = [
+      { path: '/tmp/a.txt', lines: [1, 2, 3] },
+      { query: 'weather in Paris', units: 'metric' },
+    ];
+    server.enqueue({
+      kind: 'stream',
+      text: 'Using tools.',
+      toolCalls: [
+        { name: 'read_file', input: inputs[0] },
+        { id: 'toolu_given', name: 'search', input: inputs[1] },
+      ],
+    });
     const events = await collect(params());
     const starts = events.flatMap((e) => (e.type === 'content_block_start' && e.content_block.type === 'tool_use' ? [e] : []));
     expect(starts.map((s) => s.index)).toEqual([1, 2]);
@@ -116,14 +124,22 @@ describe('fake Anthropic server through the real SDK', () => {
     expect(first.id).toMatch(/^toolu_[A-Za-z0-9]{24}$/);
     expect(second.id).toBe('toolu_given');
     for (const [k, s] of starts.entries()) {
-      const fragments = deltas(events, 'input_json_delta').filter((e) => e.index === s.index).map((e) => e.delta.partial_json);
+      const fragments = deltas(events, 'input_json_delta')
+        .filter((e) => e.index === s.index)
+        .map((e) => e.delta.partial_json);
       expect(fragments.filter((f) => f !== '').length).toBeGreaterThan(1);
       expect(JSON.parse(fragments.join(''))).toEqual(inputs[k]);
     }
     const delta = events.find((e) => e.type === 'message_delta') as Extract<RawMessageStreamEvent, { type: 'message_delta' }>;
     expect(delta.delta.stop_reason).toBe('tool_use');
 
-    server.enqueue({ kind: 'stream', toolCalls: [{ name: 'read_file', input: inputs[0] }, { name: 'search', input: inputs[1] }] });
+    server.enqueue({
+      kind: 'stream',
+      toolCalls: [
+        { name: 'read_file', input: inputs[0] },
+        { name: 'search', input: inputs[1] },
+      ],
+    });
     const message = await client.messages.stream(params()).finalMessage();
     expect(message.content.map((b) => (b.type === 'tool_use' ? b.input : null))).toEqual(inputs);
   });
@@ -132,8 +148,22 @@ describe('fake Anthropic server through the real SDK', () => {
     server.enqueue({ kind: 'stream', text: 'Done.' });
     const messages: MessageParam[] = [
       { role: 'user', content: 'Read two files' },
-      { role: 'assistant', content: [{ type: 'text', text: 'Sure.' }, { type: 'tool_use', id: 'toolu_1', name: 'read', input: {} }, { type: 'tool_use', id: 'toolu_2', name: 'read', input: { p: 1 } }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_2', content: 'b' }, { type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'a' }], is_error: true }, { type: 'text', text: 'go on' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Sure.' },
+          { type: 'tool_use', id: 'toolu_1', name: 'read', input: {} },
+          { type: 'tool_use', id: 'toolu_2', name: 'read', input: { p: 1 } },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'toolu_2', content: 'b' },
+          { type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'a' }], is_error: true },
+          { type: 'text', text: 'go on' },
+        ],
+      },
     ];
     const tools: Anthropic.Tool[] = [{ name: 'read', description: 'read a file', input_schema: { type: 'object', properties: {} } }];
     const events = await collect(params({ messages, tools, tool_choice: { type: 'auto' } }));
@@ -154,47 +184,76 @@ describe('fake Anthropic server through the real SDK', () => {
 
     test('two user messages in a row', async () => {
       server.enqueue({ kind: 'stream', text: 'still queued' });
-      const err = await badRequest(params({ messages: [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }] }));
+      const err = await badRequest(
+        params({
+          messages: [
+            { role: 'user', content: 'a' },
+            { role: 'user', content: 'b' },
+          ],
+        }),
+      );
       expect(err.apiMessage).toBe('messages: roles must alternate between "user" and "assistant", but found multiple "user" roles in a row');
       // The queued response was not consumed by the rejected request.
       const events = await collect(params());
-      expect(deltas(events, 'text_delta').map((e) => e.delta.text).join('')).toBe('still queued');
+      expect(
+        deltas(events, 'text_delta')
+          .map((e) => e.delta.text)
+          .join(''),
+      ).toBe('still queued');
     });
 
     test('tool_use without tool_result in the next message', async () => {
-      const err = await badRequest(params({
-        messages: [
-          { role: 'user', content: 'hi' },
-          { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_x', name: 'read', input: {} }] },
-          { role: 'user', content: 'what happened?' },
-        ],
-      }));
+      const err = await badRequest(
+        params({
+          messages: [
+            { role: 'user', content: 'hi' },
+            { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_x', name: 'read', input: {} }] },
+            { role: 'user', content: 'what happened?' },
+          ],
+        }),
+      );
       expect(err.apiMessage).toBe(
         'messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_x. Each `tool_use` block must have a corresponding `tool_result` block in the next message.',
       );
     });
 
     test('tool_result with an id that the previous message did not use', async () => {
-      const err = await badRequest(params({
-        messages: [
-          { role: 'user', content: 'hi' },
-          { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_x', name: 'read', input: {} }] },
-          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_x', content: 'ok' }, { type: 'tool_result', tool_use_id: 'toolu_y', content: 'ok' }] },
-        ],
-      }));
+      const err = await badRequest(
+        params({
+          messages: [
+            { role: 'user', content: 'hi' },
+            { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_x', name: 'read', input: {} }] },
+            {
+              role: 'user',
+              content: [
+                { type: 'tool_result', tool_use_id: 'toolu_x', content: 'ok' },
+                { type: 'tool_result', tool_use_id: 'toolu_y', content: 'ok' },
+              ],
+            },
+          ],
+        }),
+      );
       expect(err.apiMessage).toBe(
         'messages.2.content.1: unexpected `tool_use_id` found in `tool_result` blocks: toolu_y. Each `tool_result` block must have a corresponding `tool_use` block in the previous message.',
       );
     });
 
     test('tool_result after a text block', async () => {
-      const err = await badRequest(params({
-        messages: [
-          { role: 'user', content: 'hi' },
-          { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_x', name: 'read', input: {} }] },
-          { role: 'user', content: [{ type: 'text', text: 'here you go' }, { type: 'tool_result', tool_use_id: 'toolu_x', content: 'ok' }] },
-        ],
-      }));
+      const err = await badRequest(
+        params({
+          messages: [
+            { role: 'user', content: 'hi' },
+            { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_x', name: 'read', input: {} }] },
+            {
+              role: 'user',
+              content: [
+                { type: 'text', text: 'here you go' },
+                { type: 'tool_result', tool_use_id: 'toolu_x', content: 'ok' },
+              ],
+            },
+          ],
+        }),
+      );
       // The real API only counts the leading tool_result blocks, so it reports the tool_use as unanswered;
       // the fake adds which block is out of place.
       expect(err.apiMessage).toMatch(/^messages\.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_x\. /);
@@ -215,11 +274,48 @@ describe('fake Anthropic server through the real SDK', () => {
       ['temperature above 1', { temperature: 1.5 }, /^temperature: Input should be less than or equal to 1$/],
       ['unknown top-level field', { foo: 1 }, /^foo: Extra inputs are not permitted$/],
       ['bad tool name', { tools: [{ name: 'bad name', input_schema: { type: 'object' } }] }, /^tools\.0\.custom\.name: String should match pattern/],
-      ['tool_choice naming a missing tool', { tools: [{ name: 'a', input_schema: { type: 'object' } }], tool_choice: { type: 'tool', name: 'b' } }, /tool 'b' was not found/],
-      ['thinking budget below 1024', { thinking: { type: 'enabled', budget_tokens: 500 } }, /^thinking\.enabled\.budget_tokens: Input should be greater than or equal to 1024$/],
-      ['thinking budget not below max_tokens', { max_tokens: 2000, thinking: { type: 'enabled', budget_tokens: 2000 } }, /^`max_tokens` must be greater than `thinking\.budget_tokens`/],
-      ['thinking block without signature', { messages: [{ role: 'user', content: 'a' }, { role: 'assistant', content: [{ type: 'thinking', thinking: 'x' }, { type: 'text', text: 'y' }] }, { role: 'user', content: 'b' }] }, /^messages\.1\.content\.0\.thinking\.signature: Field required$/],
-      ['tool_use id with bad characters', { messages: [{ role: 'user', content: 'a' }, { role: 'assistant', content: [{ type: 'tool_use', id: 'tool use!', name: 'n', input: {} }] }] }, /^messages\.1\.content\.0\.tool_use\.id: String should match pattern/],
+      [
+        'tool_choice naming a missing tool',
+        { tools: [{ name: 'a', input_schema: { type: 'object' } }], tool_choice: { type: 'tool', name: 'b' } },
+        /tool 'b' was not found/,
+      ],
+      [
+        'thinking budget below 1024',
+        { thinking: { type: 'enabled', budget_tokens: 500 } },
+        /^thinking\.enabled\.budget_tokens: Input should be greater than or equal to 1024$/,
+      ],
+      [
+        'thinking budget not below max_tokens',
+        { max_tokens: 2000, thinking: { type: 'enabled', budget_tokens: 2000 } },
+        /^`max_tokens` must be greater than `thinking\.budget_tokens`/,
+      ],
+      [
+        'thinking block without signature',
+        {
+          messages: [
+            { role: 'user', content: 'a' },
+            {
+              role: 'assistant',
+              content: [
+                { type: 'thinking', thinking: 'x' },
+                { type: 'text', text: 'y' },
+              ],
+            },
+            { role: 'user', content: 'b' },
+          ],
+        },
+        /^messages\.1\.content\.0\.thinking\.signature: Field required$/,
+      ],
+      [
+        'tool_use id with bad characters',
+        {
+          messages: [
+            { role: 'user', content: 'a' },
+            { role: 'assistant', content: [{ type: 'tool_use', id: 'tool use!', name: 'n', input: {} }] },
+          ],
+        },
+        /^messages\.1\.content\.0\.tool_use\.id: String should match pattern/,
+      ],
       ['stop_sequences not strings', { stop_sequences: [1] }, /^stop_sequences\.0: Input should be a valid string$/],
       [
         'five cache breakpoints',
@@ -284,9 +380,11 @@ describe('fake Anthropic server through the real SDK', () => {
   test('cut mid-stream: the SDK throws "terminated" after the events that arrived', async () => {
     server.enqueue({ kind: 'cut', afterEvents: 4 }); // message_start, ping, content_block_start, one delta
     const events: RawMessageStreamEvent[] = [];
-    const err = await rejection((async () => {
-      for await (const e of await client.messages.create(params())) events.push(e);
-    })());
+    const err = await rejection(
+      (async () => {
+        for await (const e of await client.messages.create(params())) events.push(e);
+      })(),
+    );
     expect(events.map((e) => e.type)).toEqual(['message_start', 'content_block_start', 'content_block_delta']);
     expect(err.name).toBe('TypeError'); // from undici, in Node's realm, so not `instanceof` jest's TypeError
     expect(err).not.toBeInstanceOf(Anthropic.APIError);
@@ -308,7 +406,11 @@ describe('fake Anthropic server through the real SDK', () => {
     const events = await collect(params());
     expect(events.map((e) => e.type)).not.toContain('message_stop');
     expect(events.map((e) => e.type)).not.toContain('message_delta');
-    expect(deltas(events, 'text_delta').map((e) => e.delta.text).join('')).toBe('This answer stops half way');
+    expect(
+      deltas(events, 'text_delta')
+        .map((e) => e.delta.text)
+        .join(''),
+    ).toBe('This answer stops half way');
 
     server.enqueue({ kind: 'truncated' });
     const err = await rejection(client.messages.stream(params()).finalMessage());
@@ -322,9 +424,11 @@ describe('fake Anthropic server through the real SDK', () => {
   test('error event mid-stream → APIError with type overloaded_error', async () => {
     server.enqueue({ kind: 'error_event', afterEvents: 4 });
     const events: RawMessageStreamEvent[] = [];
-    const err = await rejection((async () => {
-      for await (const e of await client.messages.create(params())) events.push(e);
-    })());
+    const err = await rejection(
+      (async () => {
+        for await (const e of await client.messages.create(params())) events.push(e);
+      })(),
+    );
     expect(events.length).toBe(3); // the ping is not yielded
     expect(err).toBeInstanceOf(Anthropic.APIError);
     expect(err.status).toBeUndefined();
@@ -380,7 +484,13 @@ describe('fake Anthropic server through the real SDK', () => {
   });
 
   test('scripted stop reason, usage and chunk delay', async () => {
-    server.enqueue({ kind: 'stream', text: 'cut off by the token li', stopReason: 'max_tokens', usage: { inputTokens: 1234, outputTokens: 99 }, chunkDelayMs: 5 });
+    server.enqueue({
+      kind: 'stream',
+      text: 'cut off by the token li',
+      stopReason: 'max_tokens',
+      usage: { inputTokens: 1234, outputTokens: 99 },
+      chunkDelayMs: 5,
+    });
     const message = await client.messages.stream(params()).finalMessage();
     expect(message.stop_reason).toBe('max_tokens');
     expect(message.usage).toMatchObject({ input_tokens: 1234, output_tokens: 99 });
@@ -411,9 +521,13 @@ test('hang: close() ends the hanging response and resolves promptly', async () =
   const c = new Anthropic({ baseURL: own.url, apiKey: 'sk-ant-other', maxRetries: 0 });
   own.enqueue({ kind: 'hang' });
   const stream = await c.messages.create(params()); // headers arrived
-  const iteration = rejection((async () => {
-    for await (const _ of stream) { /* nothing ever arrives */ }
-  })());
+  const iteration = rejection(
+    (async () => {
+      for await (const _ of stream) {
+        /* nothing ever arrives */
+      }
+    })(),
+  );
   const started = Date.now();
   await own.close();
   expect(Date.now() - started).toBeLessThan(2000);
@@ -426,9 +540,13 @@ test('close() during a slow stream ends it and leaves no timer behind', async ()
   const c = new Anthropic({ baseURL: own.url, apiKey: own.apiKey, maxRetries: 0 });
   own.enqueue({ kind: 'stream', text: 'x'.repeat(200), chunkDelayMs: 60_000 });
   const stream = await c.messages.create(params());
-  const iteration = rejection((async () => {
-    for await (const _ of stream) { /* the first events arrive, then the server closes */ }
-  })());
+  const iteration = rejection(
+    (async () => {
+      for await (const _ of stream) {
+        /* the first events arrive, then the server closes */
+      }
+    })(),
+  );
   await own.close();
   expect((await iteration).message).toBe('terminated');
 });

@@ -174,9 +174,7 @@ test('a stray tool message → 400', async () => {
     { role: 'tool', tool_call_id: 'call_nobody', content: 'result' },
   ]);
   expect(err).toBeInstanceOf(OpenAI.BadRequestError);
-  expect(err.message).toBe(
-    "400 Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
-  );
+  expect(err.message).toBe("400 Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.");
   expect(err.param).toBe('messages.[1].role');
 });
 
@@ -192,9 +190,7 @@ test('other strict checks: empty messages, bad role, bad tool name, temperature,
   expect((await bad({ messages: [] })).param).toBe('messages');
   expect((await bad({ messages: [{ role: 'robot', content: 'x' }] })).param).toBe('messages[0].role');
   expect((await bad({ tools: [{ type: 'function', function: { name: 'has space' } }] })).param).toBe('tools[0].function.name');
-  expect((await bad({ tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'string' } } }] })).code).toBe(
-    'invalid_function_parameters',
-  );
+  expect((await bad({ tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'string' } } }] })).code).toBe('invalid_function_parameters');
   expect((await bad({ tool_choice: { type: 'function', function: { name: 'nope' } }, tools: [{ type: 'function', function: { name: 'f' } }] })).param).toBe(
     'tool_choice',
   );

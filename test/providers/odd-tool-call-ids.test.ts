@@ -30,7 +30,9 @@ function answered(calls: ToolCallRequest[]): ContextMessage[] {
   const s = new AgentState(() => 0);
   s.appendModelInput({ sections: [{ title: 'Input', content: 'look up three things' }] });
   s.appendModelOutput({ contents: [], toolCalls: calls, invocation });
-  s.appendToolResults({ results: calls.map((c) => ({ toolName: c.toolName, toolCallId: c.toolCallId, status: 'Success' as const, result: `found ${c.rawArguments}` })) });
+  s.appendToolResults({
+    results: calls.map((c) => ({ toolName: c.toolName, toolCallId: c.toolCallId, status: 'Success' as const, result: `found ${c.rawArguments}` })),
+  });
   return renderLiveContext(s.entries);
 }
 

@@ -24,7 +24,11 @@ test('there are recorded histories', () => {
 
 test.each(files)('%s replays against the current workflow code', async (file) => {
   // The workers' data converter: histories may hold payloads that no worker can decode (dropped signals).
-  await Worker.runReplayHistory({ workflowBundle: workflowBundle(), dataConverter: guardedForWorkers(livecontextDataConverter()) }, load(file), workflowIds[file] ?? file);
+  await Worker.runReplayHistory(
+    { workflowBundle: workflowBundle(), dataConverter: guardedForWorkers(livecontextDataConverter()) },
+    load(file),
+    workflowIds[file] ?? file,
+  );
 });
 
 test('every history replays in one worker, its workflows sharing the preloaded agent core', async () => {
@@ -42,7 +46,5 @@ test('a deliberately changed workflow fails replay with a determinism error', as
     workflowsPath: require.resolve('./changed-workflow'),
     logger: { info() {}, warn() {}, error() {}, debug() {}, trace() {}, log() {} } as never,
   });
-  await expect(Worker.runReplayHistory({ workflowBundle: changed }, load(files[0]), files[0])).rejects.toThrow(
-    DeterminismViolationError,
-  );
+  await expect(Worker.runReplayHistory({ workflowBundle: changed }, load(files[0]), files[0])).rejects.toThrow(DeterminismViolationError);
 });

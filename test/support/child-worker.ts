@@ -12,7 +12,12 @@ export interface ChildWorker {
 
 const ROOT = path.resolve(__dirname, '../..');
 
-export async function startChildWorker(env: { taskQueue: string; workspaceRoot: string; controlDir: string; extraEnv?: Record<string, string> }): Promise<ChildWorker> {
+export async function startChildWorker(env: {
+  taskQueue: string;
+  workspaceRoot: string;
+  controlDir: string;
+  extraEnv?: Record<string, string>;
+}): Promise<ChildWorker> {
   const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/fixtures/test-worker.ts')], {
     cwd: ROOT,
     env: {

@@ -145,7 +145,10 @@ function messageEvents(r: Extract<FakeAnthropicResponse, { kind: 'stream' }>, mo
   }
   if (r.text !== undefined && r.text !== '') {
     outBytes += Buffer.byteLength(r.text);
-    block({ type: 'text', text: '' }, pieces(r.text).map((text) => ({ type: 'text_delta', text })));
+    block(
+      { type: 'text', text: '' },
+      pieces(r.text).map((text) => ({ type: 'text_delta', text })),
+    );
   }
   for (const call of r.toolCalls ?? []) {
     const json = call.rawJson ?? JSON.stringify(call.input);
@@ -393,7 +396,9 @@ function sentImagePaths(body: unknown): Array<[string, Buffer]> {
   return messages.flatMap((m, i) =>
     Array.isArray(m.content)
       ? (m.content as Array<{ type?: string; source?: { type?: string; data?: string } }>).flatMap((block, j): Array<[string, Buffer]> =>
-          block.type === 'image' && block.source?.type === 'base64' && block.source.data ? [[`messages.${i}.content.${j}.image.source.base64`, Buffer.from(block.source.data, 'base64')]] : [],
+          block.type === 'image' && block.source?.type === 'base64' && block.source.data
+            ? [[`messages.${i}.content.${j}.image.source.base64`, Buffer.from(block.source.data, 'base64')]]
+            : [],
         )
       : [],
   );

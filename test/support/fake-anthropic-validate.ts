@@ -26,9 +26,25 @@ export interface ValidatedRequest {
 type Obj = Record<string, unknown>;
 
 const TOP_LEVEL_FIELDS = new Set([
-  'model', 'messages', 'max_tokens', 'system', 'stream', 'temperature', 'top_p', 'top_k', 'stop_sequences',
-  'tools', 'tool_choice', 'thinking', 'metadata', 'service_tier', 'container', 'context_management',
-  'mcp_servers', 'output_config', 'inference_geo',
+  'model',
+  'messages',
+  'max_tokens',
+  'system',
+  'stream',
+  'temperature',
+  'top_p',
+  'top_k',
+  'stop_sequences',
+  'tools',
+  'tool_choice',
+  'thinking',
+  'metadata',
+  'service_tier',
+  'container',
+  'context_management',
+  'mcp_servers',
+  'output_config',
+  'inference_geo',
 ]);
 
 /** Fields each block type accepts. The response-only fields (citations, caller...) are listed because the
@@ -43,7 +59,12 @@ const BLOCK_FIELDS: Record<string, string[]> = {
   redacted_thinking: ['type', 'data'],
 };
 const BLOCK_ROLES: Record<string, 'user' | 'assistant' | undefined> = {
-  tool_use: 'assistant', thinking: 'assistant', redacted_thinking: 'assistant', tool_result: 'user', image: 'user', document: 'user',
+  tool_use: 'assistant',
+  thinking: 'assistant',
+  redacted_thinking: 'assistant',
+  tool_result: 'user',
+  image: 'user',
+  document: 'user',
 };
 const TOOL_USE_ID = /^[a-zA-Z0-9_-]+$/;
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -89,7 +110,9 @@ function numberInRange(o: Obj, key: string, min: number, max: number): void {
 export function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   if (isObj(v)) {
-    const keys = Object.keys(v).filter((k) => k !== 'cache_control' && v[k] !== undefined).sort();
+    const keys = Object.keys(v)
+      .filter((k) => k !== 'cache_control' && v[k] !== undefined)
+      .sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
   }
   return JSON.stringify(v) ?? 'null';
@@ -127,7 +150,11 @@ function checkImageSource(b: Obj, path: string): void {
     noExtras(source, ['type', 'media_type', 'data'], `${at}.`);
     if (!('media_type' in source)) fail(`${at}.media_type: Field required`);
     if (!(FAKE_IMAGE_TYPES as readonly unknown[]).includes(source.media_type)) {
-      fail(`${at}.media_type: Input should ${FAKE_IMAGE_TYPES.map((t) => `'${t}'`).join(', ').replace(/, ([^,]*)$/, ' or $1')}`);
+      fail(
+        `${at}.media_type: Input should ${FAKE_IMAGE_TYPES.map((t) => `'${t}'`)
+          .join(', ')
+          .replace(/, ([^,]*)$/, ' or $1')}`,
+      );
     }
     const data = requireString(source, 'data', at);
     if (data.length > MAX_IMAGE_BASE64_BYTES) fail(`${at}: image exceeds 5 MB maximum: ${data.length} bytes > ${MAX_IMAGE_BASE64_BYTES} bytes`);
@@ -135,7 +162,8 @@ function checkImageSource(b: Obj, path: string): void {
     if (!bytes) fail(`${at}.data: The image data is not valid base64.`);
     const actual = imageTypeOf(bytes);
     if (!actual || !decodable(bytes)) fail(`${at}.data: Could not process image`);
-    if (actual !== source.media_type) fail(`${at}.data: The image was specified using the ${String(source.media_type)} media type, but the image appears to be a ${actual} image`);
+    if (actual !== source.media_type)
+      fail(`${at}.data: The image was specified using the ${String(source.media_type)} media type, but the image appears to be a ${actual} image`);
   } else if (source.type === 'url') {
     noExtras(source, ['type', 'url'], `${at}.`);
     const url = requireString(source, 'url', at);
@@ -169,7 +197,11 @@ function checkToolResultContent(content: unknown, path: string): void {
 function checkBlock(b: Obj, role: string, path: string): boolean {
   const type = b.type;
   if (typeof type !== 'string' || !(type in BLOCK_FIELDS)) {
-    fail(`${path}.type: Input tag '${String(type)}' found using 'type' does not match any of the expected tags: ${Object.keys(BLOCK_FIELDS).map((t) => `'${t}'`).join(', ')}`);
+    fail(
+      `${path}.type: Input tag '${String(type)}' found using 'type' does not match any of the expected tags: ${Object.keys(BLOCK_FIELDS)
+        .map((t) => `'${t}'`)
+        .join(', ')}`,
+    );
   }
   const onlyIn = BLOCK_ROLES[type];
   if (onlyIn && onlyIn !== role) fail(`${path}: \`${type}\` blocks may only appear in \`${onlyIn}\` messages, not in \`${role}\` messages`);
@@ -265,9 +297,11 @@ function checkThinking(body: Obj, maxTokens: number): void {
   } else {
     fail(`thinking.type: Input tag '${String(th.type)}' found using 'type' does not match any of the expected tags: 'enabled', 'disabled', 'adaptive'`);
   }
-  if (body.temperature !== undefined && body.temperature !== 1) fail(`\`temperature\` may only be set to 1 when thinking is enabled. ${THINKING_DOCS}#feature-compatibility`);
+  if (body.temperature !== undefined && body.temperature !== 1)
+    fail(`\`temperature\` may only be set to 1 when thinking is enabled. ${THINKING_DOCS}#feature-compatibility`);
   if (body.top_k !== undefined) fail(`\`top_k\` must be unset when thinking is enabled. ${THINKING_DOCS}#feature-compatibility`);
-  if (typeof body.top_p === 'number' && body.top_p < 0.95) fail(`\`top_p\` must be greater than or equal to 0.95 or unset when thinking is enabled. ${THINKING_DOCS}#feature-compatibility`);
+  if (typeof body.top_p === 'number' && body.top_p < 0.95)
+    fail(`\`top_p\` must be greater than or equal to 0.95 or unset when thinking is enabled. ${THINKING_DOCS}#feature-compatibility`);
   const tc = body.tool_choice as Obj | undefined;
   if (tc && (tc.type === 'any' || tc.type === 'tool')) fail('Thinking may not be enabled when tool_choice forces tool use.');
 }
@@ -299,17 +333,16 @@ function checkToolPairing(messages: Obj[]): void {
       const missing = ids.filter((id) => !leading.has(id));
       if (missing.length > 0) {
         const late = nextBlocks.findIndex((b) => b.type === 'tool_result' && missing.includes(b.tool_use_id as string));
-        const hint = late >= 0
-          ? ` (messages.${i + 1}.content.${late} answers it, but \`tool_result\` blocks must come before any other block in a user message.)`
-          : '';
-        fail(`messages.${i}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.${hint}`);
+        const hint =
+          late >= 0 ? ` (messages.${i + 1}.content.${late} answers it, but \`tool_result\` blocks must come before any other block in a user message.)` : '';
+        fail(
+          `messages.${i}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.${hint}`,
+        );
       }
       return;
     }
     const prev = messages[i - 1];
-    const prevIds = new Set(
-      prev && Array.isArray(prev.content) ? (prev.content as Obj[]).filter((b) => b.type === 'tool_use').map((b) => b.id as string) : [],
-    );
+    const prevIds = new Set(prev && Array.isArray(prev.content) ? (prev.content as Obj[]).filter((b) => b.type === 'tool_use').map((b) => b.id as string) : []);
     const answered = new Set<string>();
     let other = -1;
     blocks.forEach((b, j) => {
@@ -319,11 +352,16 @@ function checkToolPairing(messages: Obj[]): void {
       }
       const id = b.tool_use_id as string;
       if (!prevIds.has(id)) {
-        fail(`messages.${i}.content.${j}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`);
+        fail(
+          `messages.${i}.content.${j}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
+        );
       }
       if (answered.has(id)) fail(`messages.${i}.content.${j}: each tool_use must have a single result. Found multiple \`tool_result\` blocks with id: ${id}`);
       answered.add(id);
-      if (other >= 0) fail(`messages.${i}.content.${j}: \`tool_result\` blocks must come before any other block in a user message (found one after messages.${i}.content.${other}, a \`${String(blocks[other].type)}\` block)`);
+      if (other >= 0)
+        fail(
+          `messages.${i}.content.${j}: \`tool_result\` blocks must come before any other block in a user message (found one after messages.${i}.content.${other}, a \`${String(blocks[other].type)}\` block)`,
+        );
     });
   });
 }
@@ -392,7 +430,8 @@ export function validateMessagesRequest(raw: unknown): ValidatedRequest {
 
   numberInRange(body, 'temperature', 0, 1);
   numberInRange(body, 'top_p', 0, 1);
-  if (body.top_k !== undefined && (!Number.isInteger(body.top_k) || (body.top_k as number) < 0)) fail('top_k: Input should be a valid integer greater than or equal to 0');
+  if (body.top_k !== undefined && (!Number.isInteger(body.top_k) || (body.top_k as number) < 0))
+    fail('top_k: Input should be a valid integer greater than or equal to 0');
   if (body.stop_sequences !== undefined) {
     if (!Array.isArray(body.stop_sequences)) fail('stop_sequences: Input should be a valid list');
     body.stop_sequences.forEach((s, i) => {

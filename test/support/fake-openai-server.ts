@@ -250,9 +250,7 @@ export async function startFakeOpenAIServer(options: { apiKey?: string } = {}): 
     }
     if (!response) {
       const n = fake.requests.length;
-      const message =
-        `Fake OpenAI server: the response script ran out (request #${n}, ${req.method} ${path}); ` +
-        'enqueue() more responses or set respond.';
+      const message = `Fake OpenAI server: the response script ran out (request #${n}, ${req.method} ${path}); ` + 'enqueue() more responses or set respond.';
       return sendJson(res, 500, { error: apiError(message, 'server_error', 'fake_script_exhausted') });
     }
 

@@ -21,11 +21,41 @@ export interface OpenAIErrorObject {
  * fake not to reject extras); tests can use `unknownRequestKeys` to assert that nothing unexpected was sent.
  */
 export const KNOWN_CHAT_COMPLETION_KEYS: readonly string[] = [
-  'model', 'messages', 'stream', 'stream_options', 'temperature', 'top_p', 'n', 'stop', 'max_tokens',
-  'max_completion_tokens', 'presence_penalty', 'frequency_penalty', 'logit_bias', 'logprobs', 'top_logprobs',
-  'user', 'safety_identifier', 'prompt_cache_key', 'prompt_cache_retention', 'tools', 'tool_choice',
-  'parallel_tool_calls', 'response_format', 'seed', 'service_tier', 'store', 'metadata', 'reasoning_effort',
-  'verbosity', 'modalities', 'audio', 'prediction', 'web_search_options', 'functions', 'function_call',
+  'model',
+  'messages',
+  'stream',
+  'stream_options',
+  'temperature',
+  'top_p',
+  'n',
+  'stop',
+  'max_tokens',
+  'max_completion_tokens',
+  'presence_penalty',
+  'frequency_penalty',
+  'logit_bias',
+  'logprobs',
+  'top_logprobs',
+  'user',
+  'safety_identifier',
+  'prompt_cache_key',
+  'prompt_cache_retention',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'response_format',
+  'seed',
+  'service_tier',
+  'store',
+  'metadata',
+  'reasoning_effort',
+  'verbosity',
+  'modalities',
+  'audio',
+  'prediction',
+  'web_search_options',
+  'functions',
+  'function_call',
 ];
 
 export function unknownRequestKeys(body: unknown): string[] {
@@ -63,19 +93,14 @@ function typeName(v: unknown): string {
 
 const wrongType = (param: string, expected: string, v: unknown): never =>
   fail(`Invalid type for '${param}': expected ${expected}, but got ${typeName(v)} instead.`, param, 'invalid_type');
-const missing = (param: string): never =>
-  fail(`Missing required parameter: '${param}'.`, param, 'missing_required_parameter');
+const missing = (param: string): never => fail(`Missing required parameter: '${param}'.`, param, 'missing_required_parameter');
 const badValue = (param: string, v: unknown, supported: string[]): never => {
   const list = supported.map((s) => `'${s}'`);
   const joined = list.length > 1 ? `${list.slice(0, -1).join(', ')}, and ${list[list.length - 1]}` : list[0];
   return fail(`Invalid value: '${String(v)}'. Supported values are: ${joined}.`, param, 'invalid_value');
 };
 const emptyArray = (param: string): never =>
-  fail(
-    `Invalid '${param}': empty array. Expected an array with minimum length 1, but got an empty array instead.`,
-    param,
-    'empty_array',
-  );
+  fail(`Invalid '${param}': empty array. Expected an array with minimum length 1, but got an empty array instead.`, param, 'empty_array');
 
 /** The real API treats an explicit `null` on an optional parameter as "not given". */
 const given = (v: unknown): boolean => v !== undefined && v !== null;
@@ -156,7 +181,11 @@ function checkResponseFormat(b: Record<string, unknown>): void {
   if (!isObject(js)) return void missing('response_format.json_schema');
   if (typeof js.name !== 'string') return void missing('response_format.json_schema.name');
   if (!/^[a-zA-Z0-9_-]{1,64}$/.test(js.name)) {
-    fail(`Invalid 'response_format.json_schema.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`, 'response_format.json_schema.name', 'invalid_value');
+    fail(
+      `Invalid 'response_format.json_schema.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`,
+      'response_format.json_schema.name',
+      'invalid_value',
+    );
   }
   if (given(js.schema) && !isObject(js.schema)) wrongType('response_format.json_schema.schema', 'an object', js.schema);
   if (given(js.strict) && typeof js.strict !== 'boolean') wrongType('response_format.json_schema.strict', 'a boolean', js.strict);
@@ -321,10 +350,7 @@ function checkToolCallPairing(messages: Record<string, unknown>[]): void {
     if (m.role === 'tool') {
       const id = m.tool_call_id as string;
       if (!pending || !pending.delete(id)) {
-        fail(
-          "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
-          `messages.[${i}].role`,
-        );
+        fail("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", `messages.[${i}].role`);
       }
       return;
     }

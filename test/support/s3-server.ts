@@ -46,10 +46,14 @@ export async function startS3Server(exe: string, bucket = 'livecontext-test'): P
   const port = await freePort();
   const accessKeyId = `lc${randomBytes(6).toString('hex')}`;
   const secretAccessKey = randomBytes(18).toString('base64url');
-  const proc: ChildProcess = spawn(exe, ['server', dataDir, '--address', `127.0.0.1:${port}`, '--console-address', `127.0.0.1:${await freePort()}`, '--quiet'], {
-    env: { ...process.env, MINIO_ROOT_USER: accessKeyId, MINIO_ROOT_PASSWORD: secretAccessKey, MINIO_BROWSER: 'off', MINIO_UPDATE: 'off' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const proc: ChildProcess = spawn(
+    exe,
+    ['server', dataDir, '--address', `127.0.0.1:${port}`, '--console-address', `127.0.0.1:${await freePort()}`, '--quiet'],
+    {
+      env: { ...process.env, MINIO_ROOT_USER: accessKeyId, MINIO_ROOT_PASSWORD: secretAccessKey, MINIO_BROWSER: 'off', MINIO_UPDATE: 'off' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (out += d));
@@ -61,10 +65,17 @@ export async function startS3Server(exe: string, bucket = 'livecontext-test'): P
     await rm(dataDir, { recursive: true, force: true });
   };
   try {
-    await eventually(async () => {
-      if (proc.exitCode !== null) throw new Error(`MinIO exited early:\n${out}`);
-      return fetch(`${endpoint}/minio/health/live`).then((r) => r.ok, () => false);
-    }, 60_000, 'MinIO to start');
+    await eventually(
+      async () => {
+        if (proc.exitCode !== null) throw new Error(`MinIO exited early:\n${out}`);
+        return fetch(`${endpoint}/minio/health/live`).then(
+          (r) => r.ok,
+          () => false,
+        );
+      },
+      60_000,
+      'MinIO to start',
+    );
   } catch (err) {
     await stop();
     throw err;

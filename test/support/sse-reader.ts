@@ -49,7 +49,11 @@ export async function* readSse(url: string, request: SseRequest = {}): AsyncGene
  * Frames until `done(frame)` says the last one was wanted (then the stream is closed), the stream ends,
  * or it fails (`error` set: what a reader of a killed gateway sees).
  */
-export async function collectSse(url: string, request: SseRequest, done: (frame: SseFrame, all: SseFrame[]) => boolean): Promise<{ frames: SseFrame[]; error?: unknown }> {
+export async function collectSse(
+  url: string,
+  request: SseRequest,
+  done: (frame: SseFrame, all: SseFrame[]) => boolean,
+): Promise<{ frames: SseFrame[]; error?: unknown }> {
   const frames: SseFrame[] = [];
   const abort = new AbortController();
   request.signal?.addEventListener('abort', () => abort.abort());

@@ -54,7 +54,12 @@ test('an agent outside any tree has no sub-agents and no parent, as values a del
 test("a parent's view lists its sub-agents with their status; a child's names its parent", () => {
   const parent = agentStateView(status({ runState: AgentRunState.WaitingToolResults, blockedOn: null, subAgents: [child(0), child(1, 'Success')] }));
   expect(parent.subAgents).toEqual([child(0), child(1, 'Success')]);
-  const sub = agentStateView(status({ config: { model: 'scripted:researcher', delegatedBy: { agentId: 'lead', toolCallId: 'call_1_0', depth: 1 } }, delegatedBy: { agentId: 'lead', toolCallId: 'call_1_0', depth: 1 } }));
+  const sub = agentStateView(
+    status({
+      config: { model: 'scripted:researcher', delegatedBy: { agentId: 'lead', toolCallId: 'call_1_0', depth: 1 } },
+      delegatedBy: { agentId: 'lead', toolCallId: 'call_1_0', depth: 1 },
+    }),
+  );
   expect(sub.delegatedBy).toEqual({ agentId: 'lead', toolCallId: 'call_1_0', depth: 1 });
   expect(sub.subAgents).toEqual([]);
   // Only what the view promises: no sequence numbers, no extra fields a future status may grow.

@@ -33,9 +33,9 @@ describe('AgentState semantic appends', () => {
   test('an output must carry content or tool calls, and its invocation descriptor', () => {
     const state = new AgentState(fixedClock);
     expect(() => state.appendModelOutput({ contents: [], toolCalls: [], invocation })).toThrow(/content or tool calls/);
-    expect(() =>
-      state.appendModelOutput({ contents: ['x'], toolCalls: [], invocation: { providerId: '', specification: 's', model: 'm' } }),
-    ).toThrow(/ModelInvocationDescriptor/);
+    expect(() => state.appendModelOutput({ contents: ['x'], toolCalls: [], invocation: { providerId: '', specification: 's', model: 'm' } })).toThrow(
+      /ModelInvocationDescriptor/,
+    );
   });
 
   test('tool results align one-to-one and in order with the preceding calls by ToolCallId', () => {
@@ -63,9 +63,9 @@ describe('AgentState semantic appends', () => {
   test('metadata: snake_case keys, at most 2 KB', () => {
     const state = new AgentState(fixedClock);
     expect(() => state.appendModelInput({ sections: [{ title: 'I', content: 'x' }], metadata: { camelCase: 1 } })).toThrow(/snake_case/);
-    expect(() =>
-      state.appendModelInput({ sections: [{ title: 'I', content: 'x' }], metadata: { big: 'x'.repeat(METADATA_MAX_BYTES) } }),
-    ).toThrow(/limit is 2048/);
+    expect(() => state.appendModelInput({ sections: [{ title: 'I', content: 'x' }], metadata: { big: 'x'.repeat(METADATA_MAX_BYTES) } })).toThrow(
+      /limit is 2048/,
+    );
     expect(state.appendModelInput({ sections: [{ title: 'I', content: 'x' }], metadata: { source_id: 'a' } }).metadata).toEqual({ source_id: 'a' });
   });
 });

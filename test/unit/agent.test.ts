@@ -1,12 +1,5 @@
 /** The pure state machine with in-memory deps: doStep, inbox semantics, errors, snapshots. */
-import {
-  Agent,
-  type ModelCallRequest,
-  type ModelCallResult,
-  SnapshotError,
-  type StepDeps,
-  type ToolCallRequest,
-} from '../../agent/index';
+import { Agent, type ModelCallRequest, type ModelCallResult, SnapshotError, type StepDeps, type ToolCallRequest } from '../../agent/index';
 
 const invocation = { providerId: 'fake', specification: 'fake', model: 'm' };
 let now = Date.UTC(2026, 0, 1);
@@ -84,7 +77,12 @@ test('a tool that throws becomes a Failed result, and the loop goes on', async (
   agent.enqueueInput({ text: 'go' });
   await runUntilBlocked(agent, deps);
   const results = agent.state.entries.find((e) => e.kind === 'tool_results');
-  expect(results).toMatchObject({ results: [{ toolCallId: 'x', status: 'Failed' }, { toolCallId: 'c2', status: 'Success' }] });
+  expect(results).toMatchObject({
+    results: [
+      { toolCallId: 'x', status: 'Failed' },
+      { toolCallId: 'c2', status: 'Success' },
+    ],
+  });
 });
 
 test('inputs queue in order; blank ones are dropped when pulled; none is lost', async () => {
@@ -136,7 +134,12 @@ test('a snapshot taken mid tool loop restores to an agent that takes the same ne
   await agent.doStep(deps); // c1 ran
   agent.enqueueInput({ text: 'queued', sender: 'svc' });
   const snapshot = JSON.parse(JSON.stringify(agent.toSnapshot()));
-  expect(snapshot).toMatchObject({ format: 'livecontext.agent-snapshot', version: 1, pendingToolResults: [{ toolCallId: 'c1' }], inbox: [{ inputSeq: 2, sender: 'svc' }] });
+  expect(snapshot).toMatchObject({
+    format: 'livecontext.agent-snapshot',
+    version: 1,
+    pendingToolResults: [{ toolCallId: 'c1' }],
+    inbox: [{ inputSeq: 2, sender: 'svc' }],
+  });
 
   const restored = Agent.fromSnapshot(snapshot, clock);
   expect(restored.toSnapshot()).toEqual(snapshot);
@@ -166,7 +169,10 @@ test('an interrupted sleep keeps its timer in the snapshot; the restored agent w
   const sleepCall = { toolName: 'sleep', toolCallId: 's1', rawArguments: '{"seconds":60}', arguments: { seconds: 60 } };
   const waits: number[] = [];
   const deps: StepDeps = {
-    ...fakeDeps([{ contents: [], toolCalls: [sleepCall], invocation }, { contents: ['awake'], toolCalls: [], invocation }]),
+    ...fakeDeps([
+      { contents: [], toolCalls: [sleepCall], invocation },
+      { contents: ['awake'], toolCalls: [], invocation },
+    ]),
     sleep: async (ms) => {
       waits.push(ms);
       return false; // the workflow needs the step to end (continue-as-new)

@@ -7,15 +7,23 @@ let seq = 0;
 const at = (day: string) => `${day}T12:00:00.000Z`;
 const input = (day = '2026-11-23'): HistoryEntry => ({ kind: 'model_input', seq: ++seq, timestamp: at(day), sections: [{ title: 'Input', content: 'go' }] });
 const output = (tokens = 0, costUsd = 0, day = '2026-11-23'): HistoryEntry => ({
-  kind: 'model_output', seq: ++seq, timestamp: at(day), contents: [], toolCalls: [{ toolName: 't', toolCallId: `c${seq}`, rawArguments: '{}' }], invocation,
+  kind: 'model_output',
+  seq: ++seq,
+  timestamp: at(day),
+  contents: [],
+  toolCalls: [{ toolName: 't', toolCallId: `c${seq}`, rawArguments: '{}' }],
+  invocation,
   usage: { inputTokens: tokens, outputTokens: 0, ...(costUsd ? { costUsd } : {}) },
 });
 const results = (...statuses: Array<'Success' | 'Failed'>): HistoryEntry => ({
-  kind: 'tool_results', seq: ++seq, timestamp: at('2026-11-23'), results: statuses.map((status, i) => ({ toolName: 't', toolCallId: `r${seq}-${i}`, status, result: '' })),
+  kind: 'tool_results',
+  seq: ++seq,
+  timestamp: at('2026-11-23'),
+  results: statuses.map((status, i) => ({ toolName: 't', toolCallId: `r${seq}-${i}`, status, result: '' })),
 });
 const now = Date.parse('2026-11-23T18:00:00Z');
 
-test('model calls count from the turn\'s input; the default stops at 50; 0 means no limit', () => {
+test("model calls count from the turn's input; the default stops at 50; 0 means no limit", () => {
   const earlier = [input(), ...Array.from({ length: 40 }, () => output())];
   const turn = [input(), ...Array.from({ length: 50 }, () => output())];
   expect(budgetHit([...earlier, ...turn.slice(0, 50)], undefined, 0, now)).toBeUndefined();
@@ -40,7 +48,11 @@ test('tokens and cost per turn and per UTC day', () => {
 
 test('failed tool calls in a row, across batches, until a success', () => {
   const base = [input(), output()];
-  expect(budgetHit([...base, results('Failed', 'Failed'), results('Failed')], { consecutiveToolFailures: 3 }, 0, now)).toMatchObject({ code: 'Budget.ConsecutiveToolFailures' });
+  expect(budgetHit([...base, results('Failed', 'Failed'), results('Failed')], { consecutiveToolFailures: 3 }, 0, now)).toMatchObject({
+    code: 'Budget.ConsecutiveToolFailures',
+  });
   expect(budgetHit([...base, results('Failed', 'Success'), results('Failed', 'Failed')], { consecutiveToolFailures: 3 }, 0, now)).toBeUndefined();
-  expect(budgetHit([...base, ...Array.from({ length: 20 }, () => results('Failed'))], undefined, 0, now)).toMatchObject({ code: 'Budget.ConsecutiveToolFailures' });
+  expect(budgetHit([...base, ...Array.from({ length: 20 }, () => results('Failed'))], undefined, 0, now)).toMatchObject({
+    code: 'Budget.ConsecutiveToolFailures',
+  });
 });

@@ -13,7 +13,11 @@ test('send: options before, after and around the text; the text is the words bet
   ok(['send', 'A', 'what is in this picture', '--image', './cat.png', '--wait'], ['A', 'what is in this picture'], { image: ['./cat.png'], wait: true });
   ok(['send', 'A', 'what', 'is', 'this', '--image', 'a.png', '--image', 'b.png'], ['A', 'what', 'is', 'this'], { image: ['a.png', 'b.png'] });
   ok(['send', '--wait', 'A', '--image', 'a.png', 'hello', 'there', '--json'], ['A', 'hello', 'there'], { wait: true, image: ['a.png'], json: true });
-  ok(['send', 'A', '--idempotency-key', 'k1', 'hi', '--schema', 's.json', '--timeout', '30'], ['A', 'hi'], { 'idempotency-key': 'k1', schema: 's.json', timeout: '30' });
+  ok(['send', 'A', '--idempotency-key', 'k1', 'hi', '--schema', 's.json', '--timeout', '30'], ['A', 'hi'], {
+    'idempotency-key': 'k1',
+    schema: 's.json',
+    timeout: '30',
+  });
   ok(['send', 'A', '-', '--wait'], ['A', '-'], { wait: true });
 });
 
@@ -41,8 +45,16 @@ test('every command: options anywhere, a word more than it takes refused, unknow
     [['dev', '--namespace', 'other'], [], { namespace: 'other' }],
     [['worker', '--tools', './t.js', '--mcp', 'm.json', '--workspace', 'w'], [], { tools: './t.js', mcp: 'm.json', workspace: 'w' }],
     [['mcp', '--json', 'list'], ['list'], { json: true }],
-    [['start', '--model', 'demo:offline', 'A', '--budget', 'turnModelCalls=5', '--budget', 'dayCostUsd=1'], ['A'], { model: 'demo:offline', budget: ['turnModelCalls=5', 'dayCostUsd=1'] }],
-    [['start', 'A', '--system', 'Be terse.', '--tools', 'a,b', '--fallback-models', 'x:y'], ['A'], { system: 'Be terse.', tools: 'a,b', 'fallback-models': 'x:y' }],
+    [
+      ['start', '--model', 'demo:offline', 'A', '--budget', 'turnModelCalls=5', '--budget', 'dayCostUsd=1'],
+      ['A'],
+      { model: 'demo:offline', budget: ['turnModelCalls=5', 'dayCostUsd=1'] },
+    ],
+    [
+      ['start', 'A', '--system', 'Be terse.', '--tools', 'a,b', '--fallback-models', 'x:y'],
+      ['A'],
+      { system: 'Be terse.', tools: 'a,b', 'fallback-models': 'x:y' },
+    ],
     [['chat', 'A'], ['A'], {}],
     [['state', '--json', 'A'], ['A'], { json: true }],
     [['history', 'A', '--json'], ['A'], { json: true }],

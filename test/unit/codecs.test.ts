@@ -125,7 +125,9 @@ describe('offloading to the blob store', () => {
 
   test('a blob store that cannot be written fails before anything is sent, naming LIVECONTEXT_BLOB_DIR', async () => {
     const codec = new OffloadCodec(new FileBlobStore('/dev/null/blobs'), 10);
-    await expect(codec.encode([payload('w'.repeat(100))])).rejects.toThrow(/Cannot store a large payload in the blob store \/dev\/null\/blobs .*set LIVECONTEXT_BLOB_DIR/);
+    await expect(codec.encode([payload('w'.repeat(100))])).rejects.toThrow(
+      /Cannot store a large payload in the blob store \/dev\/null\/blobs .*set LIVECONTEXT_BLOB_DIR/,
+    );
   });
 
   test('the default blob folder: LIVECONTEXT_BLOB_DIR, else XDG_DATA_HOME, else ~/.local/share — never the current folder', () => {
@@ -152,7 +154,10 @@ describe('the data converter', () => {
     expect(codecOptionsFromEnv({ LIVECONTEXT_OFFLOAD: '0' })).toEqual({ offload: false });
     expect(codecOptionsFromEnv({ LIVECONTEXT_OFFLOAD_THRESHOLD: '2048' })).toEqual({ offload: { thresholdBytes: 2048 } });
     const k = key();
-    expect(codecOptionsFromEnv({ LIVECONTEXT_CODEC_KEYS: `k7:${k}` }).encryption).toEqual({ currentKeyId: 'k7', keys: { k7: new Uint8Array(Buffer.from(k, 'base64')) } });
+    expect(codecOptionsFromEnv({ LIVECONTEXT_CODEC_KEYS: `k7:${k}` }).encryption).toEqual({
+      currentKeyId: 'k7',
+      keys: { k7: new Uint8Array(Buffer.from(k, 'base64')) },
+    });
     expect(livecontextDataConverter({ offload: false }).payloadCodecs).toEqual([]);
     expect(payloadCodecs({ encryption: parseKeys(`k1:${k}`), offload: false }).map((c) => c.constructor.name)).toEqual(['EncryptionCodec']);
   });

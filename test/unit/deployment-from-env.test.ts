@@ -10,11 +10,16 @@ test('a deployment name and build id make the worker a version of that deploymen
     version: { deploymentName: 'agents', buildId: '2026-11-26.1' },
     defaultVersioningBehavior: 'AUTO_UPGRADE',
   });
-  expect(deploymentFromEnv({ LIVECONTEXT_DEPLOYMENT_NAME: 'agents', LIVECONTEXT_BUILD_ID: 'b', LIVECONTEXT_VERSIONING_BEHAVIOR: 'pinned' })?.defaultVersioningBehavior).toBe('PINNED');
+  expect(
+    deploymentFromEnv({ LIVECONTEXT_DEPLOYMENT_NAME: 'agents', LIVECONTEXT_BUILD_ID: 'b', LIVECONTEXT_VERSIONING_BEHAVIOR: 'pinned' })
+      ?.defaultVersioningBehavior,
+  ).toBe('PINNED');
 });
 
 test('half a setting or an unknown behaviour is a clear error', () => {
   expect(() => deploymentFromEnv({ LIVECONTEXT_DEPLOYMENT_NAME: 'agents' })).toThrow('Set both LIVECONTEXT_DEPLOYMENT_NAME and LIVECONTEXT_BUILD_ID');
   expect(() => deploymentFromEnv({ LIVECONTEXT_BUILD_ID: 'b' })).toThrow('Set both');
-  expect(() => deploymentFromEnv({ LIVECONTEXT_DEPLOYMENT_NAME: 'a', LIVECONTEXT_BUILD_ID: 'b', LIVECONTEXT_VERSIONING_BEHAVIOR: 'sometimes' })).toThrow('is not AUTO_UPGRADE or PINNED');
+  expect(() => deploymentFromEnv({ LIVECONTEXT_DEPLOYMENT_NAME: 'a', LIVECONTEXT_BUILD_ID: 'b', LIVECONTEXT_VERSIONING_BEHAVIOR: 'sometimes' })).toThrow(
+    'is not AUTO_UPGRADE or PINNED',
+  );
 });

@@ -24,7 +24,11 @@ test('Temporal runs on the PostgreSQL service, its schema and namespace set up f
   expect(dependsOn('temporal-schema')).toContain('postgresql');
   expect(env('temporal').POSTGRES_USER).toBe(env('postgresql').POSTGRES_USER);
   expect(env('temporal').POSTGRES_PWD).toBe(env('postgresql').POSTGRES_PASSWORD);
-  expect(env('temporal-schema')).toMatchObject({ SQL_HOST: 'postgresql', SQL_USER: env('postgresql').POSTGRES_USER, SQL_PASSWORD: env('postgresql').POSTGRES_PASSWORD });
+  expect(env('temporal-schema')).toMatchObject({
+    SQL_HOST: 'postgresql',
+    SQL_USER: env('postgresql').POSTGRES_USER,
+    SQL_PASSWORD: env('postgresql').POSTGRES_PASSWORD,
+  });
   expect(dependsOn('worker')).toContain('temporal-namespace');
   expect(dependsOn('gateway')).toContain('temporal-namespace');
 });
@@ -42,7 +46,7 @@ test('the worker is built from this repository and runs `livecontext worker`; ke
   expect(existsSync(path.join(root, 'Dockerfile'))).toBe(true);
   expect(services.worker.command).toEqual(['node', 'bin/livecontext.js', 'worker']);
   expect(env('worker').OPENAI_API_KEY).toBe('${OPENAI_API_KEY:-}');
-  expect(readFileSync(path.join(root, "Dockerfile"), "utf8")).toMatch(/npm install/);
+  expect(readFileSync(path.join(root, 'Dockerfile'), 'utf8')).toMatch(/npm install/);
 });
 
 test('the gateway runs `livecontext serve` beyond loopback, so with a token the host must set', () => {
@@ -81,7 +85,8 @@ function leaves(value: unknown, prefix = ''): Map<string, unknown> {
 test('compose runs the tested server version with the tested config file, mounted where its command reads it', () => {
   expect(SERVER_VERSION).toBe('v1.29.1');
   expect(services.temporal.image).toBe(`temporalio/server:${SERVER_VERSION.slice(1)}`);
-  for (const name of ['temporal-schema', 'temporal-namespace']) expect(services[name].image).toMatch(new RegExp(`^temporalio/admin-tools:${SERVER_VERSION.slice(1)}-`));
+  for (const name of ['temporal-schema', 'temporal-namespace'])
+    expect(services[name].image).toMatch(new RegExp(`^temporalio/admin-tools:${SERVER_VERSION.slice(1)}-`));
   for (const name of ['temporal', 'temporal-schema', 'temporal-namespace']) expect(services[name].volumes).toContain(`./deploy/temporal:${MOUNT}:ro`);
   const command = (services.temporal.entrypoint as string[]).join(' ');
   expect(command).toContain(`temporal-server --root ${MOUNT} --config . --env ${cluster.CONFIG_ENV} --allow-no-auth start`);
@@ -114,7 +119,8 @@ test('compose and the tested cluster render the same Temporal config but for add
   const inCluster = leaves(render(cluster.serverEnv(fakeClusterState())));
   expect([...inCluster.keys()].sort()).toEqual([...inCompose.keys()].sort());
   const differ = [...inCompose.keys()].filter((k) => inCompose.get(k) !== inCluster.get(k)).sort();
-  const whereThingsAre = /(connectAddr|bindOnIP|broadcastAddress|grpcPort|membershipPort|httpPort|rpcAddress|httpAddress|dynamicConfigClient\.filepath|log\.level)$/;
+  const whereThingsAre =
+    /(connectAddr|bindOnIP|broadcastAddress|grpcPort|membershipPort|httpPort|rpcAddress|httpAddress|dynamicConfigClient\.filepath|log\.level)$/;
   expect(differ.filter((k) => !whereThingsAre.test(k))).toEqual([]);
   // What must agree does: the database, its plugin and credentials, the shard count, the four services.
   expect(inCompose.get('persistence.numHistoryShards')).toBe(4);
@@ -123,7 +129,12 @@ test('compose and the tested cluster render the same Temporal config but for add
   expect(inCompose.get('persistence.datastores.default.sql.password')).toBe(env('postgresql').POSTGRES_PASSWORD);
   expect(inCluster.get('persistence.datastores.visibility.sql.databaseName')).toBe('temporal_visibility');
   expect(inCluster.get('services.history.rpc.grpcPort')).toBe(17234);
-  expect([...inCompose.keys()].filter((k) => k.endsWith('rpc.grpcPort')).map((k) => k.split('.')[1]).sort()).toEqual(['frontend', 'history', 'matching', 'worker']);
+  expect(
+    [...inCompose.keys()]
+      .filter((k) => k.endsWith('rpc.grpcPort'))
+      .map((k) => k.split('.')[1])
+      .sort(),
+  ).toEqual(['frontend', 'history', 'matching', 'worker']);
   expect(cluster.SERVICES.slice().sort()).toEqual(['frontend', 'history', 'matching', 'worker']);
 });
 

@@ -15,9 +15,7 @@ const root = path.resolve(__dirname, '../..');
 const NOT_SHIPPED = new Set(['test', 'bench', 'scripts', 'node_modules', 'dist']);
 
 function hasTypeScript(dir: string): boolean {
-  return readdirSync(dir, { withFileTypes: true }).some((e) =>
-    e.isDirectory() ? hasTypeScript(path.join(dir, e.name)) : e.name.endsWith('.ts'),
-  );
+  return readdirSync(dir, { withFileTypes: true }).some((e) => (e.isDirectory() ? hasTypeScript(path.join(dir, e.name)) : e.name.endsWith('.ts')));
 }
 
 test('every folder of shipped TypeScript is a source of the build', () => {
@@ -50,7 +48,10 @@ test('a change in any source folder, gateway/ included, makes dist/ stale', () =
 
 test('a fresh clone is told it is the first build, not that the sources changed', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { staleReason, BUILD_MESSAGE } = require('../../scripts/ensure-build.cjs') as { staleReason(root: string): string | null; BUILD_MESSAGE: Record<string, string> };
+  const { staleReason, BUILD_MESSAGE } = require('../../scripts/ensure-build.cjs') as {
+    staleReason(root: string): string | null;
+    BUILD_MESSAGE: Record<string, string>;
+  };
   const dir = mkdtempSync(path.join(tmpdir(), 'lc-clone-'));
   writeFileSync(path.join(dir, 'index.ts'), '');
   expect(staleReason(dir)).toBe('first');

@@ -11,7 +11,12 @@ import { EntryCache } from '../../activities/entry-cache';
 const nowhere = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }) });
 
 function entries(from: number, to: number, text = 'x'): HistoryEntry[] {
-  return Array.from({ length: to - from + 1 }, (_, i) => ({ kind: 'system_instruction' as const, seq: from + i, timestamp: '2026-01-01T00:00:00.000Z', instruction: `${text}${from + i}` }));
+  return Array.from({ length: to - from + 1 }, (_, i) => ({
+    kind: 'system_instruction' as const,
+    seq: from + i,
+    timestamp: '2026-01-01T00:00:00.000Z',
+    instruction: `${text}${from + i}`,
+  }));
 }
 const seqs = (list: HistoryEntry[]) => list.map((e) => e.seq);
 
@@ -27,7 +32,7 @@ test('a run fed from its start, then feed by feed: every model call is answered 
   expect(cache.fetchedEntries).toBe(0);
 });
 
-test('continue-as-new: the new run\'s first feed links to the run it continued from', async () => {
+test("continue-as-new: the new run's first feed links to the run it continued from", async () => {
   const cache = new EntryCache();
   cache.feed('a', { runId: 'r1', afterSeq: 0, entries: entries(1, 4) });
   cache.feed('a', { runId: 'r2', continuedFromRunId: 'r1', afterSeq: 4, entries: entries(5, 5) });

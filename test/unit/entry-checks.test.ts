@@ -73,7 +73,12 @@ test('an output that cannot be repaired into an entry is a model error the agent
 });
 
 test('repairModelOutput keeps a valid output as it is', () => {
-  const out: ModelCallResult = { contents: ['hi'], toolCalls: [{ toolName: 't', toolCallId: 'c1', rawArguments: '{}', arguments: {} }], invocation, usage: { inputTokens: 3, outputTokens: 1 } };
+  const out: ModelCallResult = {
+    contents: ['hi'],
+    toolCalls: [{ toolName: 't', toolCallId: 'c1', rawArguments: '{}', arguments: {} }],
+    invocation,
+    usage: { inputTokens: 3, outputTokens: 1 },
+  };
   expect(repairModelOutput(out, 5)).toEqual(out);
 });
 
@@ -84,7 +89,17 @@ function validSnapshot(): AgentSnapshot {
     config: { model: 'fake:m' },
     entries: [
       { kind: 'model_input', seq: 1, timestamp: '2026-01-01T00:00:00.000Z', sections: [{ title: 'Input', content: 'hi' }], inputSeq: 1 },
-      { kind: 'model_output', seq: 2, timestamp: '2026-01-01T00:00:01.000Z', contents: [], toolCalls: [{ toolName: 't', toolCallId: 'a', rawArguments: '{}' }, { toolName: 't', toolCallId: 'b', rawArguments: '{}' }], invocation },
+      {
+        kind: 'model_output',
+        seq: 2,
+        timestamp: '2026-01-01T00:00:01.000Z',
+        contents: [],
+        toolCalls: [
+          { toolName: 't', toolCallId: 'a', rawArguments: '{}' },
+          { toolName: 't', toolCallId: 'b', rawArguments: '{}' },
+        ],
+        invocation,
+      },
     ],
     nextSeq: 3,
     pendingToolResults: [{ toolName: 't', toolCallId: 'a', status: 'Success', result: 'ok' }],
@@ -111,8 +126,18 @@ const broken: Array<[string, (s: AgentSnapshot) => void, RegExp]> = [
   ['an approval for another call', (s) => (s.approvals.zzz = { status: 'approved', at: '2026-01-01T00:00:03.000Z' }), /approval for zzz/],
   ['a garbage timer', (s) => (s.timers = { b: { startedAt: 'soon', wakeAt: 'later' } }), /timer of b/],
   ['a timer of a thousand years', (s) => (s.timers = { b: { startedAt: '2026-01-01T00:00:00.000Z', wakeAt: '3026-01-01T00:00:00.000Z' } }), /timer of b/],
-  ['tool results that answer other calls', (s) => s.entries.push({ kind: 'tool_results', seq: 3, timestamp: 'x', results: [{ toolName: 't', toolCallId: 'b', status: 'Success', result: '' }] }) && (s.nextSeq = 4), /do not answer the calls/],
-  ['two inputs in a row', (s) => s.entries.splice(1, 1, { kind: 'model_input', seq: 2, timestamp: 'x', sections: [{ title: 'Input', content: 'again' }], inputSeq: 2 }), /does not follow a finished turn/],
+  [
+    'tool results that answer other calls',
+    (s) =>
+      s.entries.push({ kind: 'tool_results', seq: 3, timestamp: 'x', results: [{ toolName: 't', toolCallId: 'b', status: 'Success', result: '' }] }) &&
+      (s.nextSeq = 4),
+    /do not answer the calls/,
+  ],
+  [
+    'two inputs in a row',
+    (s) => s.entries.splice(1, 1, { kind: 'model_input', seq: 2, timestamp: 'x', sections: [{ title: 'Input', content: 'again' }], inputSeq: 2 }),
+    /does not follow a finished turn/,
+  ],
 ];
 
 test.each(broken)('an inconsistent snapshot is refused: %s', (_name, breakIt, reason) => {

@@ -57,7 +57,10 @@ test('a tool given a path out of its workspace fails with PATH_ESCAPE', async ()
 
 test('errorCode finds the code through Temporal failures and causes, and nothing else', () => {
   // What a client gets when the workflow refuses an update: the code is the ApplicationFailure's type.
-  const refused = new WorkflowUpdateFailedError('Workflow Update failed', ApplicationFailure.create({ type: 'INPUT_TOO_LARGE', message: 'Input is too large' }));
+  const refused = new WorkflowUpdateFailedError(
+    'Workflow Update failed',
+    ApplicationFailure.create({ type: 'INPUT_TOO_LARGE', message: 'Input is too large' }),
+  );
   expect(errorCode(refused)).toBe('INPUT_TOO_LARGE');
   expect(errorCode(new Error('wrapped', { cause: new SnapshotError('INCONSISTENT_SNAPSHOT', 'm') }))).toBe('INCONSISTENT_SNAPSHOT');
   expect(errorCode(new Error('plain'))).toBeUndefined();

@@ -90,5 +90,9 @@ test('a client that stays behind past the stall limit is disconnected, with a lo
   expect(logs).toEqual([expect.stringMatching(/^gateway: event stream \/s: the client read nothing for 0 s with \d+ bytes waiting; disconnected/)]);
   const reader = res.body!.getReader();
   // What was queued can still be read, then the stream fails: the client sees it end and resumes.
-  await expect((async () => { for (;;) if ((await reader.read()).done) return 'ended'; })()).rejects.toThrow(/read nothing/);
+  await expect(
+    (async () => {
+      for (;;) if ((await reader.read()).done) return 'ended';
+    })(),
+  ).rejects.toThrow(/read nothing/);
 });

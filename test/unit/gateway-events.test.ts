@@ -17,7 +17,13 @@ import { type Json, jsonPatch } from '../../gateway/events/json-patch';
 
 const ts = '2025-01-01T00:00:00.000Z';
 const invocation = { providerId: 'openai', specification: 'openai-chat-completions', model: 'gpt' };
-const input = (seq: number, inputSeq: number, text: string): HistoryEntry => ({ kind: 'model_input', seq, timestamp: ts, inputSeq, sections: [{ title: 'Input', content: text }] });
+const input = (seq: number, inputSeq: number, text: string): HistoryEntry => ({
+  kind: 'model_input',
+  seq,
+  timestamp: ts,
+  inputSeq,
+  sections: [{ title: 'Input', content: text }],
+});
 const output = (seq: number, text: string, calls: Array<[string, string]> = [], by = { call: '1', attempt: 1 }): ModelOutputEntry => ({
   kind: 'model_output',
   seq,
@@ -66,15 +72,35 @@ test('the cursor round-trips, escapes its free-text fields and refuses what is n
 });
 
 test('a turn in the per-agent stream: run, user message, text, tool calls, results, answer', () => {
-  const entries = [input(1, 1, 'deploy both'), output(2, 'Deploying.', [['c1', '{"env":"staging"}'], ['c2', '{"env":"prod"}']]), results(3, ['c1', 'c2']), output(4, 'All done.', [], { call: '2', attempt: 1 })];
+  const entries = [
+    input(1, 1, 'deploy both'),
+    output(2, 'Deploying.', [
+      ['c1', '{"env":"staging"}'],
+      ['c2', '{"env":"prod"}'],
+    ]),
+    results(3, ['c1', 'c2']),
+    output(4, 'All done.', [], { call: '2', attempt: 1 }),
+  ];
   const r = deriveEvents({ mode: agent, cursor: cursorAt(0), entries });
   expect(types(r.emitted)).toEqual([
     'RUN_STARTED',
-    'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END',
-    'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END',
-    'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END',
-    'TOOL_CALL_RESULT', 'TOOL_CALL_RESULT',
-    'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END',
+    'TEXT_MESSAGE_START',
+    'TEXT_MESSAGE_CONTENT',
+    'TEXT_MESSAGE_END',
+    'TEXT_MESSAGE_START',
+    'TEXT_MESSAGE_CONTENT',
+    'TEXT_MESSAGE_END',
+    'TOOL_CALL_START',
+    'TOOL_CALL_ARGS',
+    'TOOL_CALL_END',
+    'TOOL_CALL_START',
+    'TOOL_CALL_ARGS',
+    'TOOL_CALL_END',
+    'TOOL_CALL_RESULT',
+    'TOOL_CALL_RESULT',
+    'TEXT_MESSAGE_START',
+    'TEXT_MESSAGE_CONTENT',
+    'TEXT_MESSAGE_END',
     'RUN_FINISHED',
   ]);
   expect(r.emitted[0].event).toEqual({ type: 'RUN_STARTED', threadId: 'a1', runId: 'turn-1' });
@@ -99,7 +125,15 @@ test('streamed text is continued by its entry: the deltas join to the final text
   expect(formatCursor(c)).toBe('1~1~1~1~30~tturn-1');
   const r = deriveEvents({ mode: agent, cursor: c, entries: [output(2, final)] });
   all.push(...r.emitted);
-  expect(types(all)).toEqual(['TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END', 'RUN_FINISHED']);
+  expect(types(all)).toEqual([
+    'TEXT_MESSAGE_START',
+    'TEXT_MESSAGE_CONTENT',
+    'TEXT_MESSAGE_CONTENT',
+    'TEXT_MESSAGE_CONTENT',
+    'TEXT_MESSAGE_CONTENT',
+    'TEXT_MESSAGE_END',
+    'RUN_FINISHED',
+  ]);
   expect(texts(all)).toEqual({ 'out-1-1-1': final });
 });
 
@@ -141,17 +175,32 @@ test('a retried attempt ends the stale message and streams anew; an output of an
 test('a batch that could not run fails each of its calls; without its output in view, the batch is passed in', () => {
   const failed: HistoryEntry = { kind: 'tool_results', seq: 3, timestamp: ts, results: [], executeError: 'worker lost' };
   const run = { run: { runId: 'turn-1', errored: false } };
-  const r = deriveEvents({ mode: agent, cursor: { ...cursorAt(2), ...run }, entries: [failed], batch: output(2, '', [['c1', '{}'], ['c2', '{}']]).toolCalls });
+  const r = deriveEvents({
+    mode: agent,
+    cursor: { ...cursorAt(2), ...run },
+    entries: [failed],
+    batch: output(2, '', [
+      ['c1', '{}'],
+      ['c2', '{}'],
+    ]).toolCalls,
+  });
   expect(r.emitted.map((e) => e.event)).toEqual([
     { type: 'TOOL_CALL_RESULT', messageId: 'res-3-0', toolCallId: 'c1', content: 'Failed: worker lost', role: 'tool' },
     { type: 'TOOL_CALL_RESULT', messageId: 'res-3-1', toolCallId: 'c2', content: 'Failed: worker lost', role: 'tool' },
   ]);
   const inView = deriveEvents({ mode: agent, cursor: { ...cursorAt(1), ...run }, entries: [output(2, '', [['c9', '{}']]), failed] });
-  expect(inView.emitted.filter((e) => e.event.type === 'TOOL_CALL_RESULT').map((e) => e.event)).toEqual([expect.objectContaining({ toolCallId: 'c9', content: 'Failed: worker lost' })]);
+  expect(inView.emitted.filter((e) => e.event.type === 'TOOL_CALL_RESULT').map((e) => e.event)).toEqual([
+    expect.objectContaining({ toolCallId: 'c9', content: 'Failed: worker lost' }),
+  ]);
 });
 
 test('an error ends the open run once; what the retry does belongs to a new run of the same turn', () => {
-  const streaming = deriveEvents({ mode: agent, cursor: deriveEvents({ mode: agent, cursor: cursorAt(0), entries: [input(1, 4, 'hi')] }).cursor, entries: [], partial: partial('part') });
+  const streaming = deriveEvents({
+    mode: agent,
+    cursor: deriveEvents({ mode: agent, cursor: cursorAt(0), entries: [input(1, 4, 'hi')] }).cursor,
+    entries: [],
+    partial: partial('part'),
+  });
   const err = blockedEvents(agent, streaming.cursor, { message: 'boom', code: 'ModelError.Server' });
   expect(err.emitted.map((e) => e.event)).toEqual([
     { type: 'TEXT_MESSAGE_END', messageId: 'out-1-1-1' },
@@ -171,15 +220,37 @@ test('an error ends the open run once; what the retry does belongs to a new run 
 
 test("an AG-UI run: earlier turns are skipped, its own input not echoed, it ends at its answer; a client's verifier accepts it", async () => {
   const mode: StreamMode = { kind: 'run', threadId: 't', inputSeq: 2 };
-  const entries = [output(3, 'previous turn'), input(4, 2, 'mine'), output(5, 'thinking', [['c1', '{}']]), results(6, ['c1']), output(7, 'answer'), input(8, 3, 'next')];
+  const entries = [
+    output(3, 'previous turn'),
+    input(4, 2, 'mine'),
+    output(5, 'thinking', [['c1', '{}']]),
+    results(6, ['c1']),
+    output(7, 'answer'),
+    input(8, 3, 'next'),
+  ];
   const before = deriveEvents({ mode, cursor: cursorAt(2), entries: entries.slice(0, 1), partial: partial('previous turn streaming') });
   expect(before.emitted).toEqual([]);
   expect(before.cursor).toEqual(cursorAt(3));
   const r = deriveEvents({ mode, cursor: before.cursor, entries: entries.slice(1) });
   expect(r.answeredSeq).toBe(7);
   expect(r.cursor.seq).toBe(7);
-  expect(types(r.emitted)).toEqual(['TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END', 'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'TOOL_CALL_RESULT', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END']);
-  const stream = [{ type: EventType.RUN_STARTED, threadId: 't', runId: 'r' }, ...r.emitted.map((e) => e.event), { type: EventType.RUN_FINISHED, threadId: 't', runId: 'r' }];
+  expect(types(r.emitted)).toEqual([
+    'TEXT_MESSAGE_START',
+    'TEXT_MESSAGE_CONTENT',
+    'TEXT_MESSAGE_END',
+    'TOOL_CALL_START',
+    'TOOL_CALL_ARGS',
+    'TOOL_CALL_END',
+    'TOOL_CALL_RESULT',
+    'TEXT_MESSAGE_START',
+    'TEXT_MESSAGE_CONTENT',
+    'TEXT_MESSAGE_END',
+  ]);
+  const stream = [
+    { type: EventType.RUN_STARTED, threadId: 't', runId: 'r' },
+    ...r.emitted.map((e) => e.event),
+    { type: EventType.RUN_FINISHED, threadId: 't', runId: 'r' },
+  ];
   // @ag-ui/client's own check of event order (the one HttpAgent applies); it has its own copy of rxjs.
   const verified = await new Promise<number>((resolve, reject) => {
     let n = 0;
@@ -192,7 +263,12 @@ test("an AG-UI run: earlier turns are skipped, its own input not echoed, it ends
 
 test('a turn that ends without an answer (interrupted, or the model asked the user) ends its run', () => {
   const interrupted: HistoryEntry = { kind: 'turn_end', seq: 2, timestamp: ts, reason: 'interrupted', by: 'ops' };
-  const streaming = deriveEvents({ mode: agent, cursor: { ...cursorAt(1), run: { runId: 'turn-1', errored: false } }, entries: [], partial: partial('half of') });
+  const streaming = deriveEvents({
+    mode: agent,
+    cursor: { ...cursorAt(1), run: { runId: 'turn-1', errored: false } },
+    entries: [],
+    partial: partial('half of'),
+  });
   const r = deriveEvents({ mode: agent, cursor: streaming.cursor, entries: [interrupted] });
   expect(r.emitted.map((e) => e.event)).toEqual([
     { type: 'TEXT_MESSAGE_END', messageId: 'out-1-1-1' },
@@ -200,7 +276,11 @@ test('a turn that ends without an answer (interrupted, or the model asked the us
   ]);
   expect(r.cursor).toEqual(cursorAt(2));
   const asked: HistoryEntry = { kind: 'turn_end', seq: 4, timestamp: ts, reason: 'ask_user', question: 'Which env?' };
-  const run = deriveEvents({ mode: { kind: 'run', threadId: 't', inputSeq: 1 }, cursor: cursorAt(0), entries: [input(1, 1, 'go'), output(2, '', [['q', '{"question":"Which env?"}']]), results(3, ['q']), asked, input(5, 2, 'prod')] });
+  const run = deriveEvents({
+    mode: { kind: 'run', threadId: 't', inputSeq: 1 },
+    cursor: cursorAt(0),
+    entries: [input(1, 1, 'go'), output(2, '', [['q', '{"question":"Which env?"}']]), results(3, ['q']), asked, input(5, 2, 'prod')],
+  });
   expect(run).toMatchObject({ answeredSeq: 4, turnEnd: asked });
   expect(openTurn([input(1, 1, 'go'), asked])).toBeNull();
 });
@@ -219,8 +299,14 @@ function timeline(final: string, cuts: number[], retryAt: number | null): Array<
   polls.push({ entries: base, partial: null });
   const attempt1 = retryAt === null ? cuts : cuts.filter((n) => n <= retryAt);
   for (const n of attempt1) polls.push({ entries: base, partial: partial(final.slice(0, n)) });
-  if (retryAt !== null) for (const n of cuts.filter((x) => x > retryAt)) polls.push({ entries: base, partial: partial(final.slice(0, n), { attempt: 2, tail: 8 }) });
-  const done = [...base, output(2, final, [['c1', '{"a":1}']], { call: '1', attempt: retryAt === null ? 1 : 2 }), results(3, ['c1']), output(4, 'end', [], { call: '2', attempt: 1 })];
+  if (retryAt !== null)
+    for (const n of cuts.filter((x) => x > retryAt)) polls.push({ entries: base, partial: partial(final.slice(0, n), { attempt: 2, tail: 8 }) });
+  const done = [
+    ...base,
+    output(2, final, [['c1', '{"a":1}']], { call: '1', attempt: retryAt === null ? 1 : 2 }),
+    results(3, ['c1']),
+    output(4, 'end', [], { call: '2', attempt: 1 }),
+  ];
   polls.push({ entries: done, partial: null });
   return polls;
 }
@@ -271,8 +357,24 @@ test('property: resuming from the cursor of any event gives exactly the events a
 });
 
 test('JSON Patch between two states applies to the first to give the second', () => {
-  const a: Json = { runState: 'WaitingInput', blockedOn: 'input', awaitingApproval: [], lastError: null, usage: { inputTokens: 1, costUsd: 0 }, notebook: '', 'a/b~c': 1 };
-  const b: Json = { runState: 'WaitingToolResults', blockedOn: 'approval', awaitingApproval: [{ toolCallId: 'c2', toolName: 'deploy', arguments: '{}', reason: 'prod' }], lastError: { code: 'X', message: 'm', at: ts }, usage: { inputTokens: 9, costUsd: 0.5 }, notebook: 'n', tasks: [] };
+  const a: Json = {
+    runState: 'WaitingInput',
+    blockedOn: 'input',
+    awaitingApproval: [],
+    lastError: null,
+    usage: { inputTokens: 1, costUsd: 0 },
+    notebook: '',
+    'a/b~c': 1,
+  };
+  const b: Json = {
+    runState: 'WaitingToolResults',
+    blockedOn: 'approval',
+    awaitingApproval: [{ toolCallId: 'c2', toolName: 'deploy', arguments: '{}', reason: 'prod' }],
+    lastError: { code: 'X', message: 'm', at: ts },
+    usage: { inputTokens: 9, costUsd: 0.5 },
+    notebook: 'n',
+    tasks: [],
+  };
   const ops = jsonPatch(a, b);
   expect(ops).toContainEqual({ op: 'remove', path: '/a~1b~0c' });
   expect(ops).toContainEqual({ op: 'replace', path: '/usage/inputTokens', value: 9 });

@@ -43,21 +43,45 @@ test('an input carries images by data or by URL; inputs without them stay as the
 
 test('limits and types are refused with a reason, by code', () => {
   const many = Array.from({ length: ATTACHMENTS_MAX_COUNT + 1 }, () => image());
-  expect(rejected({ text: 'x', attachments: many })).toMatchObject({ code: 'TOO_MANY_ATTACHMENTS', message: expect.stringMatching(/9 attachments; at most 8/) });
+  expect(rejected({ text: 'x', attachments: many })).toMatchObject({
+    code: 'TOO_MANY_ATTACHMENTS',
+    message: expect.stringMatching(/9 attachments; at most 8/),
+  });
   const huge = 'A'.repeat(IMAGE_MAX_BASE64_CHARS + 4);
   expect(rejected({ text: 'x', attachments: [image({ data: huge, name: 'big.png' })] })).toMatchObject({
     code: 'ATTACHMENT_TOO_LARGE',
     message: expect.stringMatching(/^Attachment 1 \(big\.png\) is 3\.8 MB \(5\.0 MB as base64\); the limit is 5\.0 MB as base64/),
   });
-  expect(rejected({ text: 'x', attachments: [image({ mediaType: 'image/bmp' })] })).toMatchObject({ code: 'UNSUPPORTED_ATTACHMENT', message: expect.stringMatching(/image\/bmp; images must be PNG, JPEG, GIF or WebP/) });
-  expect(rejected({ text: 'x', attachments: [image({ data: b64(jpegHeader(10, 10)) })] })).toMatchObject({ code: 'UNSUPPORTED_ATTACHMENT', message: expect.stringMatching(/said to be image\/png, but its data is a JPEG image/) });
-  expect(rejected({ text: 'x', attachments: [image({ data: b64(Buffer.from('%PDF-1.7 hello')) })] })).toMatchObject({ code: 'UNSUPPORTED_ATTACHMENT', message: expect.stringMatching(/is not a PNG, JPEG, GIF or WebP image/) });
+  expect(rejected({ text: 'x', attachments: [image({ mediaType: 'image/bmp' })] })).toMatchObject({
+    code: 'UNSUPPORTED_ATTACHMENT',
+    message: expect.stringMatching(/image\/bmp; images must be PNG, JPEG, GIF or WebP/),
+  });
+  expect(rejected({ text: 'x', attachments: [image({ data: b64(jpegHeader(10, 10)) })] })).toMatchObject({
+    code: 'UNSUPPORTED_ATTACHMENT',
+    message: expect.stringMatching(/said to be image\/png, but its data is a JPEG image/),
+  });
+  expect(rejected({ text: 'x', attachments: [image({ data: b64(Buffer.from('%PDF-1.7 hello')) })] })).toMatchObject({
+    code: 'UNSUPPORTED_ATTACHMENT',
+    message: expect.stringMatching(/is not a PNG, JPEG, GIF or WebP image/),
+  });
   expect(rejected({ text: 'x', attachments: [{ type: 'audio', data: png }] })).toMatchObject({ code: 'UNSUPPORTED_ATTACHMENT' });
-  expect(rejected({ text: 'x', attachments: [image({ data: `data:image/png;base64,${png}` })] })).toMatchObject({ code: 'MALFORMED_ATTACHMENT', message: expect.stringMatching(/without a "data:…;base64," prefix/) });
+  expect(rejected({ text: 'x', attachments: [image({ data: `data:image/png;base64,${png}` })] })).toMatchObject({
+    code: 'MALFORMED_ATTACHMENT',
+    message: expect.stringMatching(/without a "data:…;base64," prefix/),
+  });
   expect(rejected({ text: 'x', attachments: [image({ data: 'not base64!' })] })).toMatchObject({ code: 'MALFORMED_ATTACHMENT' });
-  expect(rejected({ text: 'x', attachments: [{ type: 'image', data: png }] })).toMatchObject({ code: 'MALFORMED_ATTACHMENT', message: expect.stringMatching(/needs its "mediaType"/) });
-  expect(rejected({ text: 'x', attachments: [{ type: 'image', url: 'http://example.com/a.png' }] })).toMatchObject({ code: 'MALFORMED_ATTACHMENT', message: expect.stringMatching(/https URL/) });
-  expect(rejected({ text: 'x', attachments: [image({ url: 'https://example.com/a.png' })] })).toMatchObject({ code: 'MALFORMED_ATTACHMENT', message: expect.stringMatching(/exactly one of "data" or "url"/) });
+  expect(rejected({ text: 'x', attachments: [{ type: 'image', data: png }] })).toMatchObject({
+    code: 'MALFORMED_ATTACHMENT',
+    message: expect.stringMatching(/needs its "mediaType"/),
+  });
+  expect(rejected({ text: 'x', attachments: [{ type: 'image', url: 'http://example.com/a.png' }] })).toMatchObject({
+    code: 'MALFORMED_ATTACHMENT',
+    message: expect.stringMatching(/https URL/),
+  });
+  expect(rejected({ text: 'x', attachments: [image({ url: 'https://example.com/a.png' })] })).toMatchObject({
+    code: 'MALFORMED_ATTACHMENT',
+    message: expect.stringMatching(/exactly one of "data" or "url"/),
+  });
   expect(rejected({ text: 'x', attachments: [image({ extra: 1 })] })).toMatchObject({ code: 'MALFORMED_ATTACHMENT' });
   expect(rejected({ text: '  ', attachments: [image()] })).toMatchObject({ code: 'BLANK_WITH_ATTACHMENTS' });
 });
@@ -67,7 +91,12 @@ test('the agent records the images with the input, and a snapshot carries them',
   const agent = Agent.create({ config: { model: 'fake:m' }, clock: () => (now += 1000) });
   agent.enqueueInput({ text: 'look', attachments: [image({ name: 'a.png' })] });
   const answer: ModelCallResult = { contents: ['a grey box'], toolCalls: [], invocation: { providerId: 'fake', specification: 'fake', model: 'm' } };
-  const deps = { callModel: async () => answer, executeTool: async () => { throw new Error('no tools'); } };
+  const deps = {
+    callModel: async () => answer,
+    executeTool: async () => {
+      throw new Error('no tools');
+    },
+  };
   expect(JSON.stringify(agent.toSnapshot().inbox)).toContain(png);
   while ((await agent.doStep(deps)) === 'ProgressMade');
   expect(agent.state.entries[0]).toMatchObject({ kind: 'model_input', attachments: [{ type: 'image', mediaType: 'image/png', data: png, name: 'a.png' }] });
@@ -138,7 +167,15 @@ test('Anthropic: image blocks (base64 or url) before the text, the LiveScreen la
     },
   ]);
   expect(() => validateMessagesRequest({ model: 'claude', max_tokens: 10, stream: true, messages: request.messages })).not.toThrow();
-  const mismatch = [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/gif', data: png } }, { type: 'text', text: 'hi' }] }];
+  const mismatch = [
+    {
+      role: 'user',
+      content: [
+        { type: 'image', source: { type: 'base64', media_type: 'image/gif', data: png } },
+        { type: 'text', text: 'hi' },
+      ],
+    },
+  ];
   expect(() => validateMessagesRequest({ model: 'claude', max_tokens: 10, stream: true, messages: mismatch })).toThrow(
     'messages.0.content.0.image.source.base64.data: The image was specified using the image/gif media type, but the image appears to be a image/png image',
   );
@@ -153,10 +190,14 @@ test('an image whose header says a side is 0 pixels is refused at the door, in e
     code: 'UNSUPPORTED_ATTACHMENT',
     message: 'Attachment 1 (z.png) is not a valid PNG image: its header says it is 0×0 pixels.',
   });
-  expect(rejected({ text: 'x', attachments: [image({ mediaType: 'image/gif', data: b64(gifHeader(0, 20)) })] }).message).toMatch(/not a valid GIF image: its header says it is 0×20 pixels/);
+  expect(rejected({ text: 'x', attachments: [image({ mediaType: 'image/gif', data: b64(gifHeader(0, 20)) })] }).message).toMatch(
+    /not a valid GIF image: its header says it is 0×20 pixels/,
+  );
   const wide = makePng(1, 1);
   wide.writeUInt32BE(0x80000000, 16);
-  expect(rejected({ text: 'x', attachments: [image({ data: b64(wide) })] }).message).toMatch(/not a valid PNG image: its header says it is 2147483648×1 pixels/);
+  expect(rejected({ text: 'x', attachments: [image({ data: b64(wide) })] }).message).toMatch(
+    /not a valid PNG image: its header says it is 2147483648×1 pixels/,
+  );
   // Input a run accepted before the check (the workflow's patch says no) is taken again on replay.
   expect(parseInput({ text: 'x', attachments: [image({ data: b64(zeroPng) })] }, () => false).attachments).toHaveLength(1);
 });
@@ -164,11 +205,22 @@ test('an image whose header says a side is 0 pixels is refused at the door, in e
 test('a refused image is left out of the rendered context, with a note in its input; other images stay', () => {
   const agent = Agent.create({ config: { model: 'fake:m' }, clock: () => 0 });
   agent.enqueueInput({ text: 'two pictures', attachments: [image({ name: 'a.png' }), image({ name: 'b.png' })] });
-  return agent.doStep({ callModel: async () => ({ contents: ['x'], toolCalls: [], invocation: { providerId: 'f', specification: 'f', model: 'm' } }), executeTool: async () => { throw new Error('no tools'); } }).then(() => {
-    const refused = [{ seq: 1, index: 1, reason: 'bad image' }];
-    const [input] = renderLiveContext(agent.state.entries, { refusedAttachments: refused });
-    expect(input).toMatchObject({ kind: 'model_input', sections: [{ content: 'two pictures\n\n[image b.png was refused by the provider and is left out: bad image]' }], attachments: [{ name: 'a.png' }] });
-    expect(validateChatCompletionRequest({ model: 'gpt-4.1-mini', stream: true, messages: toOpenAIMessages([input], undefined) })).toBeNull();
-    expect(renderLiveContext(agent.state.entries)[0]).toMatchObject({ attachments: [{ name: 'a.png' }, { name: 'b.png' }] }); // the entry keeps both
-  });
+  return agent
+    .doStep({
+      callModel: async () => ({ contents: ['x'], toolCalls: [], invocation: { providerId: 'f', specification: 'f', model: 'm' } }),
+      executeTool: async () => {
+        throw new Error('no tools');
+      },
+    })
+    .then(() => {
+      const refused = [{ seq: 1, index: 1, reason: 'bad image' }];
+      const [input] = renderLiveContext(agent.state.entries, { refusedAttachments: refused });
+      expect(input).toMatchObject({
+        kind: 'model_input',
+        sections: [{ content: 'two pictures\n\n[image b.png was refused by the provider and is left out: bad image]' }],
+        attachments: [{ name: 'a.png' }],
+      });
+      expect(validateChatCompletionRequest({ model: 'gpt-4.1-mini', stream: true, messages: toOpenAIMessages([input], undefined) })).toBeNull();
+      expect(renderLiveContext(agent.state.entries)[0]).toMatchObject({ attachments: [{ name: 'a.png' }, { name: 'b.png' }] }); // the entry keeps both
+    });
 });

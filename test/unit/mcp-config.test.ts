@@ -18,8 +18,19 @@ test('stdio and URL servers, with ${VAR} from the environment', () => {
     },
     env,
   );
-  expect(fs).toMatchObject({ name: 'fs', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/home/someone/notes'], env: { API_KEY: env.DOCS_TOKEN, MODE: 'production-mode' } });
-  expect(docs).toMatchObject({ name: 'docs', transport: 'http-or-sse', url: 'https://docs.example/eu-west-1/mcp', headers: { Authorization: `Bearer ${env.DOCS_TOKEN}` } });
+  expect(fs).toMatchObject({
+    name: 'fs',
+    transport: 'stdio',
+    command: 'npx',
+    args: ['-y', '@modelcontextprotocol/server-filesystem', '/home/someone/notes'],
+    env: { API_KEY: env.DOCS_TOKEN, MODE: 'production-mode' },
+  });
+  expect(docs).toMatchObject({
+    name: 'docs',
+    transport: 'http-or-sse',
+    url: 'https://docs.example/eu-west-1/mcp',
+    headers: { Authorization: `Bearer ${env.DOCS_TOKEN}` },
+  });
   expect(legacy).toMatchObject({ transport: 'sse', timeoutMs: 1000 });
   // Everything from env and headers is a secret (a bearer token also on its own); args and the URL are not.
   expect(fs.secrets.map((s) => s.value)).toEqual(expect.arrayContaining([env.DOCS_TOKEN, 'production-mode']));
@@ -34,7 +45,9 @@ test('the inner object alone is accepted; a default after :- fills an unset vari
 });
 
 test('mistakes are refused with the field and the reason', () => {
-  expect(() => parseMcpConfig({ mcpServers: { a: { command: 'x', url: 'http://y' } } })).toThrow(/mcpServers\.a: give either "command" \(stdio\) or "url" \(HTTP\), not both or neither/);
+  expect(() => parseMcpConfig({ mcpServers: { a: { command: 'x', url: 'http://y' } } })).toThrow(
+    /mcpServers\.a: give either "command" \(stdio\) or "url" \(HTTP\), not both or neither/,
+  );
   expect(() => parseMcpConfig({ mcpServers: { a: {} } })).toThrow(/mcpServers\.a: give either/);
   expect(() => parseMcpConfig({ mcpServers: { a: { command: 'x', args: 'not a list' } } })).toThrow(/mcpServers\.a\.args: /);
   expect(() => parseMcpConfig({ mcpServers: { a: { type: 'sse', command: 'x' } } })).toThrow(/"type" does not match/);
@@ -48,10 +61,14 @@ test('mistakes are refused with the field and the reason', () => {
 
 test('a file: unreadable, not JSON, or valid', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'lc-mcp-config-'));
-  expect(() => loadMcpConfigFile(path.join(dir, 'none.json'))).toThrow(/^There is no MCP configuration file at .*none\.json\. Write one in the format Claude Desktop and Cursor use, e\.g\. \{"mcpServers"/);
+  expect(() => loadMcpConfigFile(path.join(dir, 'none.json'))).toThrow(
+    /^There is no MCP configuration file at .*none\.json\. Write one in the format Claude Desktop and Cursor use, e\.g\. \{"mcpServers"/,
+  );
   expect(() => loadMcpConfigFile(dir)).toThrow(/^Cannot read the MCP configuration .*: it is a folder\.$/);
   writeFileSync(path.join(dir, 'bad.json'), '{"mcpServers": ');
   expect(() => loadMcpConfigFile(path.join(dir, 'bad.json'))).toThrow(/bad\.json is not valid JSON/);
   writeFileSync(path.join(dir, 'ok.json'), JSON.stringify({ mcpServers: { fs: { command: 'node', args: ['server.js'] } } }));
-  expect(loadMcpConfigFile(path.join(dir, 'ok.json'))).toEqual([{ name: 'fs', transport: 'stdio', command: 'node', args: ['server.js'], env: {}, secrets: [] }]);
+  expect(loadMcpConfigFile(path.join(dir, 'ok.json'))).toEqual([
+    { name: 'fs', transport: 'stdio', command: 'node', args: ['server.js'], env: {}, secrets: [] },
+  ]);
 });

@@ -23,7 +23,10 @@ describe('BoundedReadBuffer', () => {
     b.append(Buffer.from(text.slice(0, 10)));
     expect(b.readMessage()).toBeNull();
     b.append(Buffer.from(text.slice(10)));
-    expect(readAll(b)).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }, { jsonrpc: '2.0', method: 'notifications/tools/list_changed' }]);
+    expect(readAll(b)).toEqual([
+      { jsonrpc: '2.0', id: 1, result: {} },
+      { jsonrpc: '2.0', method: 'notifications/tools/list_changed' },
+    ]);
   });
 
   test.each([
@@ -55,9 +58,18 @@ test("a tool's input schema: too deep or too large is named; an ordinary one pas
   let deep: Record<string, unknown> = { type: 'string' };
   for (let i = 0; i < 5000; i++) deep = { type: 'object', properties: { next: deep } };
   expect(inputSchemaProblem(deep)).toBe(`its input schema is nested more than ${MAX_INPUT_SCHEMA_DEPTH} levels deep`);
-  const wide = { type: 'object', properties: Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`field_${i}`, { type: 'string', description: 'a field' }])) };
+  const wide = {
+    type: 'object',
+    properties: Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`field_${i}`, { type: 'string', description: 'a field' }])),
+  };
   expect(inputSchemaProblem(wide)).toMatch(/^its input schema is \d+ KiB as JSON \(at most 64 KiB\)$/);
-  const ordinary = { type: 'object', properties: { path: { type: 'string' }, edits: { type: 'array', items: { type: 'object', properties: { oldText: { type: 'string' }, newText: { type: 'string' } } } } } };
+  const ordinary = {
+    type: 'object',
+    properties: {
+      path: { type: 'string' },
+      edits: { type: 'array', items: { type: 'object', properties: { oldText: { type: 'string' }, newText: { type: 'string' } } } },
+    },
+  };
   expect(inputSchemaProblem(ordinary)).toBeUndefined();
 });
 

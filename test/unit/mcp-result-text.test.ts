@@ -6,7 +6,14 @@ import { toolSpec } from '../../activities/tools/define-tool';
 import { ToolRegistry } from '../../activities/tools/registry';
 
 test('text blocks are joined', () => {
-  expect(mcpResultText({ content: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }] })).toEqual({ text: 'one\ntwo', isError: false });
+  expect(
+    mcpResultText({
+      content: [
+        { type: 'text', text: 'one' },
+        { type: 'text', text: 'two' },
+      ],
+    }),
+  ).toEqual({ text: 'one\ntwo', isError: false });
   expect(mcpResultText({ content: [] })).toEqual({ text: '(no output)', isError: false });
 });
 
@@ -101,8 +108,20 @@ test('a result that is not an MCP result is refused, saying what it is', () => {
 });
 
 test('secrets are cut out of a result before it is read: split between text blocks, inside structured content', () => {
-  const secrets = [{ name: 'API_TOKEN', value: 'ghp_Xq7RbN2kLm9PzT4vWc8Y' }, { name: 'SA_JSON', value: '{"private_key":"-----BEGIN\\nMIIEvQ\\n"}' }];
-  const split = redactMcpResult({ content: [{ type: 'text', text: 'part one ghp_Xq7RbN2k' }, { type: 'image', mimeType: 'image/png', data: 'AAAA' }, { type: 'text', text: 'Lm9PzT4vWc8Y end' }] }, secrets);
+  const secrets = [
+    { name: 'API_TOKEN', value: 'ghp_Xq7RbN2kLm9PzT4vWc8Y' },
+    { name: 'SA_JSON', value: '{"private_key":"-----BEGIN\\nMIIEvQ\\n"}' },
+  ];
+  const split = redactMcpResult(
+    {
+      content: [
+        { type: 'text', text: 'part one ghp_Xq7RbN2k' },
+        { type: 'image', mimeType: 'image/png', data: 'AAAA' },
+        { type: 'text', text: 'Lm9PzT4vWc8Y end' },
+      ],
+    },
+    secrets,
+  );
   expect(mcpResultText(split).text).toBe('part one [redacted $API_TOKEN]\n[image: image/png, 3 B; not shown to the model]\n end');
   const structured = redactMcpResult({ content: [], structuredContent: { config: { credentials: secrets[1].value, nested: [secrets[0].value] } } }, secrets);
   expect(mcpResultText(structured).text).toBe('{"config":{"credentials":"[redacted $SA_JSON]","nested":["[redacted $API_TOKEN]"]}}');

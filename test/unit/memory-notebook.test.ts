@@ -28,7 +28,10 @@ describe('memory_notebook_replace', () => {
 
   test('old_text or search_after not found: Failed, notebook unchanged', () => {
     const w = new MemoryNotebookWidget('hello');
-    expect(w.executeTool('memory_notebook_replace', { old_text: 'nope', new_text: 'x' })).toMatchObject({ status: 'Failed', result: expect.stringMatching(/old_text not found/) });
+    expect(w.executeTool('memory_notebook_replace', { old_text: 'nope', new_text: 'x' })).toMatchObject({
+      status: 'Failed',
+      result: expect.stringMatching(/old_text not found/),
+    });
     expect(w.executeTool('memory_notebook_replace', { old_text: 'hello', new_text: 'x', search_after: 'zzz' })).toMatchObject({
       status: 'Failed',
       metadata: { anchor_hit: false },

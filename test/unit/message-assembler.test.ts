@@ -1,8 +1,7 @@
 import { DeltaSequencer, MessageAssembler, type MessageDelta, StreamProtocolError, type UnnumberedDelta } from '../../agent/index';
 
 const at = '2025-01-01T00:00:00.000Z';
-const feed = (a: MessageAssembler, deltas: UnnumberedDelta[]) =>
-  deltas.forEach((d, i) => a.consume({ ...d, seq: i + 1, timestamp: at } as MessageDelta));
+const feed = (a: MessageAssembler, deltas: UnnumberedDelta[]) => deltas.forEach((d, i) => a.consume({ ...d, seq: i + 1, timestamp: at } as MessageDelta));
 
 describe('MessageAssembler (seed 002)', () => {
   test('assembles text, thinking and tool calls from fragments', () => {
@@ -70,9 +69,32 @@ describe('MessageAssembler (seed 002)', () => {
 
   test.each([
     ['start must come first', [{ kind: 'text', text: 'x' }], /first delta must be "start"/],
-    ['one terminal only', [{ kind: 'start', modelId: 'm' }, { kind: 'done', finishReason: 'stop' }, { kind: 'done', finishReason: 'stop' }], /after the stream ended/],
-    ['tool call end needs a start', [{ kind: 'start', modelId: 'm' }, { kind: 'tool_call_end', toolCallId: 'z' }], /before its start/],
-    ['tool calls must end before done', [{ kind: 'start', modelId: 'm' }, { kind: 'tool_call_start', toolCallId: 'z', toolName: 't' }, { kind: 'done', finishReason: 'stop' }], /never ended/],
+    [
+      'one terminal only',
+      [
+        { kind: 'start', modelId: 'm' },
+        { kind: 'done', finishReason: 'stop' },
+        { kind: 'done', finishReason: 'stop' },
+      ],
+      /after the stream ended/,
+    ],
+    [
+      'tool call end needs a start',
+      [
+        { kind: 'start', modelId: 'm' },
+        { kind: 'tool_call_end', toolCallId: 'z' },
+      ],
+      /before its start/,
+    ],
+    [
+      'tool calls must end before done',
+      [
+        { kind: 'start', modelId: 'm' },
+        { kind: 'tool_call_start', toolCallId: 'z', toolName: 't' },
+        { kind: 'done', finishReason: 'stop' },
+      ],
+      /never ended/,
+    ],
   ] as const)('%s', (_n, deltas, message) => {
     const a = new MessageAssembler();
     expect(() => feed(a, deltas as never)).toThrow(message);
@@ -86,7 +108,10 @@ describe('MessageAssembler (seed 002)', () => {
 
   test('an error delta ends the stream; no final message', () => {
     const a = new MessageAssembler();
-    feed(a, [{ kind: 'start', modelId: 'm' }, { kind: 'error', code: 'RATE_LIMIT', message: 'slow down', retryable: true }]);
+    feed(a, [
+      { kind: 'start', modelId: 'm' },
+      { kind: 'error', code: 'RATE_LIMIT', message: 'slow down', retryable: true },
+    ]);
     expect(a.status).toBe('error');
     expect(a.getError()).toEqual({ code: 'RATE_LIMIT', message: 'slow down', retryable: true });
     expect(() => a.buildFinalMessage()).toThrow(/slow down/);

@@ -1,5 +1,17 @@
 /** The model-call step with plain functions: one call per phase, and the fallback models in order. */
-import { type AgentConfig, type AgentError, AgentRunState, AgentState, ConfigChange, InfrastructureError, LivecontextError, type ModelCallRequest, type ModelCallResult, NewAgentConfig, type StepDeps } from '../../agent/index';
+import {
+  type AgentConfig,
+  type AgentError,
+  AgentRunState,
+  AgentState,
+  ConfigChange,
+  InfrastructureError,
+  LivecontextError,
+  type ModelCallRequest,
+  type ModelCallResult,
+  NewAgentConfig,
+  type StepDeps,
+} from '../../agent/index';
 import { FALLBACK_MODELS_CHANGE, NO_FALLBACK_CODES, type ModelPhase, runModelStep } from '../../agent/model-step';
 import { ModelError } from '../../activities/models/provider-errors';
 
@@ -11,7 +23,12 @@ type Script = Record<string, Array<ModelCallResult | LivecontextError>>;
 
 function answer(model: string, text = `answer from ${model}`): ModelCallResult {
   const [providerId, id] = model.split(':');
-  return { contents: [text], toolCalls: [], invocation: { providerId, specification: `${providerId}-wire`, model: id }, metadata: { estimated_input_tokens: 12 } };
+  return {
+    contents: [text],
+    toolCalls: [],
+    invocation: { providerId, specification: `${providerId}-wire`, model: id },
+    metadata: { estimated_input_tokens: 12 },
+  };
 }
 const failure = (code: string, message = `${code} happened`) => new LivecontextError(code, message);
 
@@ -76,30 +93,40 @@ test('an answer from the first model carries no fallback record', async () => {
   expect((t.state.lastContextual() as { metadata: object }).metadata).not.toHaveProperty('fallback_from');
 });
 
-test.each([ModelError.Authentication, ModelError.MissingApiKey, ModelError.NotFound, 'UNKNOWN_PROVIDER', ModelError.ContextLength, ModelError.RateLimit, ModelError.Stalled, 'ACTIVITY_FAILED'])(
-  '%s falls back',
-  async (code) => {
-    const t = setUp({ model: primary, fallbackModels: [second] }, { [primary]: [failure(code)], [second]: [answer(second)] });
-    expect(await t.step()).toBe('ProgressMade');
-    expect(t.requests.map((r) => r.model)).toEqual([primary, second]);
-  },
-);
+test.each([
+  ModelError.Authentication,
+  ModelError.MissingApiKey,
+  ModelError.NotFound,
+  'UNKNOWN_PROVIDER',
+  ModelError.ContextLength,
+  ModelError.RateLimit,
+  ModelError.Stalled,
+  'ACTIVITY_FAILED',
+])('%s falls back', async (code) => {
+  const t = setUp({ model: primary, fallbackModels: [second] }, { [primary]: [failure(code)], [second]: [answer(second)] });
+  expect(await t.step()).toBe('ProgressMade');
+  expect(t.requests.map((r) => r.model)).toEqual([primary, second]);
+});
 
-test.each(NO_FALLBACK_CODES)('%s is the request\'s fault: no other model is tried', async (code) => {
+test.each(NO_FALLBACK_CODES)("%s is the request's fault: no other model is tried", async (code) => {
   const t = setUp({ model: primary, fallbackModels: [second] }, { [primary]: [failure(code, 'bad')], [second]: [answer(second)] });
   expect(await t.step()).toBe('BlockedOnError');
   expect(t.requests.map((r) => r.model)).toEqual([primary]);
   expect(t.error()).toMatchObject({ code, message: 'bad' });
 });
 
-test('the codes that do not fall back are the framework\'s own error types', () => {
+test("the codes that do not fall back are the framework's own error types", () => {
   for (const code of NO_FALLBACK_CODES) expect(Object.values(ModelError)).toContain(code);
 });
 
 test('when every model fails the agent blocks on the last error, naming the models tried; the next try starts from the first', async () => {
   const t = setUp(
     { model: primary, fallbackModels: [second, third] },
-    { [primary]: [failure(ModelError.Server), answer(primary, 'back again')], [second]: [failure(ModelError.Overloaded)], [third]: [failure(ModelError.Authentication, 'bad key')] },
+    {
+      [primary]: [failure(ModelError.Server), answer(primary, 'back again')],
+      [second]: [failure(ModelError.Overloaded)],
+      [third]: [failure(ModelError.Authentication, 'bad key')],
+    },
   );
   expect(await t.step()).toBe('BlockedOnError');
   expect(t.requests.map((r) => r.model)).toEqual([primary, second, third]);
@@ -114,8 +141,11 @@ test('when every model fails the agent blocks on the last error, naming the mode
   expect(t.state.lastContextual()).toMatchObject({ contents: ['back again'] });
 });
 
-test('a fallback that fails with the request\'s fault stops the list there', async () => {
-  const t = setUp({ model: primary, fallbackModels: [second, third] }, { [primary]: [failure(ModelError.Server)], [second]: [failure(ModelError.BadRequest, 'no such param')] });
+test("a fallback that fails with the request's fault stops the list there", async () => {
+  const t = setUp(
+    { model: primary, fallbackModels: [second, third] },
+    { [primary]: [failure(ModelError.Server)], [second]: [failure(ModelError.BadRequest, 'no such param')] },
+  );
   expect(await t.step()).toBe('BlockedOnError');
   expect(t.requests.map((r) => r.model)).toEqual([primary, second]);
   expect(t.error()).toMatchObject({ code: ModelError.BadRequest, message: `no such param [${second}; tried before it: ${primary} (${ModelError.Server})]` });
@@ -137,7 +167,11 @@ test('after tool results the chain starts at the executor model; a model is trie
 
 test('replaying a history from before fallback models (the patch answers no): the agent blocks as it did', async () => {
   const asked: string[] = [];
-  const t = setUp({ model: primary, fallbackModels: [second] }, { [primary]: [failure(ModelError.Server)], [second]: [answer(second)] }, { since: (c) => (asked.push(c), false) });
+  const t = setUp(
+    { model: primary, fallbackModels: [second] },
+    { [primary]: [failure(ModelError.Server)], [second]: [answer(second)] },
+    { since: (c) => (asked.push(c), false) },
+  );
   expect(await t.step()).toBe('BlockedOnError');
   expect(t.requests.map((r) => r.model)).toEqual([primary]);
   expect(asked).toEqual([FALLBACK_MODELS_CHANGE]);
@@ -153,7 +187,10 @@ test('the patch is asked only when a fallback would be tried, so other histories
 });
 
 test('a failure of the machinery around the agent is not a model failure: no fallback, nothing recorded', async () => {
-  const t = setUp({ model: primary, fallbackModels: [second] }, { [primary]: [new InfrastructureError('UNDECODABLE_RESULT', 'cannot decode')], [second]: [answer(second)] });
+  const t = setUp(
+    { model: primary, fallbackModels: [second] },
+    { [primary]: [new InfrastructureError('UNDECODABLE_RESULT', 'cannot decode')], [second]: [answer(second)] },
+  );
   await expect(t.step()).rejects.toThrow(InfrastructureError);
   expect(t.requests.map((r) => r.model)).toEqual([primary]);
   expect(t.error()).toBeUndefined();

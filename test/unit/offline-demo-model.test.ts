@@ -6,7 +6,9 @@
 import { offlineDemoProvider } from '../../activities/models/offline-demo-model';
 import type { ContextMessage, MessageDelta, ToolSpec } from '../../agent/index';
 
-const tools = ['write_file', 'delete_file', 'sleep', 'memory_notebook_replace', 'todo_add', 'todo_update'].map((name) => ({ name, description: name, inputSchema: {} }) as unknown as ToolSpec);
+const tools = ['write_file', 'delete_file', 'sleep', 'memory_notebook_replace', 'todo_add', 'todo_update'].map(
+  (name) => ({ name, description: name, inputSchema: {} }) as unknown as ToolSpec,
+);
 
 async function reply(last: Record<string, unknown>) {
   const deltas: MessageDelta[] = [];
@@ -35,7 +37,11 @@ test.each(['buy milk', 'call Ada', 'hello from another namespace', 'hi-fi cable 
 });
 
 test('a deletion is said once', async () => {
-  const r = await reply({ kind: 'tool_results', seq: 9, results: [{ toolName: 'delete_file', toolCallId: 'c1', status: 'Success', result: 'Deleted notes/note-2.md.' }] });
+  const r = await reply({
+    kind: 'tool_results',
+    seq: 9,
+    results: [{ toolName: 'delete_file', toolCallId: 'c1', status: 'Success', result: 'Deleted notes/note-2.md.' }],
+  });
   expect(r.text).toMatch(/^\[offline demo model: not an LLM\] Deleted notes\/note-2\.md\. Set OPENAI_API_KEY/);
   expect(r.text).not.toMatch(/Deleted\. Deleted/);
 });

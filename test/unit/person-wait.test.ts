@@ -4,7 +4,10 @@ import { approvalNotice, command } from '../../cli/person-wait';
 import { commandArgs } from '../../cli/cli';
 
 /** How a POSIX shell splits `line` into words (the command's own words, without `livecontext`). */
-const shellWords = (line: string): string[] => JSON.parse(execFileSync('sh', ['-c', `node -e 'console.log(JSON.stringify(process.argv.slice(1)))' -- ${line.replace(/^livecontext /, '')}`], { encoding: 'utf8' }));
+const shellWords = (line: string): string[] =>
+  JSON.parse(
+    execFileSync('sh', ['-c', `node -e 'console.log(JSON.stringify(process.argv.slice(1)))' -- ${line.replace(/^livecontext /, '')}`], { encoding: 'utf8' }),
+  );
 
 test('ids are quoted when a shell would split or expand them, and put after -- when they start with -', () => {
   expect(command('approve', ['my-agent', 'call_1'])).toBe('livecontext approve my-agent call_1');

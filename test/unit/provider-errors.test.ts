@@ -43,7 +43,12 @@ test('a zero retry-after means "now": still retryable, with the smallest delay T
 test('context-length errors are not retryable', () => {
   const e = openaiError(400, {}, { error: { message: "This model's maximum context length is 128000 tokens", code: 'context_length_exceeded' } });
   expect(mapProviderError(e)).toMatchObject({ code: ModelError.ContextLength, retryable: false });
-  const a = Anthropic.APIError.generate(400, { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' } }, undefined, new Headers());
+  const a = Anthropic.APIError.generate(
+    400,
+    { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' } },
+    undefined,
+    new Headers(),
+  );
   expect(mapProviderError(a)).toMatchObject({ code: ModelError.ContextLength, retryable: false });
 });
 
@@ -56,9 +61,26 @@ test('connection errors and mid-stream error events', () => {
 });
 
 test('a 400 about an image is AttachmentRefused (not retried): OpenAI\'s invalid_image_format, Anthropic\'s "Could not process image"', () => {
-  const openai = OpenAI.APIError.generate(400, { error: { message: 'The image data you provided does not represent a valid image.', type: 'invalid_request_error', param: null, code: 'invalid_image_format' } }, undefined, new Headers());
+  const openai = OpenAI.APIError.generate(
+    400,
+    {
+      error: {
+        message: 'The image data you provided does not represent a valid image.',
+        type: 'invalid_request_error',
+        param: null,
+        code: 'invalid_image_format',
+      },
+    },
+    undefined,
+    new Headers(),
+  );
   expect(mapProviderError(openai)).toMatchObject({ code: ModelError.AttachmentRefused, retryable: false });
-  const anthropic = Anthropic.APIError.generate(400, { type: 'error', error: { type: 'invalid_request_error', message: 'messages.0.content.0.image.source.base64.data: Could not process image' } }, undefined, new Headers());
+  const anthropic = Anthropic.APIError.generate(
+    400,
+    { type: 'error', error: { type: 'invalid_request_error', message: 'messages.0.content.0.image.source.base64.data: Could not process image' } },
+    undefined,
+    new Headers(),
+  );
   expect(mapProviderError(anthropic)).toMatchObject({ code: ModelError.AttachmentRefused, retryable: false });
   expect(mapProviderError(openaiError(400, {}, { error: { message: 'messages: too short' } }))).toMatchObject({ code: ModelError.BadRequest });
 });

@@ -8,7 +8,12 @@ const openai = { providerId: 'openai', specification: 'openai-chat-completions',
 
 function session() {
   const s = new AgentState(() => 0);
-  s.appendModelInput({ sections: [{ title: 'Task', content: 'do it' }, { title: 'Notes', content: 'carefully' }] });
+  s.appendModelInput({
+    sections: [
+      { title: 'Task', content: 'do it' },
+      { title: 'Notes', content: 'carefully' },
+    ],
+  });
   s.appendModelOutput({
     contents: ['On it.'],
     thinking: 'plan',
@@ -84,7 +89,10 @@ test('Anthropic: automatic cache breakpoints on tools, system, the previous user
   const s = session();
   s.appendModelOutput({ contents: ['done'], toolCalls: [], invocation: anthropic });
   s.appendModelInput({ sections: [{ title: 'Input', content: 'next' }] });
-  const tools = [{ name: 't1', description: 'd', parameters: { type: 'object' } }, { name: 't2', description: 'd', parameters: { type: 'object' } }];
+  const tools = [
+    { name: 't1', description: 'd', parameters: { type: 'object' } },
+    { name: 't2', description: 'd', parameters: { type: 'object' } },
+  ];
   const req = toAnthropicRequest(renderLiveContext(s.entries), 'sys', tools, { providerId: 'anthropic', cache: true });
   const marked = JSON.stringify(req).match(/cache_control/g) ?? [];
   expect(marked).toHaveLength(4);

@@ -10,7 +10,11 @@ const root = path.join(__dirname, '..', '..');
 
 function agentModules(dir = path.join(root, 'agent')): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? agentModules(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.relative(path.join(root, 'agent'), path.join(dir, e.name)).replace(/\.ts$/, '')] : [],
+    e.isDirectory()
+      ? agentModules(path.join(dir, e.name))
+      : e.name.endsWith('.ts')
+        ? [path.relative(path.join(root, 'agent'), path.join(dir, e.name)).replace(/\.ts$/, '')]
+        : [],
   );
 }
 

@@ -14,7 +14,8 @@ const ROOT = path.resolve(__dirname, '../..');
 const SKIP = new Set(['node_modules', 'dist', '.git', '.livecontext', 'coverage']);
 
 /** `from '…'`, `import '…'`, `import('…')`, `require('…')`, `require.resolve('…')`, `jest.mock('…')`: the relative ones. */
-const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+|\brequire(?:\.resolve)?\s*\(\s*|\bjest\.(?:mock|doMock|requireActual)\s*\(\s*)(['"`])(\.{1,2}(?:\/[^'"`\n]*)?)\1/g;
+const IMPORT =
+  /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+|\brequire(?:\.resolve)?\s*\(\s*|\bjest\.(?:mock|doMock|requireActual)\s*\(\s*)(['"`])(\.{1,2}(?:\/[^'"`\n]*)?)\1/g;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
@@ -48,7 +49,14 @@ test('the check sees a bare folder import in every form', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'lc-imports-'));
   try {
     cpSync(path.join(ROOT, 'agent/widgets/index.ts'), path.join(dir, 'lib/index.ts'));
-    const forms = [`import { a } from './lib';`, `export * from "./lib/";`, `const b = require('./lib');`, `void import('./lib');`, `require.resolve('./lib')`, `import './lib';`];
+    const forms = [
+      `import { a } from './lib';`,
+      `export * from "./lib/";`,
+      `const b = require('./lib');`,
+      `void import('./lib');`,
+      `require.resolve('./lib')`,
+      `import './lib';`,
+    ];
     const named = [`import { a } from './lib/index';`, `import { c } from './lib/index.ts';`];
     writeFileSync(path.join(dir, 'bare.ts'), forms.join('\n'));
     writeFileSync(path.join(dir, 'named.ts'), named.join('\n'));
@@ -68,7 +76,16 @@ test('files named like source folders in the checkout root (agent.json, workflow
     }
     symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
     // What `livecontext export … --out <name>.json` writes, under every name a source folder has.
-    const shadows = ['agent.json', 'activities.json', 'workflows.json', 'worker.json', 'client.json', 'common.json', 'agent/widgets.json', 'activities/mcp.json'];
+    const shadows = [
+      'agent.json',
+      'activities.json',
+      'workflows.json',
+      'worker.json',
+      'client.json',
+      'common.json',
+      'agent/widgets.json',
+      'activities/mcp.json',
+    ];
     for (const f of shadows) writeFileSync(path.join(dir, f), JSON.stringify({ formatVersion: 1, entries: [] }));
     // A TypeScript tools module as the README writes it, loaded as `livecontext worker --tools` loads one.
     writeFileSync(
@@ -82,9 +99,17 @@ test('files named like source folders in the checkout root (agent.json, workflow
       loadToolsModule('./my-tools.ts').then((tools) => {
         console.log(JSON.stringify({ widgetTools: enumerateWidgetTools().map((t) => t.name), workflows: require('path').relative(process.cwd(), WORKFLOWS_PATH), tools: tools.map((t) => t.name) }));
       }, (err) => { console.error(err); process.exit(1); });`;
-    const out = execFileSync(process.execPath, ['--require', require.resolve('tsx/cjs'), '-e', script], { cwd: dir, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+    const out = execFileSync(process.execPath, ['--require', require.resolve('tsx/cjs'), '-e', script], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
     const loaded = JSON.parse(out.trim().split('\n').pop()!);
-    expect(loaded).toEqual({ widgetTools: expect.arrayContaining(['memory_notebook_replace']), workflows: path.join('workflows', 'index.ts'), tools: ['echo'] });
+    expect(loaded).toEqual({
+      widgetTools: expect.arrayContaining(['memory_notebook_replace']),
+      workflows: path.join('workflows', 'index.ts'),
+      tools: ['echo'],
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

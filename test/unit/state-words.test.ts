@@ -15,7 +15,12 @@ const approval = status({
   blockedOn: 'approval',
   awaitingApproval: [{ toolCallId: 'c1', toolName: 'delete_file', arguments: '{}', reason: 'destructive', requestedAt: '2026-01-01T00:00:00Z' }],
 });
-const error = (code: string) => status({ runState: 'PendingToolResults', blockedOn: 'error', lastError: { code, message: 'no', runState: 'PendingToolResults', at: '2026-01-01T00:00:00Z' } });
+const error = (code: string) =>
+  status({
+    runState: 'PendingToolResults',
+    blockedOn: 'error',
+    lastError: { code, message: 'no', runState: 'PendingToolResults', at: '2026-01-01T00:00:00Z' },
+  });
 
 test('the word and its detail, for each thing an agent can be doing', () => {
   expect(stateWords(status())).toEqual({ stateWord: 'waiting for input', stateDetail: null });

@@ -20,11 +20,22 @@ const workerEnv = {
 
 describe('commandEnvironment', () => {
   test('only the allow-list, with HOME in the workspace', () => {
-    expect(commandEnvironment('/ws/a', {}, workerEnv)).toEqual({ PATH: '/usr/bin:/bin', LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', TZ: 'UTC', HOME: '/ws/a', PWD: '/ws/a' });
+    expect(commandEnvironment('/ws/a', {}, workerEnv)).toEqual({
+      PATH: '/usr/bin:/bin',
+      LANG: 'C.UTF-8',
+      LC_ALL: 'C.UTF-8',
+      TZ: 'UTC',
+      HOME: '/ws/a',
+      PWD: '/ws/a',
+    });
   });
 
   test('what the owner passes on purpose: names in LIVECONTEXT_RUN_COMMAND_ENV or passEnv, values in env', () => {
-    const env = commandEnvironment('/ws/a', { passEnv: ['DATABASE_URL'], env: { MODE: 'ci' } }, { ...workerEnv, LIVECONTEXT_RUN_COMMAND_ENV: 'MY_SETTING, GITHUB_TOKEN' });
+    const env = commandEnvironment(
+      '/ws/a',
+      { passEnv: ['DATABASE_URL'], env: { MODE: 'ci' } },
+      { ...workerEnv, LIVECONTEXT_RUN_COMMAND_ENV: 'MY_SETTING, GITHUB_TOKEN' },
+    );
     expect(env).toMatchObject({ MY_SETTING: 'harmless-visible-value', GITHUB_TOKEN: 'ghp_abcdefghijklmnop', DATABASE_URL: workerEnv.DATABASE_URL, MODE: 'ci' });
     expect(env.OPENAI_API_KEY).toBeUndefined();
   });
@@ -73,7 +84,10 @@ describe('redactSecrets', () => {
   // The shapes secrets have in environments: a service-account key file on one line (quotes, and "\n"
   // inside its PEM key), a multi-line PEM key, a password with a quote and a backslash, a non-ASCII one.
   const shaped = {
-    GOOGLE_CREDENTIALS: JSON.stringify({ type: 'service_account', private_key: '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n' }),
+    GOOGLE_CREDENTIALS: JSON.stringify({
+      type: 'service_account',
+      private_key: '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n',
+    }),
     SSH_PRIVATE_KEY: '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----',
     DB_PASSWORD: 'pa"ss\\w0rd-2024',
     VAULT_TOKEN: 'hvs.gëheim-Ω-0123456789',
@@ -94,10 +108,18 @@ describe('redactSecrets', () => {
 
   test('a secret split between texts read as one is cut out of each', () => {
     const token = workerEnv.GITHUB_TOKEN;
-    expect(redactSecretsAcross([`token: ${token.slice(0, 5)}`, `${token.slice(5)} (end)`, 'other'], secrets)).toEqual(['token: [redacted $GITHUB_TOKEN]', ' (end)', 'other']);
+    expect(redactSecretsAcross([`token: ${token.slice(0, 5)}`, `${token.slice(5)} (end)`, 'other'], secrets)).toEqual([
+      'token: [redacted $GITHUB_TOKEN]',
+      ' (end)',
+      'other',
+    ]);
     // Over three parts, the middle one wholly inside the secret; and a whole one beside it.
     const key = workerEnv.OPENAI_API_KEY;
-    expect(redactSecretsAcross([`a ${key.slice(0, 3)}`, key.slice(3, 10), `${key.slice(10)} b ${key}`], secrets)).toEqual(['a [redacted $OPENAI_API_KEY]', '', ' b [redacted $OPENAI_API_KEY]']);
+    expect(redactSecretsAcross([`a ${key.slice(0, 3)}`, key.slice(3, 10), `${key.slice(10)} b ${key}`], secrets)).toEqual([
+      'a [redacted $OPENAI_API_KEY]',
+      '',
+      ' b [redacted $OPENAI_API_KEY]',
+    ]);
     expect(redactSecretsAcross(['nothing', 'here'], secrets)).toEqual(['nothing', 'here']);
     // Many occurrences stay quick (no quadratic scan).
     const many = Array.from({ length: 20_000 }, (_, i) => (i % 2 ? token.slice(4) : token.slice(0, 4)));

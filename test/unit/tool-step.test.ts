@@ -96,7 +96,11 @@ describe('batches', () => {
     await agent.doStep(d);
     expect(d.runs.map((r) => r.call.toolCallId)).toEqual(['c1', 'c2']);
     const entry = await finishBatch(agent, d);
-    expect(entry.results.map((r) => [r.toolCallId, r.status])).toEqual([['c1', 'Success'], ['c2', 'Success'], ['c3', 'Success']]);
+    expect(entry.results.map((r) => [r.toolCallId, r.status])).toEqual([
+      ['c1', 'Success'],
+      ['c2', 'Success'],
+      ['c3', 'Success'],
+    ]);
   });
 
   test('parallelTools: the whole batch runs in one step, at once; results are recorded in call order', async () => {
@@ -160,7 +164,11 @@ describe('approval', () => {
     agent.decideToolCall({ toolCallId: 'c1', approved: false, by: 'ana', reason: 'not on prod' });
     agent.decideToolCall({ toolCallId: 'c2', approved: true }); // decided ahead, before it is reached
     const entry = await finishBatch(agent, d);
-    expect(entry.results[0]).toMatchObject({ toolCallId: 'c1', status: 'Skipped', result: 'The call was denied by ana: not on prod. Do not retry it unchanged.' });
+    expect(entry.results[0]).toMatchObject({
+      toolCallId: 'c1',
+      status: 'Skipped',
+      result: 'The call was denied by ana: not on prod. Do not retry it unchanged.',
+    });
     expect(entry.results[1]).toMatchObject({ toolCallId: 'c2', status: 'Success' });
     expect(d.runs.map((r) => r.call.toolCallId)).toEqual(['c2']);
   });
@@ -213,8 +221,16 @@ describe('failures', () => {
   test('metadata too large, or with keys that are not snake_case, is dropped with a note; the result stays', async () => {
     const d = deps([call('c1', 'fat_metadata'), call('c2', 'odd_metadata')]);
     const entry = await finishBatch(await atToolStep({}, d), d);
-    expect(entry.results[0]).toMatchObject({ status: 'Success', result: 'ran c1', metadata: { metadata_dropped: expect.stringMatching(/bytes; the limit is 2048/) } });
-    expect(entry.results[1]).toMatchObject({ status: 'Success', result: 'ran c2', metadata: { metadata_dropped: expect.stringMatching(/"Not Snake" is not snake_case/) } });
+    expect(entry.results[0]).toMatchObject({
+      status: 'Success',
+      result: 'ran c1',
+      metadata: { metadata_dropped: expect.stringMatching(/bytes; the limit is 2048/) },
+    });
+    expect(entry.results[1]).toMatchObject({
+      status: 'Success',
+      result: 'ran c2',
+      metadata: { metadata_dropped: expect.stringMatching(/"Not Snake" is not snake_case/) },
+    });
     expect(JSON.stringify(entry)).not.toContain('x'.repeat(100));
   });
 
@@ -255,7 +271,10 @@ describe('widget tools', () => {
     const entry = await finishBatch(agent, d);
     expect(agent.notebook.content).toBe('');
     expect(d.sleeps).toEqual([]);
-    expect(entry.results.map((r) => [r.toolCallId, r.status])).toEqual([['n1', 'Failed'], ['s1', 'Failed']]);
+    expect(entry.results.map((r) => [r.toolCallId, r.status])).toEqual([
+      ['n1', 'Failed'],
+      ['s1', 'Failed'],
+    ]);
   });
 
   test('within the allowance, a timer tool sleeps durably through deps.sleep', async () => {

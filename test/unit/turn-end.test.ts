@@ -13,7 +13,12 @@ import { validateMessagesRequest } from '../support/fake-anthropic-validate';
 const invocation = { providerId: 'fake', specification: 'fake', model: 'm' };
 let now = Date.UTC(2026, 0, 1);
 const clock = () => (now += 1000);
-const call = (id: string, toolName = 't', args: Record<string, unknown> = {}) => ({ toolName, toolCallId: id, rawArguments: JSON.stringify(args), arguments: args as never });
+const call = (id: string, toolName = 't', args: Record<string, unknown> = {}) => ({
+  toolName,
+  toolCallId: id,
+  rawArguments: JSON.stringify(args),
+  arguments: args as never,
+});
 
 function deps(outputs: ModelCallResult[]): StepDeps {
   return {
@@ -43,14 +48,23 @@ function expectValidRequests(agent: Agent) {
 
 test('an interrupt mid batch keeps the finished result, skips the rest, and the agent waits for input', async () => {
   const agent = Agent.create({ config: { model: 'fake:m' }, clock });
-  const d = deps([{ contents: ['two calls'], toolCalls: [call('a'), call('b')], invocation }, { contents: ['after the interrupt'], toolCalls: [], invocation }]);
+  const d = deps([
+    { contents: ['two calls'], toolCalls: [call('a'), call('b')], invocation },
+    { contents: ['after the interrupt'], toolCalls: [], invocation },
+  ]);
   agent.enqueueInput({ text: 'go' });
   await run(agent, d, 3); // input, model output, the first tool
   expect(agent.pendingToolResults.map((r) => r.toolCallId)).toEqual(['a']);
   expect(agent.interrupt('ana')).toBe(true);
   expect(agent.runState).toBe('WaitingInput');
   const entries = agent.state.entries;
-  expect(entries.at(-2)).toMatchObject({ kind: 'tool_results', results: [{ toolCallId: 'a', status: 'Success' }, { toolCallId: 'b', status: 'Skipped', result: expect.stringMatching(/Interrupted by ana/) }] });
+  expect(entries.at(-2)).toMatchObject({
+    kind: 'tool_results',
+    results: [
+      { toolCallId: 'a', status: 'Success' },
+      { toolCallId: 'b', status: 'Skipped', result: expect.stringMatching(/Interrupted by ana/) },
+    ],
+  });
   expect(entries.at(-1)).toMatchObject({ kind: 'turn_end', reason: 'interrupted', by: 'ana' });
   expect(agent.turnOutcome(1)).toEqual({ inputSeq: 1, status: 'interrupted', by: 'ana' });
   expect(await agent.doStep(d)).toBe('BlockedOnInput');
@@ -102,7 +116,13 @@ test('two ask_user calls in one reply: both questions reach the person, numbered
   agent.enqueueInput({ text: 'book a train' });
   await run(agent, d, 10);
   expect(agent.turnOutcome(1)).toEqual({ inputSeq: 1, status: 'asked', question: '1. Which city?\n2. Which day?' });
-  expect(agent.state.entries.at(-2)).toMatchObject({ kind: 'tool_results', results: [{ toolCallId: 'q1', status: 'Success' }, { toolCallId: 'q2', status: 'Success' }] });
+  expect(agent.state.entries.at(-2)).toMatchObject({
+    kind: 'tool_results',
+    results: [
+      { toolCallId: 'q1', status: 'Success' },
+      { toolCallId: 'q2', status: 'Success' },
+    ],
+  });
   agent.enqueueInput({ text: '1. Lyon 2. Tuesday' });
   await run(agent, d, 10);
   expect(agent.turnOutcome(2)).toMatchObject({ status: 'answered', answer: { contents: ['Booked for Lyon on Tuesday.'] } });
@@ -111,7 +131,12 @@ test('two ask_user calls in one reply: both questions reach the person, numbered
 
 test('a history recorded before the change keeps its first question only (replay)', async () => {
   const agent = Agent.create({ config: { model: 'fake:m' }, clock });
-  const d = { ...deps([{ contents: [], toolCalls: [call('q1', 'ask_user', { question: 'Which city?' }), call('q2', 'ask_user', { question: 'Which day?' })], invocation }]), since: (c: string) => c !== 'ask-user-all-questions' };
+  const d = {
+    ...deps([
+      { contents: [], toolCalls: [call('q1', 'ask_user', { question: 'Which city?' }), call('q2', 'ask_user', { question: 'Which day?' })], invocation },
+    ]),
+    since: (c: string) => c !== 'ask-user-all-questions',
+  };
   agent.enqueueInput({ text: 'book a train' });
   await run(agent, d, 10);
   expect(agent.turnOutcome(1)).toEqual({ inputSeq: 1, status: 'asked', question: 'Which city?' });

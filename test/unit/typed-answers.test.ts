@@ -43,7 +43,9 @@ describe('the input', () => {
     };
     expect(reason({ schema: { type: 'object' } })).toBe('accepted');
     expect(reason({ schema: { type: 'nonsense' } })).toMatch(/^MALFORMED_INPUT: .*responseSchema\.schema: it is not a JSON Schema.*Unsupported type: nonsense/);
-    expect(reason({ schema: { type: 'object', description: 'x'.repeat(RESPONSE_SCHEMA_MAX_BYTES) } })).toMatch(/^MALFORMED_INPUT: .*responseSchema\.schema: it is \d+ bytes; the limit is 16384/);
+    expect(reason({ schema: { type: 'object', description: 'x'.repeat(RESPONSE_SCHEMA_MAX_BYTES) } })).toMatch(
+      /^MALFORMED_INPUT: .*responseSchema\.schema: it is \d+ bytes; the limit is 16384/,
+    );
     expect(reason({ name: 'has spaces', schema: { type: 'object' } })).toMatch(/^MALFORMED_INPUT: .*responseSchema\.name/);
     expect(reason({ schema: 'object' })).toMatch(/^MALFORMED_INPUT: .*responseSchema\.schema/);
     expect(reason({ schema: { type: 'object' }, strict: true })).toMatch(/^MALFORMED_INPUT: .*Unrecognized key/);
@@ -72,7 +74,10 @@ describe('parseStructuredAnswer', () => {
     const result = parseStructuredAnswer(text, closed);
     expect(result).toMatchObject({ ok: true, value: good, json: JSON.stringify(good) });
     expect(result.ok && result.repairs).toEqual(['removed a code fence around the JSON', 'read score "7" as a number', 'dropped mood (not in the schema)']);
-    expect(parseStructuredAnswer(`Sure! ${JSON.stringify(good)} Hope that helps.`, verdict)).toMatchObject({ ok: true, repairs: ['ignored text around the JSON'] });
+    expect(parseStructuredAnswer(`Sure! ${JSON.stringify(good)} Hope that helps.`, verdict)).toMatchObject({
+      ok: true,
+      repairs: ['ignored text around the JSON'],
+    });
   });
 
   test('what cannot be repaired is listed, path by path', () => {
@@ -86,7 +91,11 @@ describe('parseStructuredAnswer', () => {
   test('a schema whose root is not an object is sent wrapped, and its answer unwrapped', () => {
     const list = responseSchemaFor(z.array(z.object({ name: z.string(), children: z.array(z.string()) })));
     const wire = wireResponseFormat(list);
-    expect(wire).toMatchObject({ name: 'answer', wrapped: true, schema: { type: 'object', required: ['value'], properties: { value: { $ref: '#/$defs/value' } }, $defs: { value: { type: 'array' } } } });
+    expect(wire).toMatchObject({
+      name: 'answer',
+      wrapped: true,
+      schema: { type: 'object', required: ['value'], properties: { value: { $ref: '#/$defs/value' } }, $defs: { value: { type: 'array' } } },
+    });
     expect(parseStructuredAnswer('{"value": [{"name": "a", "children": []}]}', list)).toMatchObject({ ok: true, json: '[{"name":"a","children":[]}]' });
     // The value given unwrapped is taken too.
     expect(parseStructuredAnswer('[{"name": "a", "children": ["b"]}]', list)).toMatchObject({ ok: true, value: [{ name: 'a', children: ['b'] }] });
@@ -98,7 +107,9 @@ describe('parseStructuredAnswer', () => {
     const rs = responseSchemaFor(NodeList);
     const wire = wireResponseFormat(rs);
     expect(JSON.stringify(wire.schema)).toContain('"next":{"$ref":"#/$defs/value"}');
-    expect(z.fromJSONSchema(wire.schema as Parameters<typeof z.fromJSONSchema>[0]).safeParse({ value: [{ name: 'a', next: [{ name: 'b' }] }] }).success).toBe(true);
+    expect(z.fromJSONSchema(wire.schema as Parameters<typeof z.fromJSONSchema>[0]).safeParse({ value: [{ name: 'a', next: [{ name: 'b' }] }] }).success).toBe(
+      true,
+    );
     expect(parseStructuredAnswer('[{"name": "a", "next": [{"name": 2}]}]', rs)).toMatchObject({ ok: false, issues: expect.stringContaining('0.next.0.name') });
   });
 
@@ -114,7 +125,11 @@ describe('the re-ask', () => {
     const messages = reaskMessages([], { contents: ['{"verdict": "maybe"}'], toolCalls: [] }, 'verdict: Invalid option', 4, invocation);
     expect(messages).toMatchObject([
       { kind: 'model_output', seq: 5, contents: ['{"verdict": "maybe"}'], toolCalls: [], invocation },
-      { kind: 'model_input', seq: 6, sections: [{ title: 'Input', content: expect.stringContaining('does not match the required JSON schema: verdict: Invalid option.') }] },
+      {
+        kind: 'model_input',
+        seq: 6,
+        sections: [{ title: 'Input', content: expect.stringContaining('does not match the required JSON schema: verdict: Invalid option.') }],
+      },
     ]);
   });
 });
@@ -124,7 +139,14 @@ describe('the client side', () => {
     inputSeq: 3,
     status: 'answered' as const,
     inputEntrySeq: 1,
-    answer: { kind: 'model_output' as const, seq: 2, timestamp: '', contents: [text], toolCalls: [], invocation: { providerId: 'p', specification: 's', model: 'm' } },
+    answer: {
+      kind: 'model_output' as const,
+      seq: 2,
+      timestamp: '',
+      contents: [text],
+      toolCalls: [],
+      invocation: { providerId: 'p', specification: 's', model: 'm' },
+    },
   });
 
   test('the value is parsed with the zod schema (transforms included)', () => {
@@ -133,8 +155,14 @@ describe('the client side', () => {
   });
 
   test('a turn without a typed answer is an error that says how it ended', () => {
-    const error = { inputSeq: 3, status: 'error' as const, error: { code: 'ModelError.InvalidStructuredOutput', message: 'no match', runState: 'PendingInput' as const, at: '' } };
-    expect(() => typedOutcome(error, Verdict)).toThrow(new TypedAnswerError('The turn for input #3 ended without a typed answer (ModelError.InvalidStructuredOutput: no match).', error));
+    const error = {
+      inputSeq: 3,
+      status: 'error' as const,
+      error: { code: 'ModelError.InvalidStructuredOutput', message: 'no match', runState: 'PendingInput' as const, at: '' },
+    };
+    expect(() => typedOutcome(error, Verdict)).toThrow(
+      new TypedAnswerError('The turn for input #3 ended without a typed answer (ModelError.InvalidStructuredOutput: no match).', error),
+    );
     expect(() => typedOutcome({ inputSeq: 3, status: 'stopped' }, Verdict)).toThrow(/ended without a typed answer \(stopped\)/);
     expect(() => typedOutcome(answered('plain words'), Verdict)).toThrow(/is not JSON/);
     expect(() => typedOutcome(answered('{"verdict":"approve"}'), Verdict)).toThrow(/does not match the schema: score: /);

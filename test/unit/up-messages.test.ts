@@ -14,7 +14,9 @@ test('why a new agent gets the demo model', () => {
 
 test('the dev server line: started here, or whose server is used and that it keeps running', () => {
   const server = { address: '127.0.0.1:7233', uiUrl: 'http://localhost:8233', stop: async () => {} };
-  expect(devServerLine({ ...server, started: true })).toBe('Temporal dev server 127.0.0.1:7233 (started here; it stops when this exits) · Web UI http://localhost:8233');
+  expect(devServerLine({ ...server, started: true })).toBe(
+    'Temporal dev server 127.0.0.1:7233 (started here; it stops when this exits) · Web UI http://localhost:8233',
+  );
   expect(devServerLine({ ...server, started: false, reusedFrom: 'started by `livecontext dev` (pid 7 in /p); it stops when that command exits' })).toBe(
     'Using the Temporal server already running at 127.0.0.1:7233, started by `livecontext dev` (pid 7 in /p); it stops when that command exits; it keeps running when this exits · Web UI http://localhost:8233',
   );

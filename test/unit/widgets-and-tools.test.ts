@@ -105,7 +105,11 @@ describe('task list widget', () => {
     const d = deps([
       { contents: [], toolCalls: [call('todo_add', { titles: ['x', 'y'] })], invocation },
       { contents: ['planned'], toolCalls: [], invocation },
-      { contents: [], toolCalls: [call('todo_update', { id: 2, status: 'done' }), call('memory_notebook_replace', { old_text: '', new_text: ' and more' })], invocation },
+      {
+        contents: [],
+        toolCalls: [call('todo_update', { id: 2, status: 'done' }), call('memory_notebook_replace', { old_text: '', new_text: ' and more' })],
+        invocation,
+      },
       { contents: ['ok'], toolCalls: [], invocation },
     ]);
     await turn(agent, d, 'plan');
@@ -191,7 +195,13 @@ describe('ExecuteError (seed 000)', () => {
   test('a history recorded before the limit runs the batch', async () => {
     const agent = Agent.create({ config: { model: 'fake:m', parallelTools: true }, clock });
     const many = Array.from({ length: MAX_TOOL_CALLS_PER_BATCH + 1 }, (_, i) => call('t', {}, `id${i}`));
-    const d = deps([{ contents: [], toolCalls: many, invocation }, { contents: ['done'], toolCalls: [], invocation }], (c) => c !== 'tool-batch-limit');
+    const d = deps(
+      [
+        { contents: [], toolCalls: many, invocation },
+        { contents: ['done'], toolCalls: [], invocation },
+      ],
+      (c) => c !== 'tool-batch-limit',
+    );
     await turn(agent, d, 'go');
     expect(d.toolRuns).toHaveLength(MAX_TOOL_CALLS_PER_BATCH + 1);
   });

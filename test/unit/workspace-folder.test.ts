@@ -10,7 +10,21 @@ test('ids that are already safe folder names keep them', () => {
 });
 
 test('ids of the same shape get distinct folders, none of which a safe id could name', () => {
-  const ids = ['coll/a', 'coll a', 'coll_a', 'coll:a', 'coll\\a', 'coll/é', 'coll/è', 'coll/e\u0301', 'coll/\u00e9\u0301', '.', '..', '', 'a'.repeat(MAX_KEPT_ID_LENGTH + 1)];
+  const ids = [
+    'coll/a',
+    'coll a',
+    'coll_a',
+    'coll:a',
+    'coll\\a',
+    'coll/é',
+    'coll/è',
+    'coll/e\u0301',
+    'coll/\u00e9\u0301',
+    '.',
+    '..',
+    '',
+    'a'.repeat(MAX_KEPT_ID_LENGTH + 1),
+  ];
   const folders = ids.map(safeFolderName);
   expect(new Set(folders).size).toBe(ids.length);
   for (const [i, folder] of folders.entries()) {

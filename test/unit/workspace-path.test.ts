@@ -91,7 +91,7 @@ describe('resolveInWorkspace, the cases around the edges', () => {
     await expect(resolveInWorkspace(workspace, '')).resolves.toBe(workspace);
   });
 
-  test('a path through a file is a clear error that does not name the worker\'s folders', async () => {
+  test("a path through a file is a clear error that does not name the worker's folders", async () => {
     writeFileSync(at('plain.txt'), 'x');
     const err = await resolveInWorkspace(workspace, 'plain.txt/inner.txt').catch((e: Error & { code?: string }) => e);
     expect(err).toMatchObject({ code: 'NOT_A_FOLDER', message: '"plain.txt/inner.txt": plain.txt is a file, not a folder.' });

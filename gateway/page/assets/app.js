@@ -121,7 +121,9 @@ function renderState() {
   conversation.setActivity(s);
   agents.setLive(view.agentId, s.stateWord, s.model);
   const demo = s.model === 'demo:offline';
-  conversation.setHint(s.model ? (demo ? 'demo' : 'plain') : null, () => (demo ? demoHint(tryText) : [el('p', {}, 'No messages yet: send one below to start a turn.')]));
+  conversation.setHint(s.model ? (demo ? 'demo' : 'plain') : null, () =>
+    demo ? demoHint(tryText) : [el('p', {}, 'No messages yet: send one below to start a turn.')],
+  );
   // The model field shows the agent's model until you type another.
   const model = $('agent-model');
   if (s.model && document.activeElement !== model && (!model.value || model.dataset.shown === model.value)) {
@@ -253,7 +255,11 @@ function setModel(event) {
 
 function stopAgent() {
   if (!confirm(`Stop agent ${view.agentId}? It ends after its current step; its history stays readable.`)) return;
-  void control($('stop-agent'), () => api('POST', agentPath(view.agentId, '/stop'), { reason: 'stopped from the web page' }), 'Stopping after the current step.');
+  void control(
+    $('stop-agent'),
+    () => api('POST', agentPath(view.agentId, '/stop'), { reason: 'stopped from the web page' }),
+    'Stopping after the current step.',
+  );
 }
 
 function resetAgent() {

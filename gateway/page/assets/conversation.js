@@ -74,7 +74,13 @@ export class Conversation {
    * brings it; returns a handle to say what became of the send.
    */
   addPending(text) {
-    const item = el('li', { class: 'msg user pending' }, el('span', { class: 'who' }, 'You'), el('div', { class: 'text' }, text), el('span', { class: 'note sending' }, 'sending…'));
+    const item = el(
+      'li',
+      { class: 'msg user pending' },
+      el('span', { class: 'who' }, 'You'),
+      el('div', { class: 'text' }, text),
+      el('span', { class: 'note sending' }, 'sending…'),
+    );
     const p = { item, text, inputSeq: null };
     this.pending.push(p);
     this.asked = false; // this is the answer the agent waited for
@@ -214,7 +220,12 @@ export class Conversation {
     }
     const text = document.createTextNode('');
     const who = role === 'user' && name && name !== 'web' ? String(name) : (ROLE_LABEL[role] ?? role);
-    const item = el('li', { class: `msg ${role} streaming`, 'data-message-id': messageId }, el('span', { class: 'who' }, who), el('div', { class: 'text' }, text));
+    const item = el(
+      'li',
+      { class: `msg ${role} streaming`, 'data-message-id': messageId },
+      el('span', { class: 'who' }, who),
+      el('div', { class: 'text' }, text),
+    );
     // One model output gives one message: an agent message right after another is a call that was
     // retried (or handed to a fallback model) after part of its text had streamed.
     const before = this.working.previousElementSibling;
@@ -248,7 +259,12 @@ export class Conversation {
       this.asked = true;
       this.renderWorking();
       this.add(
-        el('li', { class: 'msg assistant question' }, el('span', { class: 'who' }, 'The agent asks'), el('div', { class: 'text' }, String(result.question ?? ''))),
+        el(
+          'li',
+          { class: 'msg assistant question' },
+          el('span', { class: 'who' }, 'The agent asks'),
+          el('div', { class: 'text' }, String(result.question ?? '')),
+        ),
       );
     } else if (result?.ended === 'interrupted') {
       const by = result.by ? ` by ${result.by}` : '';
@@ -272,7 +288,14 @@ export class Conversation {
     const decision = el('div', { class: 'decision', hidden: true });
     const head = el('div', { class: 'tool-head' }, el('span', { class: 'tool-name' }, name), status);
     // ask_user's question shows as the agent's own message when the turn ends on it (turnEnded).
-    const item = el('li', { class: `tool running${name === 'ask_user' ? ' ask-user' : ''}`, 'data-tool-call-id': toolCallId }, head, el('pre', { class: 'args' }, args), decision, result);
+    const item = el(
+      'li',
+      { class: `tool running${name === 'ask_user' ? ' ask-user' : ''}`, 'data-tool-call-id': toolCallId },
+      head,
+      el('pre', { class: 'args' }, args),
+      decision,
+      result,
+    );
     t = { item, head, args, status, result, decision };
     this.tools.set(toolCallId, t);
     this.add(item);
@@ -321,7 +344,16 @@ export class Conversation {
     retry.addEventListener('click', () => this.run(retry, () => this.actions.onRetry(), error).then((ok) => ok && fill(retry, 'Retried')));
     const budget = budgetName(code);
     const title = budget ? `Stopped by its budget of ${budget} (${code}): ` : code ? `Error (${code}): ` : 'Error: ';
-    return el('li', { class: `run-error${budget ? ' budget' : ''}`, 'data-code': code ?? '' }, el('strong', {}, title), el('span', { class: 'message' }, String(message ?? '')), ' ', retry, ' ', error);
+    return el(
+      'li',
+      { class: `run-error${budget ? ' budget' : ''}`, 'data-code': code ?? '' },
+      el('strong', {}, title),
+      el('span', { class: 'message' }, String(message ?? '')),
+      ' ',
+      retry,
+      ' ',
+      error,
+    );
   }
 
   /**

@@ -21,7 +21,12 @@ export function demoHint(onTry) {
       'ul',
       { class: 'tries' },
       DEMO_TRIES.map(([words, what]) =>
-        el('li', {}, el('button', { type: 'button', class: 'try', 'data-try': words, onclick: () => onTry(words) }, words), el('span', { class: 'what' }, ` ${what}`)),
+        el(
+          'li',
+          {},
+          el('button', { type: 'button', class: 'try', 'data-try': words, onclick: () => onTry(words) }, words),
+          el('span', { class: 'what' }, ` ${what}`),
+        ),
       ),
     ),
     el('p', { class: 'what' }, 'Any other text is filed as a note in the agent\u2019s workspace.'),

@@ -90,8 +90,26 @@ function block(t) {
         el(
           'table',
           {},
-          el('thead', {}, el('tr', {}, t.header.map((c) => el('th', {}, inline(c.tokens))))),
-          el('tbody', {}, t.rows.map((row) => el('tr', {}, row.map((c) => el('td', {}, inline(c.tokens)))))),
+          el(
+            'thead',
+            {},
+            el(
+              'tr',
+              {},
+              t.header.map((c) => el('th', {}, inline(c.tokens))),
+            ),
+          ),
+          el(
+            'tbody',
+            {},
+            t.rows.map((row) =>
+              el(
+                'tr',
+                {},
+                row.map((c) => el('td', {}, inline(c.tokens))),
+              ),
+            ),
+          ),
         ),
       );
     case 'text':

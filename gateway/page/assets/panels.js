@@ -12,14 +12,19 @@ export function renderUsage(dl, usage) {
     ['Output tokens', usage.outputTokens],
     ['Cost', usage.costUsd ? `$${usage.costUsd.toFixed(4)}` : 'not priced'],
   ];
-  fill(dl, rows.flatMap(([name, value]) => [el('dt', {}, name), el('dd', {}, typeof value === 'number' ? value.toLocaleString() : String(value ?? 0))]));
+  fill(
+    dl,
+    rows.flatMap(([name, value]) => [el('dt', {}, name), el('dd', {}, typeof value === 'number' ? value.toLocaleString() : String(value ?? 0))]),
+  );
 }
 
 export function renderTasks(list, tasks = []) {
   fill(
     list,
     tasks.length
-      ? tasks.map((t) => el('li', { class: `task ${t.status}`, title: t.status }, el('span', { class: 'mark' }, TASK_MARK[t.status] ?? '?'), ` ${t.id}. `, String(t.title)))
+      ? tasks.map((t) =>
+          el('li', { class: `task ${t.status}`, title: t.status }, el('span', { class: 'mark' }, TASK_MARK[t.status] ?? '?'), ` ${t.id}. `, String(t.title)),
+        )
       : el('li', { class: 'empty' }, 'No tasks.'),
   );
 }

@@ -35,7 +35,13 @@ export function turnsOf(entries) {
     } else if (turn && e.kind === 'model_output' && previous) {
       const usage = e.usage ? `${e.usage.inputTokens} in / ${e.usage.outputTokens} out${e.usage.costUsd ? `, $${e.usage.costUsd.toFixed(4)}` : ''}` : '';
       const calls = e.toolCalls.length ? `${e.toolCalls.length} tool call${e.toolCalls.length > 1 ? 's' : ''}` : 'answer';
-      turn.steps.push({ kind: 'model', label: `model ${e.invocation.model}`, start: time(previous), ms: time(e) - time(previous), note: [calls, usage, retryNote(e.metadata)].filter(Boolean).join(' · ') });
+      turn.steps.push({
+        kind: 'model',
+        label: `model ${e.invocation.model}`,
+        start: time(previous),
+        ms: time(e) - time(previous),
+        note: [calls, usage, retryNote(e.metadata)].filter(Boolean).join(' · '),
+      });
     } else if (turn && e.kind === 'tool_results' && previous) {
       const batchStart = time(previous);
       const batchMs = time(e) - batchStart;
@@ -55,7 +61,13 @@ export function turnsOf(entries) {
         const interrupted = cut.includes(r);
         const ms = interrupted ? batchMs : (r.elapsedMs ?? 0);
         const status = interrupted ? 'interrupted' : r.status;
-        turn.steps.push({ kind: 'tool', label: r.toolName, start: interrupted ? batchStart : offset, ms, note: [status, retryNote(r.metadata)].filter(Boolean).join(' · ') });
+        turn.steps.push({
+          kind: 'tool',
+          label: r.toolName,
+          start: interrupted ? batchStart : offset,
+          ms,
+          note: [status, retryNote(r.metadata)].filter(Boolean).join(' · '),
+        });
         if (!interrupted) offset += ms;
       }
     }
