@@ -44,7 +44,7 @@ export function watchAgentStates(worker: Worker, env: NodeJS.ProcessEnv = proces
       if (/LivecontextRunState|search attribute|invalid argument/i.test(message)) {
         stopped = true; // a namespace without livecontext's search attributes: nothing to count, ever
         runtime.logger.warn(
-          `livecontext_agents is not reported: the namespace cannot count agents by LivecontextRunState (${message.split('\n')[0]}). Add the search attributes (see README).`,
+          `livecontext_agents is not reported: the namespace cannot count agents by LivecontextRunState (${message.split('\n')[0]}). Add the search attributes (see docs/concepts.md).`,
         );
       } else {
         runtime.logger.debug('Counting agents by state failed; trying again at the next interval.', { error: message });

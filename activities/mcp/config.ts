@@ -48,7 +48,7 @@ export type McpServerConfig = {
 
 /** How to write a configuration, for the messages that find none. */
 export const MCP_CONFIG_EXAMPLE =
-  'Write one in the format Claude Desktop and Cursor use, e.g. {"mcpServers": {"fs": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."]}}} (see "MCP servers" in the README).';
+  'Write one in the format Claude Desktop and Cursor use, e.g. {"mcpServers": {"fs": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."]}}} (see docs/tools-and-mcp.md).';
 
 /** Reads and checks an `mcpServers` file; errors name the file and the field. */
 export function loadMcpConfigFile(file: string, env: NodeJS.ProcessEnv = process.env): McpServerConfig[] {

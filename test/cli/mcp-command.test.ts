@@ -65,7 +65,7 @@ test('mcp list without an mcp.json: where it looked and how to write one, exit 2
   expect(r).toMatchObject({ code: 2, stdout: '' });
   expect(r.stderr).toBe(
     `livecontext: No mcp.json here: livecontext mcp list looked for ${path.join(empty, 'mcp.json')} (give another file with --mcp FILE). ` +
-      'Write one in the format Claude Desktop and Cursor use, e.g. {"mcpServers": {"fs": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."]}}} (see "MCP servers" in the README).\n',
+      'Write one in the format Claude Desktop and Cursor use, e.g. {"mcpServers": {"fs": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."]}}} (see docs/tools-and-mcp.md).\n',
   );
   expect(r.stderr).not.toMatch(/ENOENT|at .*\.js:\d+/);
 });
