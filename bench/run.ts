@@ -129,7 +129,7 @@ async function main(): Promise<number> {
 
   const dir = path.join(__dirname, 'results');
   mkdirSync(dir, { recursive: true });
-  // A run of some benchmarks never replaces the full results the README quotes.
+  // A run of some benchmarks never replaces the full results docs/benchmarks.md quotes.
   const name = only.length ? 'partial' : 'latest';
   const json = { machine, server: { devServerDynamicConfig: serverSettings }, totalSeconds, ...results };
   writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(json, null, 2)}\n`);

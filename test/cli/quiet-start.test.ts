@@ -76,7 +76,7 @@ test('a worker says each start-up step, then stays quiet: no bundler listing, no
   expect((await cli(['start', failing, '--model', 'openai:gpt-4.1-mini'], { env })).code).toBe(0);
   expect((await cli(['send', failing, 'hello', '--wait'], { env })).code).toBe(1);
 
-  // The README's move: export, import under another id, then it is listed (the search attributes) and answers.
+  // The move docs/cli.md shows: export, import under another id, then it is listed (the search attributes) and answers.
   const first = uniqueId('exported');
   const copy = `${first}-copy`;
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'lc-snap-')), 'agent.json');

@@ -1,5 +1,5 @@
 /**
- * Issue 26, item 6: POST /agents (the README's curl example) says at once, in its 201 answer, when no
+ * Issue 26, item 6: POST /agents (the curl example in docs/http-gateway.md) says at once, in its 201 answer, when no
  * worker can call the new agent's model — as `livecontext start` does — instead of the first turn
  * blocking later. The agent is started all the same. Real dev server, real worker (no OpenAI key there).
  */

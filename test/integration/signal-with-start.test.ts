@@ -1,6 +1,6 @@
 /**
  * Another service starts-or-feeds an agent in one call with signal-with-start, using only the names
- * and JSON payloads the README documents (no livecontext code on its side).
+ * and JSON payloads docs/library.md documents (no livecontext code on its side).
  */
 import { Client, Connection } from '@temporalio/client';
 import { connectTest, eventually, type TestContext, testAddress, uniqueId, withWorker } from '../support/temporal';

@@ -87,7 +87,7 @@ test('files named like source folders in the checkout root (agent.json, workflow
       'activities/mcp.json',
     ];
     for (const f of shadows) writeFileSync(path.join(dir, f), JSON.stringify({ formatVersion: 1, entries: [] }));
-    // A TypeScript tools module as the README writes it, loaded as `livecontext worker --tools` loads one.
+    // A TypeScript tools module as docs/tools-and-mcp.md writes it, loaded as `livecontext worker --tools` loads one.
     writeFileSync(
       path.join(dir, 'my-tools.ts'),
       `import { z } from 'zod';\nimport { defineTool } from 'livecontext/worker';\nexport const tools = [defineTool({ name: 'echo', description: 'Echo.', parameters: z.object({ s: z.string() }), async execute({ s }) { return s; } })];\n`,
