@@ -108,3 +108,13 @@ test('the README shows the two commands, and .ci/run runs the test one', () => {
   );
   expect(read('.ci/run').trim().split('\n').pop()).toBe('npm test');
 });
+
+test('every docs page is linked from the README, and has a title and an introduction', () => {
+  const readme = read('README.md');
+  for (const page of PAGES.filter((p) => p.startsWith('docs/'))) {
+    expect(readme).toContain(`](${page})`);
+    const [title, , intro] = read(page).split('\n');
+    expect(title).toMatch(/^# \S/);
+    expect(intro).toMatch(/^[^#\s|-]/); // prose, not a heading, a table or a list
+  }
+});
