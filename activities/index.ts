@@ -58,18 +58,15 @@ export function createActivities(deps: ActivityDeps) {
   };
 }
 
-export type { CallModelInput, ExecuteToolInput, PayloadLimits } from './types';
-export { ModelRouter, type ModelProvider, type ProviderReadiness, type Readiness } from './models/model-router';
-export { openaiProvider, OpenAIChatModel, type OpenAIProviderOptions } from './models/openai-model';
-export { anthropicProvider, AnthropicMessagesModel, type AnthropicProviderOptions } from './models/anthropic-model';
-export { ModelError, mapProviderError } from './models/provider-errors';
+/** What the worker, the workflows (as types) and the tests take from the activities; the public list is worker/index.ts. */
+export { ModelRouter, type ModelProvider, type ProviderReadiness } from './models/model-router';
+export { openaiProvider } from './models/openai-model';
+export { anthropicProvider } from './models/anthropic-model';
+export { ModelError } from './models/provider-errors';
 export { type PriceTable, loadPriceTable } from './models/prices';
-export { type ModelLiveness, type ModelStreamObserver, type PartialOutput, DEFAULT_MODEL_LIVENESS } from './call-model';
-export { StreamChannel, type StreamLocation } from './stream-channel/stream-server';
+export { type ModelLiveness, type ModelStreamObserver, type PartialOutput } from './call-model';
 export { ScriptedModelProvider, type Script, type ScriptStep, type ScriptedRequest } from './models/scripted-model';
-export { offlineDemoProvider, OFFLINE_DEMO_MODEL } from './models/offline-demo-model';
+export { offlineDemoProvider } from './models/offline-demo-model';
 export { ToolRegistry } from './tools/registry';
-export { defineTool, type Tool, type ToolContext, type ToolOutput } from './tools/define-tool';
-export { workspaceTools, writeFileTool, readFileTool, editFileTool, listFilesTool, deleteFileTool } from './tools/workspace-tools';
-export { runCommandTool, createRunCommandTool } from './tools/run-command';
-export { DEFAULT_TOOL_TIMEOUT_MS, MAX_TOOL_TIMEOUT_MS } from './tools/define-tool';
+export { defineTool, type Tool, type ToolContext } from './tools/define-tool';
+export { workspaceTools } from './tools/workspace-tools';

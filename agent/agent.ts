@@ -22,8 +22,6 @@ import { ALL_QUESTIONS_CHANGE, ASK_USER_TOOL, numberedQuestions } from './ask-us
 import { EXPORT_SETTLES_SUB_AGENTS_CHANGE, type SubAgentCall, SubAgentResult, settledOnImport } from './sub-agents';
 import { BUDGETS_CHANGE, budgetHit, isBudgetCode } from './budgets';
 import { MAX_REFUSED_ATTACHMENTS, type RefusedAttachment, suspectAttachments } from './refused-attachments';
-/** Kept where it was public before the model-call step moved to model-step.ts. */
-export { errorMessage } from './model-step';
 import { runToolStep, runnableBatch } from './tool-step';
 import { type MemoryNotebookWidget, type TaskListWidget, type Widget, type WidgetToolResult, createWidgets, widgetStates } from './widgets/index';
 

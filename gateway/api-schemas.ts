@@ -46,9 +46,6 @@ export const ErrorBody = z
   })
   .meta({ id: 'Error' });
 
-/** An agent id in a path or a body: the rules of agent/agent-id.ts, which every door shares. */
-export { AgentId };
-
 export const AgentPath = z.object({ id: AgentId });
 export const ToolCallPath = AgentPath.extend({ toolCallId: z.string().min(1).max(200) });
 export const AnswerPath = AgentPath.extend({ inputSeq: z.coerce.number().int().positive() });

@@ -129,8 +129,3 @@ export function createGatewayApp(options: GatewayOptions): Hono<GatewayEnv> {
   app.get('/healthz', (c) => c.json({ ok: true }));
   return app;
 }
-
-/** For routes that decide scope themselves (/mcp): throws 403 unless the request may change agents. */
-export function requireFull(scope: Scope): void {
-  if (scope === 'read') throw new HttpError(403, 'READ_ONLY_TOKEN', 'This token may only read; changing an agent needs a full token.');
-}

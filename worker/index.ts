@@ -4,9 +4,10 @@
  */
 export { createLivecontextWorker, SHARED_MODULES_PATH, WORKFLOW_STACK_TRACES_PATH, WORKFLOWS_PATH, type LivecontextWorkerOptions } from './create-worker';
 export { startWorker, type RunningWorker } from './run-worker';
+/** Also in `livecontext`, on purpose: clients and workers connect by the same settings and must share the payload codecs. */
 export { connectSettings, type ConnectSettings } from '../common/connection';
-export { installLogging } from '../common/logging';
 export { livecontextDataConverter, payloadCodecs, codecOptionsFromEnv, type CodecOptions } from '../common/codec/data-converter';
+export { installLogging } from '../common/logging';
 export { startTracing, type Tracing } from '../common/telemetry';
 export { installRuntimeMetrics, metricsFromEnv } from '../common/metrics';
 export { TRACING_WORKFLOW_MODULE } from '../activities/telemetry/worker-tracing';

@@ -1,45 +1,18 @@
 /**
  * `livecontext/workflow`: what code inside a Temporal workflow may import — pure, deterministic, no Node
  * or vendor SDKs. The agent workflows (to host them in your own workflow bundle, or start agents as child
- * workflows), their messages (to signal or update an agent from another workflow), and the agent core
- * (seeds 000, 002 and 004). Not the bundle entry: that is ./index.ts, which exports workflow functions only.
+ * workflows), the agent's API (its messages, to signal or update an agent from another workflow; the
+ * types and errors — the same list `livecontext` exports), and the agent core (seeds 000, 002 and 004).
+ * Not the bundle entry: that is ./index.ts, which exports workflow functions only.
  */
 export { agentWorkflow } from './agent-workflow';
-export { workerInfoWorkflow, type WorkerInfo } from './worker-info-workflow';
-// workflows/messages.ts is itself the named list of the agent's messages: every export there is public.
-export * from './messages';
+export { workerInfoWorkflow } from './worker-info-workflow';
+export * from './agent-api';
 
-/** The agent core. */
-export { Agent, type TurnOutcome } from '../agent/agent';
+/** The agent core, beyond what agent-api.ts lists. */
+export { Agent } from '../agent/agent';
 export type { Clock } from '../agent/agent-state';
-export type { StepDeps, StepOutcome, ModelCallRequest, ModelCallResult, AgentError, ApprovalRequired } from '../agent/step-io';
-export { AgentConfig, NewAgentConfig, ConfigChange } from '../agent/agent-config';
-export { AgentInput, parseInput } from '../agent/input';
-export { AgentSnapshot } from '../agent/snapshot';
-export { readSnapshot } from '../agent/snapshot-check';
-export { ToolDecision, parseToolDecision } from '../agent/tool-decision';
-export { AgentRunState, determineState } from '../agent/run-state';
-export {
-  LivecontextError,
-  HistoryValidationError,
-  InputRejectedError,
-  SnapshotError,
-  StreamProtocolError,
-  InfrastructureError,
-  errorCode,
-} from '../agent/errors';
-export type {
-  JsonValue,
-  Metadata,
-  ContentSection,
-  HistoryEntry,
-  ModelInputEntry,
-  ModelOutputEntry,
-  ToolResultsEntry,
-  SystemInstructionEntry,
-  ModelInvocationDescriptor,
-  ToolCallRequest,
-  ToolCallResult,
-  ToolExecutionStatus,
-  TokenUsage,
-} from '../agent/entries';
+export type { StepDeps, StepOutcome, ModelCallRequest, ModelCallResult, ApprovalRequired } from '../agent/step-io';
+export { parseInput } from '../agent/input';
+export { parseToolDecision } from '../agent/tool-decision';
+export { determineState } from '../agent/run-state';
