@@ -39,7 +39,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   const carrier = stateCarrier(agent, changed);
   const status = () => agent.status({ stopping: run.stopping, warning: carrier.refusal });
 
-  // Handlers first, before the first await: signals and updates that came with the start are delivered now.
+  // Every handler is set before the first await, in this order, so messages that came with the start find theirs.
   registerInputHandlers(agent, run, changed);
   registerControlHandlers(agent, run, { status, publish: () => visibility.publish() });
   registerQueries(agent, status);
