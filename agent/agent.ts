@@ -263,6 +263,14 @@ export class Agent {
     return this.lastErrorValue;
   }
 
+  /**
+   * A model call has failed or is under way: only such a call is tried again. A retry asked while the
+   * agent is idle or runs tools would stay armed and retry its next error at once, unasked.
+   */
+  modelCallAtStake(): boolean {
+    return !!this.lastErrorValue || this.runState === AgentRunState.PendingInput || this.runState === AgentRunState.PendingToolResults;
+  }
+
   /** The number the next accepted input gets. */
   get nextInputSeq(): number {
     return this.nextInputSeqValue;

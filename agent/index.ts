@@ -14,6 +14,7 @@ export * from './entry-repair';
 export * from './tool-decision';
 export * from './undecodable';
 export * from './agent';
+export * from './answer-delivery';
 export * from './agent-status';
 export * from './live-context';
 export * from './message-delta';

@@ -39,3 +39,11 @@ export function inputFingerprint(input: Pick<ParsedInput, 'sections' | 'attachme
   const text = canonical({ sections: input.sections, attachments: input.attachments ?? [], responseSchema: input.responseSchema ?? null });
   return `${cyrb53(text, 1).toString(16)}${cyrb53(text, 2).toString(16)}`;
 }
+
+/**
+ * Whether raw input names an idempotency key (before it is parsed): only such an input keeps its
+ * fingerprint, so the workflow asks for IDEMPOTENCY_PRINTS_CHANGE only then (most inputs have none).
+ */
+export function hasIdempotencyKey(raw: unknown): boolean {
+  return typeof raw === 'object' && raw !== null && typeof (raw as { idempotencyKey?: unknown }).idempotencyKey === 'string';
+}

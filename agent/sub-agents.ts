@@ -6,6 +6,8 @@
  */
 import { z } from 'zod';
 import type { AgentConfig, SubAgentProfile } from './agent-config';
+import type { TurnOutcome } from './agent';
+import { MAX_DERIVED_ID_CHARS, shortenId } from './short-id';
 
 export const SUB_AGENT_TOOL_PREFIX = 'ask_';
 /** A child is at most this deep (a child of a child of a child). */
@@ -101,4 +103,46 @@ export function settledOnImport(calls: Record<string, SubAgentCall>): Record<str
           },
     ]),
   );
+}
+
+/**
+ * The id of the child a call starts, and the sender of its task. Deterministic and unique per call: the
+ * parent, the profile, the output's seq and the call's place in it. Ids and the sender stay within
+ * MAX_DERIVED_ID_CHARS (shortened with a hash past it): a long parent id made its children's first input
+ * invalid, and they never answered. `mayShorten` is asked only for an id that is too long (a history
+ * recorded before SUB_AGENT_FAILURES_CHANGE kept it whole).
+ */
+export function subAgentIds(
+  parentId: string,
+  call: { profile: string; batchSeq: number; index: number },
+  mayShorten: () => boolean,
+): { childId: string; sender: string } {
+  const suffix = `--${call.profile}-${call.batchSeq}-${call.index + 1}`;
+  const long = (id: string) => id.length > MAX_DERIVED_ID_CHARS && mayShorten();
+  const childId = long(parentId + suffix) ? shortenId(parentId, suffix) : parentId + suffix;
+  const sender = long(parentId) ? shortenId(parentId) : parentId;
+  return { childId, sender };
+}
+
+/**
+ * What a sub-agent tells its parent about its task (its first input): the turn's outcome once there is
+ * one, or, when it was stopped or reset first, that it ended without an answer (`stopped`: the stop
+ * reason, or 'reset'). Undefined while neither: nothing to report yet.
+ */
+export function subAgentReport(outcome: TurnOutcome | undefined, stopped: string | undefined): Pick<SubAgentResult, 'status' | 'text'> | undefined {
+  if (!outcome && stopped === undefined) return undefined;
+  const [status, text]: ['Success' | 'Failed', string] =
+    outcome?.status === 'answered'
+      ? ['Success', outcome.answer.contents.join('\n')]
+      : outcome?.status === 'asked'
+        ? ['Failed', `The sub-agent needs an answer it cannot get: ${outcome.question}`]
+        : outcome?.status === 'error'
+          ? ['Failed', `The sub-agent failed: ${outcome.error.message}`]
+          : ['Failed', `The sub-agent ended without an answer (${outcome?.status ?? `stopped: ${stopped}`}).`];
+  return { status, text: text.slice(0, 1024 * 1024) };
+}
+
+/** The Failed result of a call whose child ended without reporting (SUB_AGENT_FAILURES_CHANGE): `why` it ended. */
+export function subAgentEndedResult(toolCallId: string, agentId: string, why: string | undefined): SubAgentResult {
+  return { toolCallId, agentId, status: 'Failed', text: `The sub-agent ${agentId} ended without an answer: ${why}.`.slice(0, 64 * 1024) };
 }

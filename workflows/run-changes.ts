@@ -16,7 +16,7 @@ import { FALLBACK_MODELS_CHANGE } from '../agent/model-step';
 import { SUB_AGENTS_CHANGE } from '../agent/sub-agents';
 import { taskListKind } from '../agent/widgets/task-list';
 
-// The agent workflow's own changes (asked for in workflows/agent-workflow.ts).
+// The agent workflow's own changes (asked for in workflows/agent-workflow.ts and workflows/agent-run/).
 /** Since this patch a sleep/wait_until gives way to continue-as-new, stop and reset, and is carried. */
 export const TIMERS_CARRIED_PATCH = 'timers-carried-across-continue-as-new';
 /** Since this patch waitForAnswer returns the answer's entry number, so each answer is in history once. */
@@ -27,12 +27,12 @@ export const RETRY_CLEARS_ERROR_PATCH = 'retry-clears-error-at-once';
 export const STATE_SIZE_GUARD_PATCH = 'state-size-guard';
 /** Since this patch a retry or new configuration arms a retry only when a model call failed or is under way. */
 export const RETRY_ONLY_AT_STAKE_PATCH = 'retry-only-at-stake';
-/** Since this patch a run that has taken UPDATE_BUDGET updates (agent-workflow.ts) continues as new. */
+/** Since this patch a run that has taken UPDATE_BUDGET updates (agent-run/run-control.ts) continues as new. */
 export const UPDATE_BUDGET_PATCH = 'continue-before-update-limit';
 /** Since this patch a turn that is one model call writes no search attribute (see searchAttributePublisher). */
 export const LAZY_WORKING_PATCH = 'lazy-working-state';
 /**
- * Since this patch an answer of at most INLINE_ANSWER_CHARS characters (as JSON, agent-workflow.ts) comes
+ * Since this patch an answer of at most INLINE_ANSWER_CHARS characters (as JSON, agent/answer-delivery.ts) comes
  * back in the update's result; only longer ones by reference. A reference costs the client a query per
  * turn (a billable action, and a workflow activation on the worker) to save a few hundred bytes of history.
  */

@@ -20,6 +20,7 @@ import * as agentId from '../agent/agent-id';
 import * as agentState from '../agent/agent-state';
 import * as agentStatus from '../agent/agent-status';
 import * as agent from '../agent/agent';
+import * as answerDelivery from '../agent/answer-delivery';
 import * as askUser from '../agent/ask-user';
 import * as attachments from '../agent/attachments';
 import * as budgets from '../agent/budgets';
@@ -106,6 +107,7 @@ for (const namespace of [
   agentState,
   agentStatus,
   agent,
+  answerDelivery,
   askUser,
   attachments,
   budgets,

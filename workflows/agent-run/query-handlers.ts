@@ -1,0 +1,12 @@
+/** The agent workflow's queries: its status, pages of its history, its pending tool calls and its snapshot. */
+import { setHandler } from '@temporalio/workflow';
+import type { Agent, AgentStatus } from '../../agent/index';
+import { pageEntries } from '../agent-views';
+import { entriesQuery, pendingToolCallsQuery, snapshotQuery, stateQuery } from '../messages';
+
+export function registerQueries(agent: Agent, status: () => AgentStatus): void {
+  setHandler(stateQuery, status);
+  setHandler(entriesQuery, (req) => pageEntries(agent.state.entries, req ?? {}));
+  setHandler(pendingToolCallsQuery, () => agent.pendingToolCalls());
+  setHandler(snapshotQuery, () => agent.toSnapshot());
+}

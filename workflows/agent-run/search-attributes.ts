@@ -1,0 +1,45 @@
+/**
+ * Keeps the agent's search attributes (run state, model, provider) current at its rest points — only
+ * when it was started with them, so agents on namespaces without them (and old histories) never upsert.
+ * Each write is a history event, and most turns are one model call: since LAZY_WORKING_PATCH an agent
+ * woken by input is listed `Working` only once its turn goes past a step (tools, another model call), so
+ * a plain turn writes nothing and stays listed `WaitingInput`. The `state` query is always exact.
+ */
+import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { type Agent, AgentRunState, restLabel } from '../../agent/index';
+import { MODEL_ATTRIBUTE, PROVIDER_ATTRIBUTE, RUN_STATE_ATTRIBUTE } from '../messages';
+import { LAZY_WORKING_PATCH } from '../run-changes';
+
+export function searchAttributePublisher(agent: Agent, changed: (change: string) => boolean) {
+  const enabled = workflowInfo().typedSearchAttributes.get(MODEL_ATTRIBUTE) !== undefined;
+  let runState = 'Working';
+  let last = '';
+  let lazy = false; // woken by input, not yet listed Working
+  return {
+    /** After a rest on `outcome` ends. */
+    woke(outcome: string) {
+      lazy = outcome === 'BlockedOnInput' && changed(LAZY_WORKING_PATCH);
+      if (!lazy) this.publish('Working');
+    },
+    /** After a step that made progress: listed Working once the turn is past its first model call. */
+    progressed() {
+      if (lazy && agent.runState !== AgentRunState.WaitingInput && agent.runState !== AgentRunState.PendingInput) {
+        lazy = false;
+        this.publish('Working');
+      }
+    },
+    publish(state?: string) {
+      if (!enabled) return;
+      if (state) runState = restLabel(state);
+      const model = agent.config.model;
+      const values = [runState, model, model.split(':')[0]];
+      if (values.join('|') === last) return;
+      last = values.join('|');
+      upsertSearchAttributes([
+        { key: RUN_STATE_ATTRIBUTE, value: values[0] },
+        { key: MODEL_ATTRIBUTE, value: values[1] },
+        { key: PROVIDER_ATTRIBUTE, value: values[2] },
+      ]);
+    },
+  };
+}

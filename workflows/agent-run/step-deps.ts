@@ -1,0 +1,104 @@
+/**
+ * The step dependencies: how the agent core's `doStep` reaches outside the workflow — model calls and
+ * tools as activities, durable timers, sub-agents (sub-agent-link.ts), the run's patches and its logger.
+ */
+import { condition, isCancellation, log, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import type { createActivities } from '../../activities/index';
+import { type Agent, InfrastructureError, type StepDeps } from '../../agent/index';
+import { DEFAULT_MODEL_ACTIVITY_OPTIONS, DEFAULT_TOOL_ACTIVITY_OPTIONS } from '../activity-options';
+import { entryFeed } from '../entry-feed';
+import { MODEL_ROUTING_CHANGE, ROUTED_START_TIMEOUT, isRoutable, notTaken, notTakenFailure, providerOf, providerTaskQueue } from '../model-routing';
+import { TIMERS_CARRIED_PATCH } from '../run-changes';
+import { decoded, STEP_CANCELLED, toAgentFailure } from './failures';
+
+type Activities = ReturnType<typeof createActivities>;
+const { callModel } = proxyActivities<Activities>(DEFAULT_MODEL_ACTIVITY_OPTIONS);
+const { executeTool } = proxyActivities<Activities>(DEFAULT_TOOL_ACTIVITY_OPTIONS);
+
+/** What the waits inside a step (a timer, a sub-agent's answer) give way to. */
+export interface StepWaits {
+  /**
+   * This run must end or move on: stop, reset, or a history grown too long while the agent waited
+   * (inputs keep arriving). A wait gives way; its timer or call is in the agent's state and resumes in the next run.
+   */
+  runMovesOn(): boolean;
+  /** A wait gave way for runMovesOn: the run continues as new unless it ends anyway. */
+  movedOn(): void;
+  /** A sub-agent's wait ends for that, and for an interrupt too. */
+  subAgentWaitEnds(): boolean;
+  /** A step started a child agent, which outlives the step (see stepScopes). */
+  childStarted(): void;
+}
+
+export function stepDeps(agent: Agent, changed: (change: string) => boolean, waits: StepWaits, delegate: StepDeps['delegate']): StepDeps {
+  const { workflowId, runId } = workflowInfo();
+  const feed = entryFeed(() => agent.state.entries);
+  return {
+    delegate,
+    async callModel(request) {
+      feed.beforeModelCall(); // this worker's callModel then needs no entries query (no command, no history)
+      // The summary makes the activity readable in the Web UI ("model openai:gpt-4.1-mini").
+      const options = { ...DEFAULT_MODEL_ACTIVITY_OPTIONS, summary: `model ${request.model}` };
+      const args = [{ ...request, agentId: workflowId, runId, routable: true }] as const;
+      let result;
+      try {
+        result = await callModel.executeWithOptions(options, [...args]);
+      } catch (err) {
+        if (isCancellation(err)) throw new InfrastructureError(STEP_CANCELLED, 'The model call was cancelled.');
+        if (!isRoutable(err) || !changed(MODEL_ROUTING_CHANGE)) throw toAgentFailure(err);
+        // The worker that took it lacks the provider's key; one polling the provider's queue has it.
+        const taskQueue = providerTaskQueue(workflowInfo().taskQueue, providerOf(request.model));
+        try {
+          result = await callModel.executeWithOptions({ ...options, taskQueue, scheduleToStartTimeout: ROUTED_START_TIMEOUT }, [...args]);
+        } catch (routedErr) {
+          if (isCancellation(routedErr)) throw new InfrastructureError(STEP_CANCELLED, 'The model call was cancelled.');
+          throw notTaken(routedErr) ? notTakenFailure(toAgentFailure(err), taskQueue) : toAgentFailure(routedErr);
+        }
+      }
+      return decoded(result, `a model call to ${request.model}`);
+    },
+    async sleep(ms) {
+      if (!changed(TIMERS_CARRIED_PATCH)) {
+        await sleep(ms); // histories recorded before the patch slept through everything
+        return true;
+      }
+      const interrupted = await condition(waits.runMovesOn, ms);
+      if (interrupted) waits.movedOn();
+      return !interrupted;
+    },
+    async executeTool(call, options) {
+      let result;
+      try {
+        result = await executeTool.executeWithOptions({ ...DEFAULT_TOOL_ACTIVITY_OPTIONS, summary: `tool ${call.toolName}` }, [
+          {
+            ...(options?.approved ? { approved: true } : {}),
+            ...(options?.offered === false ? { offered: false } : {}),
+            agentId: workflowId,
+            runId,
+            // The raw arguments only: the parsed copy is in the model output entry already, and the
+            // activity parses the raw text again (the same way), so the arguments enter history once more, not twice.
+            call: { toolName: call.toolName, toolCallId: call.toolCallId, rawArguments: call.rawArguments },
+            idempotencyKey: `${workflowId}/${call.toolCallId}`,
+            ...(agent.config.tools ? { allowedTools: agent.config.tools } : {}),
+          },
+        ]);
+      } catch (err) {
+        // Interrupted: not the tool's failure; the agent answers the call as interrupted.
+        if (isCancellation(err)) throw new InfrastructureError(STEP_CANCELLED, `The tool ${call.toolName} was cancelled.`);
+        const failure = toAgentFailure(err);
+        return {
+          toolCallId: call.toolCallId,
+          toolName: call.toolName,
+          status: 'Failed',
+          result: `The tool ${call.toolName} did not complete: ${failure.message}`,
+        };
+      }
+      return decoded(result, `the tool ${call.toolName}`);
+    },
+    since: changed,
+    // Category-tagged debug messages; the worker's logger shows the categories in LIVECONTEXT_DEBUG.
+    log(category, message, attributes) {
+      log.debug(message, { category, ...attributes });
+    },
+  };
+}
