@@ -186,10 +186,12 @@ test('when the worker with the key has just left, a routed call waits a bounded 
   const ctx = await connectTest(queue);
   let keyless: Awaited<ReturnType<typeof keylessCliWorker>> | undefined;
   try {
+    // The keyless worker is up before the worker with the key leaves (a CLI start can take minutes on a
+    // loaded machine, longer than Temporal lists a stopped poller), and no agent exists until it has left.
     await withWorker({ taskQueue: queue, workspaceRoot, models: p.models(), workerOptions: { identity: 'with-key' } }, async () => {
       await eventually(async () => (await ctx.agents.workerStatus()).polling, 30_000, 'the worker with the key to poll');
+      keyless = await keylessCliWorker(queue);
     });
-    keyless = await keylessCliWorker(queue);
     const agentId = uniqueId('gone');
     await ctx.agents.start(agentId, { model: OPENAI });
     const outcome = await ctx.agents.ask(agentId, 'Anyone with a key?');
@@ -204,7 +206,7 @@ test('when the worker with the key has just left, a routed call waits a bounded 
     });
     expect((await modelAttempts(agentId, ctx)).map((a) => a.queue)).toEqual([queue]); // the routed call never started
 
-    await keyless.stop();
+    await keyless!.stop();
     await withWorker({ taskQueue: queue, workspaceRoot, models: p.models(), workerOptions: { identity: 'with-key' } }, async () => {
       p.openai.enqueue({ kind: 'stream', text: 'Back with the key.' });
       await ctx.agents.retry(agentId);
