@@ -36,6 +36,7 @@ import * as liveContext from '../agent/live-context';
 import * as messageAssembler from '../agent/message-assembler';
 import * as messageDelta from '../agent/message-delta';
 import * as modelContext from '../agent/model-context';
+import * as modelName from '../agent/model-name';
 import * as modelStep from '../agent/model-step';
 import * as model from '../agent/model';
 import * as refusedAttachments from '../agent/refused-attachments';
@@ -130,6 +131,7 @@ for (const namespace of [
   messageAssembler,
   messageDelta,
   modelContext,
+  modelName,
   modelStep,
   model,
   refusedAttachments,
