@@ -11,8 +11,6 @@ import type { StepDeps, StepOutcome } from './step-io';
 import { approvalPolicy, toolAllowed } from './tool-allowance';
 import { INTERRUPTED, TOOL_KINDS, type ToolOutcome, type ToolStepHost, callBase, isoNow } from './tool-kinds/index';
 
-export type { ToolStepHost } from './tool-kinds/index';
-
 /**
  * The calls that run next: sequentially (seed 004, the default) the first call without a result, unless
  * it waits for a decision; in parallel, every call that does not wait for one. Empty: blocked on approval.
