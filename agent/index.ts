@@ -20,6 +20,7 @@ export * from './live-context';
 export * from './message-delta';
 export * from './message-assembler';
 export * from './model';
+export * from './model-name';
 export * from './tool-spec';
 export * from './widgets/index';
 export * from './token-estimate';

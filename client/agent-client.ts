@@ -20,6 +20,7 @@ import {
   NewAgentConfig,
   type TurnOutcome,
   readSnapshot,
+  splitModelName,
 } from '../agent/index';
 import type { agentWorkflow } from '../workflows/index';
 import {
@@ -199,7 +200,7 @@ export class AgentClient {
         typedSearchAttributes: new TypedSearchAttributes([
           { key: RUN_STATE_ATTRIBUTE, value: 'Working' },
           { key: MODEL_ATTRIBUTE, value: model },
-          { key: PROVIDER_ATTRIBUTE, value: model.split(':')[0] },
+          { key: PROVIDER_ATTRIBUTE, value: splitModelName(model).provider },
         ]),
       });
     } catch (err) {
@@ -246,7 +247,7 @@ export class AgentClient {
           const s = await this.client.connection.withDeadline(Date.now() + LIST_STATE_QUERY_MS, () => this.handle(a.agentId).query(stateQuery));
           a.stateWord = runStateWord(s);
           a.model ??= s.config.model;
-          a.provider ??= s.config.model.split(':')[0];
+          a.provider ??= splitModelName(s.config.model).provider;
         } catch {
           // no answer in time (no worker, a long replay): it stays `running`
         }

@@ -4,6 +4,7 @@
  * key is not set there). The agent is started or configured all the same — the worker may be given the
  * key, or the agent another model. Asked of a worker through workerInfoWorkflow (client/worker-info.ts).
  */
+import { splitModelName } from '../agent/index';
 import type { AgentClient } from './agent-client';
 import { NoWorkerError } from './worker-status';
 
@@ -26,7 +27,7 @@ export async function modelWarning(
   taskQueue: string,
   words: ModelWarningWords = {},
 ): Promise<string | undefined> {
-  const providerId = model.slice(0, model.indexOf(':'));
+  const providerId = splitModelName(model).provider;
   const otherModel = words.otherModel ?? `\`livecontext configure ${agentId} --model provider:model\``;
   const retry = words.retry ?? `\`livecontext retry ${agentId}\``;
   let providers;

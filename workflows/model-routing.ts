@@ -8,6 +8,7 @@
  */
 import { ActivityFailure, ApplicationFailure, TimeoutFailure, TimeoutType } from '@temporalio/common';
 import { LivecontextError } from '../agent/errors';
+import { splitModelName } from '../agent/model-name';
 
 /** Since this change a "not on this worker" model call is scheduled again on its provider's task queue. */
 export const MODEL_ROUTING_CHANGE = 'model-calls-routed-to-provider-queues';
@@ -20,10 +21,9 @@ export function providerTaskQueue(taskQueue: string, providerId: string): string
   return `${taskQueue}@${providerId}`;
 }
 
-/** The provider part of `provider:model`. */
+/** The provider part of `provider:model` ('' for a name without one). */
 export function providerOf(model: string): string {
-  const colon = model.indexOf(':');
-  return colon > 0 ? model.slice(0, colon) : '';
+  return splitModelName(model).provider;
 }
 
 /** The details of a callModel failure that says "a worker polling the provider's queue can make this call". */

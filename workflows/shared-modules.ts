@@ -37,6 +37,7 @@ import * as liveContext from '../agent/live-context';
 import * as messageAssembler from '../agent/message-assembler';
 import * as messageDelta from '../agent/message-delta';
 import * as modelContext from '../agent/model-context';
+import * as modelName from '../agent/model-name';
 import * as modelStep from '../agent/model-step';
 import * as model from '../agent/model';
 import * as refusedAttachments from '../agent/refused-attachments';
@@ -51,6 +52,14 @@ import * as timerTools from '../agent/timer-tools';
 import * as tokenEstimate from '../agent/token-estimate';
 import * as toolAllowance from '../agent/tool-allowance';
 import * as toolDecision from '../agent/tool-decision';
+import * as toolKindsActivityTool from '../agent/tool-kinds/activity-tool';
+import * as toolKindsAskUser from '../agent/tool-kinds/ask-user';
+import * as toolKindsIndex from '../agent/tool-kinds/index';
+import * as toolKindsRegistry from '../agent/tool-kinds/registry';
+import * as toolKindsSubAgent from '../agent/tool-kinds/sub-agent';
+import * as toolKindsTimers from '../agent/tool-kinds/timers';
+import * as toolKindsToolKind from '../agent/tool-kinds/tool-kind';
+import * as toolKindsWidgetTools from '../agent/tool-kinds/widget-tools';
 import * as toolSpec from '../agent/tool-spec';
 import * as toolStep from '../agent/tool-step';
 import * as undecodable from '../agent/undecodable';
@@ -124,6 +133,7 @@ for (const namespace of [
   messageAssembler,
   messageDelta,
   modelContext,
+  modelName,
   modelStep,
   model,
   refusedAttachments,
@@ -138,6 +148,14 @@ for (const namespace of [
   tokenEstimate,
   toolAllowance,
   toolDecision,
+  toolKindsActivityTool,
+  toolKindsAskUser,
+  toolKindsIndex,
+  toolKindsRegistry,
+  toolKindsSubAgent,
+  toolKindsTimers,
+  toolKindsToolKind,
+  toolKindsWidgetTools,
   toolSpec,
   toolStep,
   undecodable,

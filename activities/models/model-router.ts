@@ -4,7 +4,7 @@
  * read them from the worker's environment, never from agent state.
  */
 import { ApplicationFailure } from '@temporalio/common';
-import type { Model } from '../../agent/index';
+import { type Model, splitModelName } from '../../agent/index';
 
 export interface ModelProvider {
   /** The `provider` part of `provider:model`. */
@@ -49,8 +49,7 @@ export class ModelRouter {
   }
 
   resolve(name: string): Model {
-    const colon = name.indexOf(':');
-    const providerId = colon > 0 ? name.slice(0, colon) : '';
+    const { provider: providerId, model } = splitModelName(name);
     const provider = this.providers.get(providerId);
     if (!provider) {
       throw ApplicationFailure.create({
@@ -59,6 +58,6 @@ export class ModelRouter {
         nonRetryable: true,
       });
     }
-    return provider.create(name.slice(colon + 1));
+    return provider.create(model);
   }
 }

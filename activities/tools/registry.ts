@@ -5,7 +5,8 @@
  * offered like any other. An agent's allowance (names and `prefix*` patterns, see agent/tool-allowance)
  * selects among them; the executor runs any of them by name, without knowing its kind.
  */
-import { ASK_USER_TOOL, TIMER_TOOLS, type ToolSpec, enumerateWidgetTools, toolAllowed, zodToolSpec } from '../../agent/index';
+import { type ToolSpec, toolAllowed, zodToolSpec } from '../../agent/index';
+import { inWorkflowTools } from '../../agent/tool-kinds/index';
 import { type Tool, toolSpec } from './define-tool';
 
 /** Where tools come from, for listing and error messages: `builtin`, `user`, `mcp:<server>`… */
@@ -21,8 +22,8 @@ export interface ListedTool {
   source: string;
 }
 
-/** Widget and timer tools run inside the workflow; their specs are offered like any other tool. */
-const WORKFLOW_TOOL_SPECS: ToolSpec[] = [...enumerateWidgetTools(), ...TIMER_TOOLS, ASK_USER_TOOL].map((t) => zodToolSpec(t.name, t.description, t.parameters));
+/** Widget, timer and ask_user tools run inside the workflow (agent/tool-kinds); their specs are offered like any other tool. */
+const WORKFLOW_TOOL_SPECS: ToolSpec[] = inWorkflowTools().map((t) => zodToolSpec(t.name, t.description, t.parameters));
 
 export class ToolRegistry {
   private readonly tools = new Map<string, { tool: Tool; spec: ToolSpec; source: string }>();

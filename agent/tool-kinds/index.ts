@@ -1,0 +1,2 @@
+export * from './tool-kind';
+export * from './registry';
