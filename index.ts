@@ -6,7 +6,8 @@
 export { AgentClient, outcomeText, type AgentClientOptions, type AgentSummary, type StartAgentOptions } from './client/agent-client';
 export { connectAgents } from './client/connect';
 export { TypedAnswerError, type TypedAskOptions, type TypedOutcome } from './client/typed-answer';
-export { NoWorkerError, type WorkerStatus } from './client/worker-status';
+export { NoWorkerError } from './client/worker-status';
+export type { WorkerStatus } from './common/task-queue-pollers';
 export { UserError } from './common/user-error';
 export type { WorkerInfo } from './workflows/worker-info-workflow';
 export type { PartialOutput } from './activities/call-model';

@@ -62,7 +62,8 @@ import { refuseUnsafePatterns } from './schema-patterns';
 import { type TypedAskOptions, type TypedOutcome, responseSchemaFor, typedOutcome } from './typed-answer';
 import { AgentSchedules } from './agent-schedules';
 import { askWorkerInfo } from './worker-info';
-import { NoWorkerError, POLLED_WITHIN_MS, type WorkerStatus, describeWorkers, expectWorker } from './worker-status';
+import { NoWorkerError, expectWorker } from './worker-status';
+import { POLLED_WITHIN_MS, type WorkerStatus, describeWorkers } from '../common/task-queue-pollers';
 import { sharedStreamReader } from '../common/stream-channel/channel-reader';
 import { LISTED_RUNNING, listedRunStateWord, runStateWord } from './state-view';
 
@@ -131,7 +132,7 @@ const AGENT_QUEUE_TTL_MS = 60_000;
 export const QUERY_ANSWER_MS = 10_000;
 /**
  * A worker that polled this recently may be alive and busy (a saturated worker pauses its polls), so a
- * query it has not answered yet is waited for; past this, the queue counts as unpolled (see worker-status).
+ * query it has not answered yet is waited for; past this, the queue counts as unpolled (see common/task-queue-pollers.ts).
  */
 const BUSY_WORKER_POLLED_MS = POLLED_WITHIN_MS;
 /** How long a query to a busy worker (one that still polls) is asked again before its error is passed on. */
