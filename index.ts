@@ -3,7 +3,10 @@
  * Workers import `livecontext/worker`; code that runs inside a Temporal workflow imports
  * `livecontext/workflow`. Everything public is listed here by name; other modules are internal.
  */
-export { AgentClient, outcomeText, type AgentClientOptions, type AgentSummary, type StartAgentOptions } from './client/agent-client';
+export { AgentClient, type AgentClientOptions } from './client/agent-client';
+export type { AgentSummary } from './client/agent-list';
+export type { StartAgentOptions } from './client/agent-start';
+export { outcomeText } from './client/outcome-text';
 export { connectAgents } from './client/connect';
 export { TypedAnswerError, type TypedAskOptions, type TypedOutcome } from './client/typed-answer';
 export { NoWorkerError } from './client/worker-status';
