@@ -4,10 +4,14 @@
  * `livecontext/workflow`. Everything public is listed by name, here or in workflows/agent-api.ts; other
  * modules are internal.
  */
-export { AgentClient, outcomeText, type AgentClientOptions, type AgentSummary, type StartAgentOptions } from './client/agent-client';
+export { AgentClient, type AgentClientOptions } from './client/agent-client';
+export type { AgentSummary } from './client/agent-list';
+export type { StartAgentOptions } from './client/agent-start';
+export { outcomeText } from './client/outcome-text';
 export { connectAgents } from './client/connect';
 export { TypedAnswerError, type TypedAskOptions, type TypedOutcome } from './client/typed-answer';
-export { NoWorkerError, type WorkerStatus } from './client/worker-status';
+export { NoWorkerError } from './client/worker-status';
+export type { WorkerStatus } from './common/task-queue-pollers';
 export { UserError } from './common/user-error';
 export type { PartialOutput } from './activities/call-model';
 /** Also in `livecontext/worker`, on purpose: clients and workers connect by the same settings and must share the payload codecs. */

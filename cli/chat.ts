@@ -13,7 +13,8 @@
 import readline from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { type AgentError, LivecontextError } from '../agent/index';
-import { type AgentClient, outcomeText } from '../client/agent-client';
+import type { AgentClient } from '../client/agent-client';
+import { outcomeText } from '../client/outcome-text';
 import { ChatScreen } from './chat-screen';
 import { checkModel } from './model-check';
 import { CHAT_MODEL_WORDS, modelWarning } from '../client/model-warning';

@@ -2,7 +2,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { type AgentSnapshot, InputRejectedError, type TurnOutcome, checkPlainInputKey, readSnapshot } from '../agent/index';
-import { type AgentClient, outcomeText } from '../client/agent-client';
+import type { AgentClient } from '../client/agent-client';
+import { outcomeText } from '../client/outcome-text';
 import type { Values } from './argv';
 import { runChat } from './chat';
 import { UserError, connectAgents, defaultModel } from '../client/connect';

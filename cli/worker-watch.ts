@@ -1,7 +1,7 @@
 /**
  * While a CLI command waits on an agent (for it to take an input, or for an answer), says on stderr when
  * the wait depends on a worker that is not there, and when one is back: a wait may go on, but never
- * silently. A worker counts as gone once it has not polled for POLLED_WITHIN_MS (see worker-status), and
+ * silently. A worker counts as gone once it has not polled for POLLED_WITHIN_MS (see common/task-queue-pollers.ts), and
  * that for two checks in a row: a Temporal server that just restarted knows no pollers until they poll again.
  */
 import { setTimeout as sleep } from 'node:timers/promises';

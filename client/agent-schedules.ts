@@ -18,7 +18,7 @@ import {
 } from '@temporalio/client';
 import { InputRejectedError, NewAgentConfig, checkAgentId } from '../agent/index';
 import { SCHEDULED_INPUT_WORKFLOW_TYPE, type ScheduledInput } from '../workflows/messages';
-import type { StartAgentOptions } from './agent-client';
+import type { StartAgentOptions } from './agent-start';
 
 export interface AddScheduleOptions {
   /** A cron expression (`0 9 * * 1-5`, UTC unless it names a zone: `CRON_TZ=Europe/Paris 0 9 * * *`). */

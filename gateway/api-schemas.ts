@@ -24,7 +24,7 @@ import {
   type TurnOutcome,
   type UsageTotals,
 } from '../agent/index';
-import type { AgentSummary } from '../client/agent-client';
+import type { AgentSummary } from '../client/agent-list';
 import { RunStateWords, type RunStateWord, type stateWords } from '../client/state-view';
 import type { NotebookWrite, NotebookWriteResult } from '../workflows/messages';
 

@@ -9,7 +9,7 @@ import { createLivecontextWorker } from './create-worker';
 import type { McpServersOption } from './mcp-servers';
 import { installLogging } from '../common/logging';
 import { startTracing } from '../common/telemetry';
-import { listPollers, otherWorkersNotice } from '../client/worker-status';
+import { type Poller, listPollers } from '../common/task-queue-pollers';
 
 export interface RunningWorker {
   worker: Worker;
@@ -84,4 +84,21 @@ async function sayOtherWorkers(connection: NativeConnection, settings: ConnectSe
   } catch {
     // not knowing is no reason to stop a worker from starting
   }
+}
+
+/**
+ * What a starting worker says about the other workers on its task queue, or undefined when there are
+ * none: they share its agents' model calls and tools, so a difference in keys or tools between them
+ * makes turns fail on one worker and not on another.
+ */
+export function otherWorkersNotice(others: readonly Poller[], taskQueue: string): string | undefined {
+  if (!others.length) return undefined;
+  const shown = others.slice(0, 5).map((p) => `${p.identity} (polled ${Math.round(p.lastPolledMsAgo / 1000)} s ago)`);
+  const more = others.length > shown.length ? `, and ${others.length - shown.length} more` : '';
+  const count = others.length === 1 ? '1 other worker polls' : `${others.length} other workers poll`;
+  return (
+    `${count} ${taskQueue}: ${shown.join(', ')}${more}. ` +
+    "They take this queue's model calls and tool runs too: give every worker of a queue the same API keys and tools " +
+    '(a call one worker cannot make is handed to another a few times, then the agent blocks), or use another task queue (LIVECONTEXT_TASK_QUEUE).'
+  );
 }

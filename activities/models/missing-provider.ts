@@ -9,7 +9,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { type AttemptInfo, shouldPassOn } from '../tools/missing-tool';
 import type { Client } from '@temporalio/client';
-import { listPollers } from '../../client/worker-status';
+import { listPollers } from '../../common/task-queue-pollers';
 import type { ModelRouter } from './model-router';
 import { ModelError } from './provider-errors';
 import { type RoutableDetails, providerOf, providerTaskQueue } from '../../workflows/model-routing';

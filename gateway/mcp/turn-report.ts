@@ -1,5 +1,5 @@
 /** How a turn's progress reads to the model that called send_message or get_state, and as JSON. */
-import { outcomeText } from '../../client/agent-client';
+import { outcomeText } from '../../client/outcome-text';
 import { runStateWord, workingOn } from '../../client/state-view';
 import type { AgentStatus } from '../../workflows/messages';
 import type { TurnProgress } from './await-turn';

@@ -6,8 +6,10 @@
  * which model providers a worker can call.
  */
 import { ScriptedModelProvider } from '../../activities/index';
-import { AgentClient, QUERY_ANSWER_MS } from '../../client/agent-client';
-import { NoWorkerError, POLLED_WITHIN_MS } from '../../client/worker-status';
+import { AgentClient } from '../../client/agent-client';
+import { QUERY_ANSWER_MS } from '../../client/agent-calls';
+import { NoWorkerError } from '../../client/worker-status';
+import { POLLED_WITHIN_MS } from '../../common/task-queue-pollers';
 import { echoScript } from '../fixtures/scripts';
 import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
 

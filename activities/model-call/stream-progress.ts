@@ -1,0 +1,94 @@
+/**
+ * Where a streaming call's partial output goes. With the worker's stream endpoint, the partial message
+ * is published there and heartbeats only say where and keep the call alive; without one, every heartbeat
+ * carries it. It never becomes a history entry.
+ */
+import type { Context } from '@temporalio/activity';
+import type { AssembledMessage, MessageAssembler } from '../../agent/index';
+import type { PartialOutput } from '../call-model';
+import type { StreamChannel } from '../stream-channel/stream-server';
+
+const PARTIAL_MAX_CHARS = 16 * 1024;
+/** On the stream endpoint, a liveness heartbeat every this fraction of the heartbeat timeout. */
+const LIVENESS_FRACTION = 0.6;
+
+export class StreamProgress {
+  private partialAt = Date.now(); // a call that ends within 100 ms sends no heartbeat at all
+  // The stream endpoint's path: the first heartbeat says where the deltas are, later ones only keep
+  // the call alive (with the partial output then, for readers that cannot reach the endpoint), every
+  // LIVENESS_FRACTION of the heartbeat timeout: a few per call, however long the answer.
+  private readonly channel;
+  private readonly livenessMs: number;
+  private beatAt = 0;
+
+  constructor(
+    private readonly ctx: Context,
+    streamChannel: StreamChannel | undefined,
+    private readonly assembler: MessageAssembler,
+    private readonly model: string,
+    /** The turn wants a typed answer (see partialOutput). */
+    private readonly typed: boolean,
+    /** When the request was sent. */
+    private readonly startedAt: number,
+  ) {
+    this.channel = streamChannel?.open(ctx.info.attempt);
+    this.livenessMs = Math.max(1000, LIVENESS_FRACTION * (ctx.info.heartbeatTimeoutMs ?? 10_000));
+  }
+
+  /** No delta for a while (the watchdog's tick): keep the call alive. */
+  idle(): void {
+    if (this.channel) this.beat(false);
+    else this.ctx.heartbeat(); // keep the activity alive while waiting for a slow first token
+  }
+
+  /** A delta was consumed. */
+  delta(): void {
+    // The snapshot parses tool arguments; building it at most every 100 ms (50 on the stream
+    // endpoint, which costs no action) keeps long streams linear.
+    if (Date.now() - this.partialAt >= (this.channel ? 50 : 100)) {
+      this.partialAt = Date.now();
+      if (this.channel) {
+        // The first heartbeat names the stream, once the call has streamed for 100 ms: a short
+        // answer costs no heartbeat at all, as on the heartbeat path.
+        if (!this.beatAt && Date.now() - this.startedAt >= 100) this.beat(true);
+        this.channel.publish(this.snapshot());
+      } else this.ctx.heartbeat(partialOutput(this.assembler.snapshot(), this.ctx.info, this.model, this.typed));
+    }
+  }
+
+  /** The stream ended, however: readers get the whole streamed text before the end; the answer itself comes from history. */
+  end(): void {
+    if (this.channel) {
+      this.channel.publish(this.snapshot());
+      this.channel.end();
+    }
+  }
+
+  private snapshot() {
+    return { ...partialOutput(this.assembler.snapshot(), this.ctx.info, this.model, this.typed), channel: this.channel!.location };
+  }
+
+  private beat(force: boolean): void {
+    if (!force && Date.now() - this.beatAt < this.livenessMs) return;
+    this.beatAt = Date.now();
+    this.ctx.heartbeat(this.snapshot());
+  }
+}
+
+/**
+ * `typed`: the turn wants a typed answer, whose text is left out: it is JSON for a program, and what is
+ * recorded (repaired, normalised, perhaps re-asked) need not continue what streamed.
+ */
+function partialOutput(m: AssembledMessage, call: { attempt: number; activityId: string }, model: string, typed: boolean): PartialOutput {
+  const tail = (s: string) => (s.length > PARTIAL_MAX_CHARS ? s.slice(-PARTIAL_MAX_CHARS) : s);
+  const text = typed ? '' : m.contents.join('');
+  return {
+    attempt: call.attempt,
+    model,
+    text: tail(text),
+    textChars: text.length,
+    callId: call.activityId,
+    thinking: tail(m.thinking ?? ''),
+    toolCalls: m.toolCalls.map((c) => ({ name: c.toolName, arguments: tail(c.rawArguments) })),
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * How the client sends queries and updates to an agent: the worker check first; queries asked again while
+ * a run has just started or its worker is busy; updates sent again, under the same id, while Temporal
+ * refuses them unaccepted; and only a few updates that change an agent in flight at once per agent.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { POLLED_WITHIN_MS } from '../common/task-queue-pollers';
+import type { agentWorkflow } from '../workflows/index';
+import { KeyedLimiter } from './keyed-limiter';
+import { type Resend, errorText, grpcCode, refusedUnaccepted, retryWhile } from './retry';
+import type { WorkerCheck } from './worker-check';
+import { NoWorkerError } from './worker-status';
+
+/** A query gets this long for an answer when workers are checked: replaying a run takes a worker far less. */
+export const QUERY_ANSWER_MS = 10_000;
+/**
+ * A worker that polled this recently may be alive and busy (a saturated worker pauses its polls), so a
+ * query it has not answered yet is waited for; past this, the queue counts as unpolled (see common/task-queue-pollers.ts).
+ */
+const BUSY_WORKER_POLLED_MS = POLLED_WITHIN_MS;
+/** How long a query to a busy worker (one that still polls) is asked again before its error is passed on. */
+const BUSY_QUERY_PATIENCE_MS = 300_000;
+
+export class AgentCalls {
+  private readonly changes: KeyedLimiter;
+
+  constructor(
+    private readonly client: Client,
+    private readonly workers: WorkerCheck,
+    /** AgentClientOptions.maxUpdatesInFlight. */
+    maxUpdatesInFlight: number,
+  ) {
+    this.changes = new KeyedLimiter(maxUpdatesInFlight);
+  }
+
+  handle(agentId: string): WorkflowHandle<typeof agentWorkflow> {
+    return this.client.workflow.getHandle<typeof agentWorkflow>(agentId);
+  }
+
+  /**
+   * Queries retried briefly while a run has just started (continue-as-new, reset) and has no workflow
+   * task yet: a moment in which the agent exists but cannot answer. With the worker check, a query
+   * without an answer in QUERY_ANSWER_MS fails with NoWorkerError when no worker polls any more (its worker
+   * stopped a moment ago); while a worker still polls it is busy (a loaded machine, a long replay), and
+   * the query is asked again, for up to BUSY_QUERY_PATIENCE_MS.
+   */
+  async query<T>(agentId: string, run: () => Promise<T>): Promise<T> {
+    const justStarted = { patienceMs: 5_000, firstDelayMs: 100, maxDelayMs: 100 };
+    const again = (err: unknown) => (/not scheduled yet|Workflow task is not scheduled/i.test(errorText(err)) ? justStarted : undefined);
+    if (!this.workers.enabled) return retryWhile(run, again);
+    await this.workers.require(agentId);
+    const firstAsked = Date.now();
+    for (;;) {
+      const deadline = Date.now() + QUERY_ANSWER_MS;
+      try {
+        return await retryWhile(() => this.client.connection.withDeadline(deadline, run), again);
+      } catch (err) {
+        // Our own deadline shows as CANCELLED ("Call cancelled"); the server's as DEADLINE_EXCEEDED.
+        const ownDeadline = grpcCode(err) === 1 && Date.now() >= deadline;
+        if (!unanswered(err) && !ownDeadline) throw err;
+        const queue = await this.workers.agentTaskQueue(agentId);
+        this.workers.forget(queue);
+        const status = await this.workers.status(queue);
+        const busy = status.polling && status.lastPolledMsAgo !== null && status.lastPolledMsAgo < BUSY_WORKER_POLLED_MS;
+        if (!busy) throw new NoWorkerError(status, `Agent "${agentId}" did not answer a query within ${QUERY_ANSWER_MS / 1000} s`);
+        if (Date.now() - firstAsked > BUSY_QUERY_PATIENCE_MS) throw err;
+      }
+    }
+  }
+
+  /** An update that changes the agent: sent only when refused unaccepted, and a few at a time per agent. */
+  async change<T>(agentId: string, run: (updateId: string) => Promise<T>): Promise<T> {
+    await this.workers.beforeCall(agentId);
+    return this.changes.run(agentId, () => this.update(run));
+  }
+
+  /**
+   * Sends an update, again and again (with backoff and jitter) while Temporal refuses it without the
+   * agent accepting it — overload, a burst over the 10 updates a workflow may have in flight, a failing
+   * workflow task: see `refusedUnaccepted` for why each is safe. Every attempt carries the same update
+   * id, so the server recognises a repeat of an update it knows rather than taking it twice. Updates
+   * that change nothing (waits) pass `repeatIdempotent`, which also rides out an unreachable server.
+   */
+  update<T>(run: (updateId: string) => Promise<T>, retryable: (err: unknown) => Resend | undefined = refusedUnaccepted): Promise<T> {
+    let updateId = randomUUID();
+    return retryWhile(
+      () => run(updateId),
+      (err) => {
+        const resend = retryable(err);
+        if (resend?.freshId) updateId = randomUUID();
+        return resend?.backoff;
+      },
+    );
+  }
+}
+
+/** A query no worker took: it timed out, or the server saw no poller. */
+function unanswered(err: unknown): boolean {
+  return grpcCode(err) === 4 || /no poller seen|query timed out before a worker could process it|deadline exceeded/i.test(errorText(err));
+}
