@@ -1,4 +1,7 @@
-/** Starts the test worker as a separate process, so a test can SIGKILL it like a crashed machine. */
+/**
+ * Starts a worker-process fixture (test/fixtures/test-worker.ts unless told) as a separate process, so a
+ * test can SIGKILL it like a crashed machine, or give it an environment of its own (API keys, MCP servers).
+ */
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { eventually, testAddress } from './temporal';
@@ -15,17 +18,19 @@ const ROOT = path.resolve(__dirname, '../..');
 export async function startChildWorker(env: {
   taskQueue: string;
   workspaceRoot: string;
-  controlDir: string;
+  controlDir?: string;
+  /** The fixture's file name in test/fixtures/. */
+  fixture?: string;
   extraEnv?: Record<string, string>;
 }): Promise<ChildWorker> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/fixtures/test-worker.ts')], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/fixtures', env.fixture ?? 'test-worker.ts')], {
     cwd: ROOT,
     env: {
       ...process.env,
       LIVECONTEXT_TEST_ADDRESS: testAddress(),
       TASK_QUEUE: env.taskQueue,
       WORKSPACE_ROOT: env.workspaceRoot,
-      CONTROL_DIR: env.controlDir,
+      ...(env.controlDir ? { CONTROL_DIR: env.controlDir } : {}),
       ...env.extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -34,7 +39,7 @@ export async function startChildWorker(env: {
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  await eventually(() => out.includes('WORKER READY') || (proc.exitCode !== null && 'exited'), 60_000, 'the worker to start').then((v) => {
+  await eventually(() => out.includes('WORKER READY') || (proc.exitCode !== null && 'exited'), 90_000, 'the worker to start').then((v) => {
     if (v === 'exited') throw new Error(`Worker exited early:\n${out}`);
   });
   return {
