@@ -3,8 +3,10 @@
  * test can SIGKILL it like a crashed machine, or give it an environment of its own (API keys, MCP servers).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eventually, testAddress } from './temporal';
+import { connectTest, eventually, type TestContext, testAddress, uniqueId } from './temporal';
 
 export interface ChildWorker {
   proc: ChildProcess;
@@ -50,4 +52,35 @@ export async function startChildWorker(env: {
       await exited;
     },
   };
+}
+
+export interface ChildWorkerFile {
+  /** The connection, once the file's beforeAll has run. */
+  t: TestContext;
+  taskQueue: string;
+  /** What each worker of the file starts with: the task queue, and a workspace and a control folder made for the file. */
+  env: { taskQueue: string; workspaceRoot: string; controlDir: string };
+  /** SIGKILLs the worker running, if any, and starts another (with `extraEnv` added); the last is killed after the file. */
+  restart(extraEnv?: Record<string, string>): Promise<ChildWorker>;
+}
+
+/** A file's set-up for tests that kill the worker: a connection on a fresh task queue named from `prefix`, and its child workers. */
+export function useChildWorkerFile(prefix: string): ChildWorkerFile {
+  const taskQueue = uniqueId(prefix);
+  let current: ChildWorker | undefined;
+  const file: ChildWorkerFile = {
+    t: undefined as unknown as TestContext,
+    taskQueue,
+    env: { taskQueue, workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-ws-')), controlDir: mkdtempSync(path.join(tmpdir(), 'lc-ctl-')) },
+    async restart(extraEnv) {
+      await current?.kill('SIGKILL');
+      return (current = await startChildWorker({ ...file.env, extraEnv }));
+    },
+  };
+  beforeAll(async () => (file.t = await connectTest(taskQueue)));
+  afterAll(async () => {
+    await current?.kill();
+    await file.t?.close();
+  });
+  return file;
 }
