@@ -10,12 +10,10 @@ import path from 'node:path';
 import { ScriptedModelProvider } from '../../activities/index';
 import { callsInput, callsScript } from '../fixtures/calls-script';
 import { everythingStdio } from '../support/mcp-servers';
-import { connectTest, eventually, type TestContext, testAddress, uniqueId, withWorker } from '../support/temporal';
+import { eventually, testAddress, uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('mcp-chat');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
+const { t, taskQueue } = useTestConnection('mcp-chat');
 
 test('progress lines appear before the result', async () => {
   const id = uniqueId('mcp-tty');

@@ -13,12 +13,10 @@ import { decideToolCallSignal } from '../../workflows/messages';
 import { batchScript } from '../fixtures/scripts';
 import { maybeRecordHistory } from '../support/record-history';
 import { deployTool, pauseTool } from '../fixtures/test-tools';
-import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { eventually, uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('approval');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
+const { t, taskQueue } = useTestConnection('approval');
 
 test('approve one call and deny another in the same batch', async () => {
   const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-ws-'));

@@ -10,12 +10,10 @@ import { ScriptedModelProvider } from '../../activities/index';
 import type { ToolResultsEntry } from '../../agent/index';
 import { callsInput, callsScript } from '../fixtures/calls-script';
 import { filesystemServer } from '../support/mcp-servers';
-import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { eventually, uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('mcp-fs');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
+const { t, taskQueue } = useTestConnection('mcp-fs');
 
 const lastResults = async (agentId: string) => {
   const entries = (await t.agents.history(agentId)).filter((e) => e.kind === 'tool_results') as ToolResultsEntry[];

@@ -21,11 +21,9 @@ import { oddServer, pidOf } from '../support/mcp-servers';
 import { type ChildWorker, startChildWorker } from '../support/child-worker';
 import { rawText } from '../support/raw-text';
 import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('mcp-odd');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
+const { t, taskQueue } = useTestConnection('mcp-odd');
 
 const models = [new ScriptedModelProvider({ calls: callsScript })];
 const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-ws-'));

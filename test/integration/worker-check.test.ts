@@ -9,12 +9,10 @@ import { ScriptedModelProvider } from '../../activities/index';
 import { AgentClient, QUERY_ANSWER_MS } from '../../client/agent-client';
 import { NoWorkerError, POLLED_WITHIN_MS } from '../../client/worker-status';
 import { echoScript } from '../fixtures/scripts';
-import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('worker-check');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
+const { t, taskQueue } = useTestConnection('worker-check');
 const models = () => [new ScriptedModelProvider({ echo: echoScript })];
 
 async function failsFast(call: () => Promise<unknown>, within = 10_000) {
