@@ -12,7 +12,7 @@ import type { ToolResultsEntry } from '../../agent/index';
 import { callsInput } from '../fixtures/calls-script';
 import { type HttpEverything, everythingStdio, startEverythingHttp } from '../support/mcp-servers';
 import { type ChildWorker, startChildWorker } from '../support/child-worker';
-import { rawText } from '../support/raw-text';
+import { keptTexts } from '../support/raw-text';
 import { connectTest, eventually, type TestContext, uniqueId } from '../support/temporal';
 
 const token = 'canary-MCP-9f8e7d6c5b4a3210';
@@ -77,15 +77,7 @@ test('the token reaches the servers but nothing the agent keeps, and no log line
   expect(env.result).toContain('"GOOGLE_SA": "[redacted $SA_VALUE]"');
   expect(echo).toMatchObject({ status: 'Success', result: 'Echo: through the authorized connection' });
 
-  const raw = await t.agents.handle(agentId).fetchHistory();
-  const everything = [
-    JSON.stringify(raw),
-    rawText(raw),
-    JSON.stringify(entries),
-    JSON.stringify(await t.agents.state(agentId)),
-    JSON.stringify(await t.agents.snapshot(agentId)),
-    worker.output(),
-  ];
+  const everything = [...(await keptTexts(t.agents, agentId)), worker.output()];
   for (const text of everything) expect(text).not.toContain(token);
   for (const text of everything) expect(text).not.toContain(keyBody);
   expect(everything[1]).toContain('[redacted $CANARY_VALUE]'); // the search does read payload text

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { ToolResultsEntry } from '../../agent/index';
 import { callsInput } from '../fixtures/calls-script';
 import { type ChildWorker, startChildWorker } from '../support/child-worker';
-import { rawText } from '../support/raw-text';
+import { keptTexts } from '../support/raw-text';
 import { connectTest, type TestContext, uniqueId } from '../support/temporal';
 
 const secret = 'sk-canary-TOOLS-0123456789abcdef';
@@ -52,14 +52,7 @@ test('neither run_command nor a user tool puts the worker key into history or sn
   expect(results[2].result).toContain('OPENAI_API_KEY=[redacted $OPENAI_API_KEY]'); // the worker's own environ: redacted
   expect(results[3]).toMatchObject({ result: 'the key is [redacted $OPENAI_API_KEY]', metadata: { key: '[redacted $OPENAI_API_KEY]' } });
 
-  const raw = await t.agents.handle(agentId).fetchHistory();
-  const everything = [
-    JSON.stringify(raw),
-    rawText(raw),
-    JSON.stringify(entries),
-    JSON.stringify(await t.agents.state(agentId)),
-    JSON.stringify(await t.agents.snapshot(agentId)),
-  ];
+  const everything = await keptTexts(t.agents, agentId);
   for (const text of everything) expect(text).not.toContain(secret);
   expect(everything[1]).toContain('the key is [redacted $OPENAI_API_KEY]'); // the search does read payload text
 });
