@@ -17,14 +17,15 @@ import { z } from 'zod';
 import { defineTool, type Script, ScriptedModelProvider } from '../../activities/index';
 import { unwrap } from '../../agent/index';
 import { delegatorScript, echoStep, researcherScript } from '../fixtures/scripts';
-import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { eventually, uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 import { describeInBrowserFor, useBrowserAndGateway } from './browser-support';
 
 const describeInBrowser = describeInBrowserFor('web-page-autonomy.test');
 
 const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts/web-page-autonomy');
 const TOKEN = 'page-autonomy-token';
-const taskQueue = uniqueId('web-autonomy');
+const { t, taskQueue } = useTestConnection('web-autonomy');
 const controlDir = mkdtempSync(path.join(tmpdir(), 'lc-web-ctl-'));
 
 /** Calls the task-list tool on every reply: only a budget stops it. */
@@ -59,10 +60,6 @@ const slowReport = defineTool({
 });
 
 const models = () => [new ScriptedModelProvider({ delegator: delegatorScript, researcher: researcherScript(controlDir), looper, worker })];
-
-let t: TestContext;
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
 
 describeInBrowser('web page: sub-agents, budgets, interrupts, questions (headless Chromium)', () => {
   const chrome = useBrowserAndGateway(() => t.agents, { token: TOKEN, artifacts: ARTIFACTS });

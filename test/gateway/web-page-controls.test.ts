@@ -21,14 +21,15 @@ import { defineTool, type Script, ScriptedModelProvider } from '../../activities
 import { unwrap } from '../../agent/index';
 import { serveGateway } from '../../gateway/serve-gateway';
 import { tokensFromEnv } from '../../gateway/tokens';
-import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { eventually, uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 import { describeInBrowserFor, useBrowserAndGateway } from './browser-support';
 
 const describeInBrowser = describeInBrowserFor('web-page-controls.test');
 
 const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts/web-page-controls');
 const TOKEN = 'page-controls-token';
-const taskQueue = uniqueId('web-controls');
+const { t, taskQueue } = useTestConnection('web-controls');
 
 const MARKDOWN = [
   '## Plan',
@@ -48,10 +49,6 @@ const longTool = defineTool({ name: LONG_TOOL, description: 'Summarizes billing.
 /** Calls the long-named tool, then answers in markdown. */
 const markdownScript: Script = (req) =>
   unwrap(req.messages[req.messages.length - 1]).kind === 'tool_results' ? { text: MARKDOWN } : { toolCalls: [{ name: LONG_TOOL, args: {} }] };
-
-let t: TestContext;
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
 
 describeInBrowser('web page: a place to run agents (headless Chromium)', () => {
   const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-web-controls-'));
