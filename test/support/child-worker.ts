@@ -25,24 +25,35 @@ export async function startChildWorker(env: {
   fixture?: string;
   extraEnv?: Record<string, string>;
 }): Promise<ChildWorker> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/fixtures', env.fixture ?? 'test-worker.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
+  return spawnUntilReady(
+    ['--import', 'tsx', path.join(ROOT, 'test/fixtures', env.fixture ?? 'test-worker.ts')],
+    {
       LIVECONTEXT_TEST_ADDRESS: testAddress(),
       TASK_QUEUE: env.taskQueue,
       WORKSPACE_ROOT: env.workspaceRoot,
       ...(env.controlDir ? { CONTROL_DIR: env.controlDir } : {}),
       ...env.extraEnv,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+    { ready: 'WORKER READY', what: 'the worker', timeoutMs: 90_000 },
+  );
+}
+
+/**
+ * Runs Node with `args` (from the repository's root, `env` over this process's environment) until it prints
+ * `ready`; fails with its output if it exits first. `kill()` signals it (SIGKILL unless told) and waits for its exit.
+ */
+export async function spawnUntilReady(
+  args: string[],
+  env: Record<string, string>,
+  o: { ready: string; what: string; timeoutMs: number },
+): Promise<ChildWorker> {
+  const proc = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  await eventually(() => out.includes('WORKER READY') || (proc.exitCode !== null && 'exited'), 90_000, 'the worker to start').then((v) => {
-    if (v === 'exited') throw new Error(`Worker exited early:\n${out}`);
+  await eventually(() => out.includes(o.ready) || (proc.exitCode !== null && 'exited'), o.timeoutMs, `${o.what} to start`).then((v) => {
+    if (v === 'exited') throw new Error(`${o.what} exited early:\n${out}`);
   });
   return {
     proc,
