@@ -11,8 +11,6 @@ import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-w
 import {
   type Bench,
   type BenchResult,
-  agentClient,
-  baselineClient,
   continueAsNewTaskMs,
   encodedSize,
   firstWorkflowTaskMs,
@@ -25,6 +23,7 @@ import {
   timed,
   uniqueId,
   withWorkers,
+  bothSides,
 } from './support';
 
 const TURNS = 500;
@@ -97,9 +96,7 @@ function summarize(samples: Boundary[]) {
 }
 
 export async function continueAsNew(bench: Bench): Promise<BenchResult> {
-  const queues = { livecontext: uniqueId('can-lc'), baseline: uniqueId('can-bl') };
-  const agents = agentClient(bench, queues.livecontext);
-  const baseline = baselineClient(bench, queues.baseline);
+  const { queues, agents, baseline } = bothSides(bench, 'can');
   const agentIds = Array.from({ length: SAMPLES }, (_, i) => uniqueId(`can-agent-${i}`));
   const baselineIds = Array.from({ length: SAMPLES }, (_, i) => uniqueId(`can-baseline-${i}`));
 

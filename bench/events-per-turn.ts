@@ -6,7 +6,7 @@
  */
 import { temporal } from '@temporalio/proto';
 import type { Client } from '@temporalio/client';
-import { type Bench, type BenchResult, agentClient, baselineClient, inputText, ratio, round, uniqueId, withWorkers } from './support';
+import { type Bench, type BenchResult, bothSides, inputText, ratio, round, uniqueId, withWorkers } from './support';
 
 const { EventType } = temporal.api.enums.v1;
 type Event = temporal.api.history.v1.IHistoryEvent;
@@ -55,9 +55,7 @@ async function perTurn(client: Client, id: string, ask: (i: number) => Promise<u
 }
 
 export async function eventsPerTurn(bench: Bench): Promise<BenchResult> {
-  const queues = { livecontext: uniqueId('ept-lc'), baseline: uniqueId('ept-bl') };
-  const agents = agentClient(bench, queues.livecontext);
-  const baseline = baselineClient(bench, queues.baseline);
+  const { queues, agents, baseline } = bothSides(bench, 'ept');
   return withWorkers(bench, queues, async () => {
     const sides = {} as Record<'plain' | 'tool', { livecontext: Awaited<ReturnType<typeof perTurn>>; baseline: Awaited<ReturnType<typeof perTurn>> }>;
     for (const [kind, model, calls] of [

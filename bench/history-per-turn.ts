@@ -3,17 +3,13 @@
  * is a ~200-byte input, a model call that asks for one tool, the tool, and a model call answering ~1 KB.
  * Linear history ⇒ turn200/turn10 ≈ 1; a runtime that re-sends the transcript grows with the turn.
  */
-import { type Bench, type BenchResult, agentClient, baselineClient, historyBytes, inputText, progress, ratio, runIds, uniqueId, withWorkers } from './support';
+import { type Bench, type BenchResult, bothSides, historyBytes, inputText, progress, ratio, runIds, withWorkers } from './support';
 
 const TURNS = 200;
 const SAMPLE_AT = [10, TURNS];
 
 export async function historyPerTurn(bench: Bench): Promise<BenchResult> {
-  const queues = { livecontext: uniqueId('hpt-lc'), baseline: uniqueId('hpt-bl') };
-  const agents = agentClient(bench, queues.livecontext);
-  const baseline = baselineClient(bench, queues.baseline);
-  const agentId = uniqueId('hpt-agent');
-  const baselineId = uniqueId('hpt-baseline');
+  const { queues, agents, baseline, agentId, baselineId } = bothSides(bench, 'hpt');
 
   /** Runs TURNS turns; returns the bytes added by each sampled turn. */
   const measure = async (side: string, ask: (i: number) => Promise<unknown>, bytesNow: () => Promise<number>) => {

@@ -1,15 +1,11 @@
 /** latency: client-side time from input to answer (send + waitForAnswer), 200 sequential turns on one agent. */
-import { type Bench, type BenchResult, agentClient, baselineClient, percentile, progress, ratio, round, timed, uniqueId, withWorkers } from './support';
+import { type Bench, type BenchResult, bothSides, percentile, progress, ratio, round, timed, withWorkers } from './support';
 
 const TURNS = 200;
 const WARMUP = 5;
 
 export async function latency(bench: Bench): Promise<BenchResult> {
-  const queues = { livecontext: uniqueId('lat-lc'), baseline: uniqueId('lat-bl') };
-  const agents = agentClient(bench, queues.livecontext);
-  const baseline = baselineClient(bench, queues.baseline);
-  const agentId = uniqueId('lat-agent');
-  const baselineId = uniqueId('lat-baseline');
+  const { queues, agents, baseline, agentId, baselineId } = bothSides(bench, 'lat');
 
   const measure = async (side: string, ask: (text: string) => Promise<boolean>) => {
     for (let i = 1; i <= WARMUP; i++) await ask(`warm-up ${i}`);

@@ -3,17 +3,13 @@
  * default history budget, so the agent may continue as new. Total history over all runs, on both sides.
  */
 import type { Client } from '@temporalio/client';
-import { type Bench, type BenchResult, agentClient, baselineClient, historyBytesAllRuns, inputText, progress, ratio, uniqueId, withWorkers } from './support';
+import { type Bench, type BenchResult, bothSides, historyBytesAllRuns, inputText, progress, ratio, withWorkers } from './support';
 
 const CALLS = 100;
 const ANSWER_BYTES = 8192;
 
 export async function longConversation(bench: Bench): Promise<BenchResult> {
-  const queues = { livecontext: uniqueId('long-lc'), baseline: uniqueId('long-bl') };
-  const agents = agentClient(bench, queues.livecontext);
-  const baseline = baselineClient(bench, queues.baseline);
-  const agentId = uniqueId('long-agent');
-  const baselineId = uniqueId('long-baseline');
+  const { queues, agents, baseline, agentId, baselineId } = bothSides(bench, 'long');
 
   /** CALLS sequential turns; then the history over all runs. */
   const converse = async (side: string, client: Client, id: string, ask: (text: string) => Promise<string | null>) => {

@@ -150,6 +150,18 @@ export function baselineClient(bench: Bench, taskQueue: string): BaselineClient 
   return new BaselineClient(bench.baselineClient, taskQueue);
 }
 
+/** Both sides of a comparison: a task queue each (`<prefix>-lc`, `<prefix>-bl`), their clients, and an agent id on each. */
+export function bothSides(bench: Bench, prefix: string) {
+  const queues = { livecontext: uniqueId(`${prefix}-lc`), baseline: uniqueId(`${prefix}-bl`) };
+  return {
+    queues,
+    agents: agentClient(bench, queues.livecontext),
+    baseline: baselineClient(bench, queues.baseline),
+    agentId: uniqueId(`${prefix}-agent`),
+    baselineId: uniqueId(`${prefix}-baseline`),
+  };
+}
+
 /** Runs both workers (each on its own task queue) while `fn` runs. */
 export async function withWorkers<T>(bench: Bench, queues: { livecontext: string; baseline: string }, fn: () => Promise<T>): Promise<T> {
   const lc = await livecontextWorker(bench, queues.livecontext);

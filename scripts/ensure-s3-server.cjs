@@ -10,29 +10,11 @@
  * semver, so the Go module proxy serves the commit's pseudo-version, not the tag. Its go.mod has no
  * replace directive, so `go install pkg@version` works. Plain Node (no dependencies).
  */
-const { spawnSync } = require('node:child_process');
-const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
+const { cacheDir, findGo, goInstall, isExecutable, onPath } = require('./go-build-cache.cjs');
 
 const MINIO_VERSION = 'v0.0.0-20260212201848-7aac2a2c5b7c';
-const CACHE_DIR = path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'livecontext', `minio-${MINIO_VERSION}`);
-
-function isExecutable(file) {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function onPath(name) {
-  for (const dir of (process.env.PATH || '').split(path.delimiter)) {
-    if (dir && isExecutable(path.join(dir, name))) return path.join(dir, name);
-  }
-  return null;
-}
+const CACHE_DIR = cacheDir(`minio-${MINIO_VERSION}`);
 
 /** The server found without building, or null. */
 function findS3Server(env = process.env) {
@@ -49,7 +31,7 @@ function ensureS3Server({ log = (m) => console.error(m), build = true } = {}) {
     log(`livecontext: LIVECONTEXT_S3_SERVER_PATH=${process.env.LIVECONTEXT_S3_SERVER_PATH} is not an executable file; the S3 blob store test will be SKIPPED.`);
     return null;
   }
-  const go = onPath('go') || (isExecutable('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : null);
+  const go = findGo();
   if (!go || !build) {
     log(
       `livecontext: no MinIO server (LIVECONTEXT_S3_SERVER_PATH, minio on PATH, ${CACHE_DIR})${go ? '' : ' and no Go toolchain to build it'}; the S3 blob store test will be SKIPPED.`,
@@ -58,11 +40,7 @@ function ensureS3Server({ log = (m) => console.error(m), build = true } = {}) {
   }
   log(`livecontext: building MinIO ${MINIO_VERSION} with Go into ${CACHE_DIR} (once; a few minutes)…`);
   const started = Date.now();
-  fs.mkdirSync(CACHE_DIR, { recursive: true });
-  const result = spawnSync(go, ['install', `github.com/minio/minio@${MINIO_VERSION}`], {
-    env: { ...process.env, GOBIN: CACHE_DIR, CGO_ENABLED: '0', GOFLAGS: '-mod=mod' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const result = goInstall(go, CACHE_DIR, [`github.com/minio/minio@${MINIO_VERSION}`], { CGO_ENABLED: '0' });
   const cached = path.join(CACHE_DIR, 'minio');
   if (result.status !== 0 || !isExecutable(cached)) {
     log('livecontext: building MinIO failed; the S3 blob store test will be SKIPPED.');

@@ -7,29 +7,12 @@
  *   5. null: the caller lets @temporalio/testing download the CLI (needs the internet)
  * Plain Node (no dependencies) so it runs before `npm install`.
  */
-const { execFileSync, spawnSync } = require('node:child_process');
-const fs = require('node:fs');
-const os = require('node:os');
+const { execFileSync } = require('node:child_process');
 const path = require('node:path');
+const { cacheDir, findGo, goInstall, isExecutable, onPath } = require('./go-build-cache.cjs');
 
 const CLI_VERSION = 'v1.5.1';
-const CACHE_DIR = path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'livecontext', `temporal-${CLI_VERSION}`);
-
-function isExecutable(file) {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function onPath(name) {
-  for (const dir of (process.env.PATH || '').split(path.delimiter)) {
-    if (dir && isExecutable(path.join(dir, name))) return path.join(dir, name);
-  }
-  return null;
-}
+const CACHE_DIR = cacheDir(`temporal-${CLI_VERSION}`);
 
 /** @returns {string|null} path to a `temporal` executable, or null to fall back to the SDK's download */
 function ensureTemporalCli({ log = (m) => console.error(m) } = {}) {
@@ -43,17 +26,13 @@ function ensureTemporalCli({ log = (m) => console.error(m) } = {}) {
   if (fromPath) return fromPath;
   const cached = path.join(CACHE_DIR, 'temporal');
   if (isExecutable(cached)) return cached;
-  const go = onPath('go') || (isExecutable('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : null);
+  const go = findGo();
   if (!go) {
     log('livecontext: no Temporal CLI and no Go toolchain; @temporalio/testing will download the CLI.');
     return null;
   }
   log(`livecontext: building the Temporal CLI ${CLI_VERSION} with Go into ${CACHE_DIR} (once; a few minutes)…`);
-  fs.mkdirSync(CACHE_DIR, { recursive: true });
-  const result = spawnSync(go, ['install', `github.com/temporalio/cli/cmd/temporal@${CLI_VERSION}`], {
-    env: { ...process.env, GOBIN: CACHE_DIR, GOFLAGS: '-mod=mod' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const result = goInstall(go, CACHE_DIR, [`github.com/temporalio/cli/cmd/temporal@${CLI_VERSION}`]);
   if (result.status !== 0 || !isExecutable(cached)) {
     log('livecontext: building the Temporal CLI failed; falling back to the SDK download.');
     return null;

@@ -10,31 +10,14 @@
  * v1.29.1 is the server the CLI's dev server (v1.5.1) embeds, so both test stacks run the same server code.
  * Plain Node (no dependencies), like temporal-cli.cjs.
  */
-const { execFileSync, spawnSync } = require('node:child_process');
-const fs = require('node:fs');
-const os = require('node:os');
+const { execFileSync } = require('node:child_process');
 const path = require('node:path');
+const { cacheDir, findGo, goInstall, isExecutable } = require('./go-build-cache.cjs');
 
 const SERVER_VERSION = 'v1.29.1';
-const CACHE_DIR = path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'livecontext', `temporal-server-${SERVER_VERSION}`);
+const CACHE_DIR = cacheDir(`temporal-server-${SERVER_VERSION}`);
 /** `go install` names a binary after its package folder: `server` and `sql`. */
 const CACHED = { server: path.join(CACHE_DIR, 'server'), sqlTool: path.join(CACHE_DIR, 'sql') };
-
-function isExecutable(file) {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function findGo() {
-  for (const dir of (process.env.PATH || '').split(path.delimiter)) {
-    if (dir && isExecutable(path.join(dir, 'go'))) return path.join(dir, 'go');
-  }
-  return isExecutable('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : null;
-}
 
 /**
  * @returns {{ server: string, sqlTool: string, built?: number } | { missing: string }} the two executables
@@ -57,12 +40,8 @@ function ensureTemporalServer({ log = (m) => console.error(m), build = true } = 
   if (!go) return { missing: `no Temporal server in ${CACHE_DIR} and no Go toolchain to build one (or set TEMPORAL_SERVER_PATH and TEMPORAL_SQL_TOOL_PATH)` };
   if (!build) return { missing: `the Temporal server ${SERVER_VERSION} is not built yet (${CACHE_DIR})` };
   log(`livecontext: building the Temporal server ${SERVER_VERSION} and its SQL tool with Go into ${CACHE_DIR} (once; a few minutes)…`);
-  fs.mkdirSync(CACHE_DIR, { recursive: true });
   const started = Date.now();
-  const result = spawnSync(go, ['install', `go.temporal.io/server/cmd/server@${SERVER_VERSION}`, `go.temporal.io/server/cmd/tools/sql@${SERVER_VERSION}`], {
-    env: { ...process.env, GOBIN: CACHE_DIR, GOFLAGS: '-mod=mod' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const result = goInstall(go, CACHE_DIR, [`go.temporal.io/server/cmd/server@${SERVER_VERSION}`, `go.temporal.io/server/cmd/tools/sql@${SERVER_VERSION}`]);
   const built = Math.round((Date.now() - started) / 1000);
   if (result.status !== 0 || !isExecutable(CACHED.server) || !isExecutable(CACHED.sqlTool)) {
     return { missing: `building the Temporal server ${SERVER_VERSION} failed (go install exited ${result.status})` };

@@ -1,11 +1,9 @@
 /** The chaos suite on the shared dev server: everything it counts as damage must be zero. */
 import { runChaos } from './chaos-suite';
-import { connectTest, type TestContext, uniqueId, workflowBundle } from '../support/temporal';
+import { workflowBundle } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('chaos');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
+const { t, taskQueue } = useTestConnection('chaos');
 
 test('20 agents in tool loops, 5 worker SIGKILLs, provider faults: nothing lost, duplicated or re-run', async () => {
   const report = await runChaos({ agents: t.agents, taskQueue, workflowBundle: workflowBundle(), log: (l) => process.stderr.write(`${l}\n`) });

@@ -7,13 +7,11 @@
 import { ScriptedModelProvider } from '../../activities/index';
 import { echoScript } from '../fixtures/scripts';
 import { cli, type CliResult } from '../support/cli';
-import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('cli-args');
+const { t, taskQueue } = useTestConnection('cli-args');
 const env = { LIVECONTEXT_TASK_QUEUE: taskQueue };
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
 
 const oneLine = (r: CliResult) => {
   expect(r.stderr.trim().split('\n')).toHaveLength(1);

@@ -9,14 +9,12 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ScriptedModelProvider, defineTool } from '../../activities/index';
 import { echoStep } from '../fixtures/scripts';
-import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 import { startPtyChat } from './pty-chat';
 
-let t: TestContext;
-const taskQueue = uniqueId('chat-interrupt');
+const { t, taskQueue } = useTestConnection('chat-interrupt');
 const env = { LIVECONTEXT_TASK_QUEUE: taskQueue };
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
 
 const waitTool = defineTool({
   name: 'wait_long',

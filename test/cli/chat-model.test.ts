@@ -4,14 +4,12 @@
  */
 import { ScriptedModelProvider } from '../../activities/index';
 import { echoScript } from '../fixtures/scripts';
-import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 import { startPtyChat } from './pty-chat';
 
-let t: TestContext;
-const taskQueue = uniqueId('chat-model');
+const { t, taskQueue } = useTestConnection('chat-model');
 const env = { LIVECONTEXT_TASK_QUEUE: taskQueue };
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
 
 test('/model shows the model; /model with one no worker can call warns at once', async () => {
   await withWorker({ taskQueue, models: [new ScriptedModelProvider({ echo: echoScript })] }, async () => {

@@ -7,13 +7,11 @@ import { ScriptedModelProvider } from '../../activities/index';
 import { INPUT_MAX_BYTES } from '../../agent/index';
 import { echoScript } from '../fixtures/scripts';
 import { cli } from '../support/cli';
-import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('cli');
+const { t, taskQueue } = useTestConnection('cli');
 const env = { LIVECONTEXT_TASK_QUEUE: taskQueue };
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
 const models = () => [new ScriptedModelProvider({ echo: echoScript })];
 
 test('start → send --wait → history --json → state → list → stop', async () => {

@@ -12,7 +12,7 @@ import { batchScript, echoStep } from '../fixtures/scripts';
 import { deployTool } from '../fixtures/test-tools';
 import { cli } from '../support/cli';
 import { SECOND_NAMESPACE } from '../support/global-setup';
-import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { connectTest, eventually, type TestContext, uniqueId, withWorker, waitingForApproval } from '../support/temporal';
 
 let first: TestContext;
 let second: TestContext;
@@ -66,14 +66,7 @@ test('a snapshot taken mid tool-loop continues in another namespace with the sam
   );
 
   await withWorker({ taskQueue, namespace: SECOND_NAMESPACE, workspaceRoot: ws2, tools: [deployTool], models: models() }, async () => {
-    const waiting = await eventually(
-      async () => {
-        const s = await second.agents.state(newId);
-        return s.blockedOn === 'approval' ? s : undefined;
-      },
-      30_000,
-      'the imported agent to wait for the same approval',
-    );
+    const waiting = await waitingForApproval(second.agents, newId, 30_000, 'the imported agent to wait for the same approval');
     expect(waiting.awaitingApproval.map((a) => a.toolCallId)).toEqual(['call_0_1']);
     expect(waiting.systemInstruction).toBe('Deploy carefully.');
     expect((await cli(['approve', newId, 'call_0_1'], { env: { LIVECONTEXT_TASK_QUEUE: taskQueue, TEMPORAL_NAMESPACE: SECOND_NAMESPACE } })).code).toBe(0);

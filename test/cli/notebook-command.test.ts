@@ -5,13 +5,11 @@
 import { ScriptedModelProvider } from '../../activities/index';
 import { tasksScript } from '../fixtures/scripts';
 import { cli } from '../support/cli';
-import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('cli-notebook');
+const { t, taskQueue } = useTestConnection('cli-notebook');
 const env = { LIVECONTEXT_TASK_QUEUE: taskQueue };
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
 
 test('show, set, append; the model sees it; a write too large is refused', async () => {
   await withWorker({ taskQueue, models: [new ScriptedModelProvider({ tasks: tasksScript })] }, async () => {

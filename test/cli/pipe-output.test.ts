@@ -8,14 +8,12 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { ScriptedModelProvider } from '../../activities/index';
 import { echoScript } from '../fixtures/scripts';
-import { connectTest, type TestContext, testAddress, uniqueId, withWorker } from '../support/temporal';
+import { testAddress, uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
 const BIN = path.resolve(__dirname, '../../bin/livecontext.js');
-let t: TestContext;
-const taskQueue = uniqueId('pipes');
+const { t, taskQueue } = useTestConnection('pipes');
 const env = { ...process.env, TEMPORAL_ADDRESS: testAddress(), LIVECONTEXT_TASK_QUEUE: taskQueue, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '' };
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
 
 interface Piped {
   code: number | null;

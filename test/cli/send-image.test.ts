@@ -10,13 +10,11 @@ import { ScriptedModelProvider } from '../../activities/index';
 import { unwrap } from '../../agent/index';
 import { gifHeader, makePng } from '../fixtures/images';
 import { cli } from '../support/cli';
-import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('cli-image');
+const { t, taskQueue } = useTestConnection('cli-image');
 const env = { LIVECONTEXT_TASK_QUEUE: taskQueue };
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
 
 /** Says which images the newest input carried. */
 const describeImages = new ScriptedModelProvider({

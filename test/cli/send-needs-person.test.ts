@@ -10,14 +10,12 @@ import path from 'node:path';
 import { ScriptedModelProvider } from '../../activities/index';
 import { unwrap } from '../../agent/index';
 import { cli } from '../support/cli';
-import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('cli-person');
+const { t, taskQueue } = useTestConnection('cli-person');
 const env = { LIVECONTEXT_TASK_QUEUE: taskQueue };
 const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-person-ws-'));
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
 
 /** Asks the person which city on the first turn; answers after. */
 const asker = new ScriptedModelProvider({

@@ -12,14 +12,12 @@ import { ScriptedModelProvider, defineTool } from '../../activities/index';
 import { unwrap } from '../../agent/index';
 import { WORKFLOW_TYPE } from '../../workflows/messages';
 import { cli } from '../support/cli';
-import { connectTest, type TestContext, eventually, uniqueId, withWorker } from '../support/temporal';
+import { eventually, uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 import { startPtyChat } from './pty-chat';
 
-let t: TestContext;
-const taskQueue = uniqueId('cli-escapes');
+const { t, taskQueue } = useTestConnection('cli-escapes');
 const env = { LIVECONTEXT_TASK_QUEUE: taskQueue };
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
 
 /** OSC 52 (clipboard), clear screen, cursor home and up, a C1 CSI, a carriage return, a bidi override. */
 const HOSTILE = '\x1b]52;c;SGFja2Vk\x07\x1b[2J\x1b[H\x1b[3A\u009b2J\rX\u202eevil';

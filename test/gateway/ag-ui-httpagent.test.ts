@@ -12,6 +12,7 @@ import { deployTool } from '../fixtures/test-tools';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { useProviderServers } from '../support/provider-servers';
 import { uniqueId, withWorker } from '../support/temporal';
+import { TEXT_MESSAGE, TOOL_CALL } from '../fixtures/ag-ui-events';
 
 const { t, p, taskQueue } = useProviderServers('ag-ui', { each: true });
 let gateway: TestGateway;
@@ -81,20 +82,12 @@ test('HttpAgent runs a turn with two tool calls and an approval', async () => {
 
     expect(shape(events)).toEqual([
       'RUN_STARTED',
-      'TEXT_MESSAGE_START',
-      'TEXT_MESSAGE_CONTENT',
-      'TEXT_MESSAGE_END',
-      'TOOL_CALL_START',
-      'TOOL_CALL_ARGS',
-      'TOOL_CALL_END',
-      'TOOL_CALL_START',
-      'TOOL_CALL_ARGS',
-      'TOOL_CALL_END',
+      ...TEXT_MESSAGE,
+      ...TOOL_CALL,
+      ...TOOL_CALL,
       'TOOL_CALL_RESULT',
       'TOOL_CALL_RESULT',
-      'TEXT_MESSAGE_START',
-      'TEXT_MESSAGE_CONTENT',
-      'TEXT_MESSAGE_END',
+      ...TEXT_MESSAGE,
       'RUN_FINISHED',
     ]);
     expect(events[0]).toMatchObject({ type: 'RUN_STARTED', threadId: agentId });

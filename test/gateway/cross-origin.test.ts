@@ -5,30 +5,17 @@
  * an open gateway (npm start's: no token, loopback): each is refused and the agent is untouched. The
  * gateway's own page (same origin) and an origin allowed by CORS still work; approval ids cannot be guessed.
  */
-import { startTestGateway, type TestGateway } from '../support/gateway';
-import { connectTest, eventually, type TestContext, uniqueId } from '../support/temporal';
-import { type BackgroundWorker, startBackgroundWorker } from './rest-support';
+import { eventually, uniqueId } from '../support/temporal';
+import { useRestGateway } from './rest-support';
 
 const ALLOWED = 'https://allowed.example';
 const EVIL = 'https://evil.example';
 
-let t: TestContext;
-let gw: TestGateway;
-let worker: BackgroundWorker;
-beforeAll(async () => {
-  t = await connectTest(uniqueId('cross-origin'));
-  worker = await startBackgroundWorker(t.agents.taskQueue, t.agents);
-  gw = await startTestGateway(t.agents, { corsOrigins: [ALLOWED] });
-});
-afterAll(async () => {
-  await gw?.close();
-  await worker?.stop();
-  await t?.close();
-});
+const rest = useRestGateway('cross-origin', { corsOrigins: [ALLOWED] });
 
 /** A raw request: exactly these headers and body, as a browser would send them. */
 async function send(method: string, path: string, headers: Record<string, string>, body?: string) {
-  const res = await fetch(gw.url + path, { method, headers, body });
+  const res = await fetch(rest.gw.url + path, { method, headers, body });
   const text = await res.text();
   let parsed: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read any JSON
   try {
@@ -42,17 +29,17 @@ async function send(method: string, path: string, headers: Record<string, string
 /** An agent with a tool call waiting for approval (the demo model's "delete note"). */
 async function waitingAgent() {
   const agentId = uniqueId('target');
-  await t.agents.start(agentId, { model: 'demo:offline' });
-  await t.agents.ask(agentId, 'remember the code word is teal');
-  await t.agents.send(agentId, 'delete note 1');
-  const call = await eventually(async () => (await t.agents.state(agentId)).awaitingApproval[0], 30_000, 'a call waiting for approval');
+  await rest.t.agents.start(agentId, { model: 'demo:offline' });
+  await rest.t.agents.ask(agentId, 'remember the code word is teal');
+  await rest.t.agents.send(agentId, 'delete note 1');
+  const call = await eventually(async () => (await rest.t.agents.state(agentId)).awaitingApproval[0], 30_000, 'a call waiting for approval');
   return { agentId, toolCallId: call.toolCallId };
 }
 
 /** What a refused request must leave as it was. */
 async function fingerprint(agentId: string) {
-  const s = await t.agents.state(agentId);
-  const description = await t.agents.handle(agentId).describe();
+  const s = await rest.t.agents.state(agentId);
+  const description = await rest.t.agents.handle(agentId).describe();
   return {
     running: description.status.name,
     lastSeq: s.lastSeq,
@@ -62,7 +49,7 @@ async function fingerprint(agentId: string) {
     stopping: s.stopping,
     model: s.config.model,
     systemInstruction: s.systemInstruction,
-    schedules: (await t.agents.schedules.list(agentId)).length,
+    schedules: (await rest.t.agents.schedules.list(agentId)).length,
   };
 }
 
@@ -149,12 +136,12 @@ test("the gateway's own page and an allowed origin still change agents, bodyless
   const A = `/agents/${agentId}`;
   const json = { 'content-type': 'application/json' };
   // The page the gateway serves: its Origin is the gateway's own.
-  const own = { ...json, origin: gw.url };
+  const own = { ...json, origin: rest.gw.url };
   expect(await send('POST', `${A}/notebook`, own, JSON.stringify({ append: '- from the page\n' }))).toMatchObject({ status: 200 });
   expect(await send('POST', `${A}/tool-calls/${toolCallId}/approve`, own)).toMatchObject({ status: 200 }); // no body, the JSON type
   expect(await send('POST', `${A}/retry`, own)).toMatchObject({ status: 202 });
   // An origin allowed with --cors-origin, its preflight answered.
-  const preflight = await fetch(gw.url + `${A}/interrupt`, {
+  const preflight = await fetch(rest.gw.url + `${A}/interrupt`, {
     method: 'OPTIONS',
     headers: { origin: ALLOWED, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
   });
@@ -163,8 +150,8 @@ test("the gateway's own page and an allowed origin still change agents, bodyless
   expect(await send('POST', `${A}/input`, { ...json, origin: ALLOWED }, JSON.stringify({ text: 'plan tea' }))).toMatchObject({ status: 202 });
   // A program (no Origin) with the JSON type, with and without a body.
   expect(await send('POST', `${A}/stop`, json)).toMatchObject({ status: 202, body: { stopping: true } });
-  await eventually(async () => (await t.agents.handle(agentId).describe()).status.name === 'COMPLETED', 30_000, 'the agent to stop');
-  expect((await t.agents.history(agentId)).some((e) => e.kind === 'widget_write')).toBe(true);
+  await eventually(async () => (await rest.t.agents.handle(agentId).describe()).status.name === 'COMPLETED', 30_000, 'the agent to stop');
+  expect((await rest.t.agents.history(agentId)).some((e) => e.kind === 'widget_write')).toBe(true);
 });
 
 test('approval ids cannot be guessed: the same turn in two agents waits under two unrelated ids', async () => {
@@ -174,6 +161,6 @@ test('approval ids cannot be guessed: the same turn in two agents waits under tw
   expect(one.toolCallId).not.toBe(two.toolCallId);
   // The id without its random part (what the demo used to give) approves nothing.
   const guessed = one.toolCallId.replace(/_[0-9a-f]{16}$/, '');
-  expect(await gw.request('POST', `/agents/${one.agentId}/tool-calls/${guessed}/approve`, {})).toMatchObject({ status: 409 });
-  expect((await t.agents.state(one.agentId)).awaitingApproval.map((a) => a.toolCallId)).toEqual([one.toolCallId]);
+  expect(await rest.gw.request('POST', `/agents/${one.agentId}/tool-calls/${guessed}/approve`, {})).toMatchObject({ status: 409 });
+  expect((await rest.t.agents.state(one.agentId)).awaitingApproval.map((a) => a.toolCallId)).toEqual([one.toolCallId]);
 });

@@ -4,29 +4,18 @@
  * not make the gateway end a message it never started (no TEXT_MESSAGE_END without its START).
  */
 import { readSse, type SseFrame } from '../support/sse-reader';
-import { startTestGateway, type TestGateway } from '../support/gateway';
-import { connectTest, type TestContext, uniqueId } from '../support/temporal';
-import { type BackgroundWorker, startBackgroundWorker } from './rest-support';
+import { uniqueId } from '../support/temporal';
+import { useRestGateway } from './rest-support';
 
-let t: TestContext;
-let gw: TestGateway;
-let worker: BackgroundWorker;
+const rest = useRestGateway('events-cursor');
 let agentId: string;
 let beforeOutput: number;
 beforeAll(async () => {
-  t = await connectTest(uniqueId('events-cursor'));
-  worker = await startBackgroundWorker(t.agents.taskQueue, t.agents);
-  gw = await startTestGateway(t.agents);
   agentId = uniqueId('cursor');
-  await t.agents.start(agentId, { model: 'scripted:echo' });
-  await t.agents.ask(agentId, 'hello');
-  const output = (await t.agents.history(agentId)).find((e) => e.kind === 'model_output')!;
+  await rest.t.agents.start(agentId, { model: 'scripted:echo' });
+  await rest.t.agents.ask(agentId, 'hello');
+  const output = (await rest.t.agents.history(agentId)).find((e) => e.kind === 'model_output')!;
   beforeOutput = output.seq - 1;
-});
-afterAll(async () => {
-  await gw?.close();
-  await worker?.stop();
-  await t?.close();
 });
 
 /** The frames of a stream resumed at `lastEventId`, up to the end of the turn's run. */
@@ -34,7 +23,7 @@ async function resumed(lastEventId: string): Promise<SseFrame[]> {
   const abort = new AbortController();
   const frames: SseFrame[] = [];
   try {
-    for await (const frame of readSse(`${gw.url}/agents/${agentId}/events`, { headers: { 'last-event-id': lastEventId }, signal: abort.signal })) {
+    for await (const frame of readSse(`${rest.gw.url}/agents/${agentId}/events`, { headers: { 'last-event-id': lastEventId }, signal: abort.signal })) {
       frames.push(frame);
       if (frame.event.type === 'RUN_FINISHED') break;
     }
@@ -84,7 +73,7 @@ test('a cursor that no stream can have been at is a 400', async () => {
     'abc',
     `${beforeOutput}~x~y`,
   ]) {
-    const res = await fetch(`${gw.url}/agents/${agentId}/events`, { headers: { 'last-event-id': made } });
+    const res = await fetch(`${rest.gw.url}/agents/${agentId}/events`, { headers: { 'last-event-id': made } });
     expect({ made, status: res.status, body: await res.json() }).toMatchObject({ made, status: 400, body: { error: { code: 'BAD_LAST_EVENT_ID' } } });
   }
 });

@@ -14,6 +14,7 @@ import { startTestGateway, type TestGateway } from '../support/gateway';
 import { useProviderServers } from '../support/provider-servers';
 import { type SseFrame, collectSse, normalised } from '../support/sse-reader';
 import { eventually, uniqueId, withWorker } from '../support/temporal';
+import { TEXT_MESSAGE, TOOL_CALL } from '../fixtures/ag-ui-events';
 
 const { t, p, taskQueue } = useProviderServers('events', { each: true });
 let gateway: TestGateway;
@@ -63,19 +64,11 @@ test('a turn streams as it happens; ?after=0 replays the same events from histor
     });
     expect(normalised(frames).map((e) => (e as { type: string }).type)).toEqual([
       'RUN_STARTED',
-      'TEXT_MESSAGE_START',
-      'TEXT_MESSAGE_CONTENT',
-      'TEXT_MESSAGE_END',
-      'TEXT_MESSAGE_START',
-      'TEXT_MESSAGE_CONTENT',
-      'TEXT_MESSAGE_END',
-      'TOOL_CALL_START',
-      'TOOL_CALL_ARGS',
-      'TOOL_CALL_END',
+      ...TEXT_MESSAGE,
+      ...TEXT_MESSAGE,
+      ...TOOL_CALL,
       'TOOL_CALL_RESULT',
-      'TEXT_MESSAGE_START',
-      'TEXT_MESSAGE_CONTENT',
-      'TEXT_MESSAGE_END',
+      ...TEXT_MESSAGE,
       'RUN_FINISHED',
     ]);
     const events = frames.map((f) => f.event);
@@ -170,13 +163,7 @@ test('a model call failing for good ends the run with RUN_ERROR on every gateway
     await opened(() => seenThere);
     await t.agents.send(agentId, 'hello');
     const [a, b] = await Promise.all([here, there]);
-    expect(types(a.frames).filter((x) => !x.startsWith('STATE'))).toEqual([
-      'RUN_STARTED',
-      'TEXT_MESSAGE_START',
-      'TEXT_MESSAGE_CONTENT',
-      'TEXT_MESSAGE_END',
-      'RUN_ERROR',
-    ]);
+    expect(types(a.frames).filter((x) => !x.startsWith('STATE'))).toEqual(['RUN_STARTED', ...TEXT_MESSAGE, 'RUN_ERROR']);
     expect(a.frames.at(-1)!.event).toMatchObject({ type: 'RUN_ERROR', code: 'ModelError.Authentication' });
     expect(normalised(b.frames)).toEqual(normalised(a.frames));
     const blocked = a.frames.filter((f) => f.event.type === 'STATE_DELTA').flatMap((f) => f.event.delta);
@@ -229,13 +216,7 @@ test('an interrupted turn: its streaming text ends and its run finishes, cancell
       { ...ended, threadId: agentId, runId: 'turn-1' },
     ]);
     const mine = await posted;
-    expect(normalised(mine.frames).map((e) => (e as { type: string }).type)).toEqual([
-      'RUN_STARTED',
-      'TEXT_MESSAGE_START',
-      'TEXT_MESSAGE_CONTENT',
-      'TEXT_MESSAGE_END',
-      'RUN_FINISHED',
-    ]);
+    expect(normalised(mine.frames).map((e) => (e as { type: string }).type)).toEqual(['RUN_STARTED', ...TEXT_MESSAGE, 'RUN_FINISHED']);
     expect(mine.frames.at(-1)!.event).toMatchObject({ ...ended, runId: run.runId, result: { inputSeq: 1 } });
   });
 });

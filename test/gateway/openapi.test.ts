@@ -6,28 +6,17 @@
  */
 import { z } from 'zod';
 import { agentsApi } from '../../gateway/routes/agents-routes';
-import { startTestGateway, type TestGateway } from '../support/gateway';
-import { connectTest, eventually, type TestContext, uniqueId } from '../support/temporal';
-import { type BackgroundWorker, startBackgroundWorker } from './rest-support';
+import { eventually, uniqueId } from '../support/temporal';
+import { useRestGateway } from './rest-support';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the document is read as plain JSON */
-let t: TestContext;
-let gw: TestGateway;
-let worker: BackgroundWorker;
+const rest = useRestGateway('openapi', { fullToken: 'full-secret', readToken: 'read-secret' });
 let doc: any;
 beforeAll(async () => {
-  t = await connectTest(uniqueId('openapi'));
-  worker = await startBackgroundWorker(t.agents.taskQueue, t.agents);
-  gw = await startTestGateway(t.agents, { fullToken: 'full-secret', readToken: 'read-secret' });
-  const res = await fetch(`${gw.url}/openapi.json`); // no token: the description carries no agent data
+  const res = await fetch(`${rest.gw.url}/openapi.json`); // no token: the description carries no agent data
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/application\/json/);
   doc = JSON.parse(await res.text());
-});
-afterAll(async () => {
-  await gw?.close();
-  await worker?.stop();
-  await t?.close();
 });
 
 /** The routes the gateway serves beside the REST API (SSE, AG-UI, MCP, health): described, not zod-validated. */
@@ -68,7 +57,7 @@ test('an OpenAPI 3.1 document of every REST route, and only of routes the gatewa
   expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
   expect(operations().sort()).toEqual([...CONTRACT, ...STREAMING].sort());
   // The same table registers the routes: each registered route is described, each described one registered.
-  const registered = agentsApi(t.agents).routes.map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`);
+  const registered = agentsApi(rest.t.agents).routes.map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`);
   expect([...new Set(registered)].sort()).toEqual([...CONTRACT].sort());
 
   for (const [p, item] of Object.entries(doc.paths) as Array<[string, any]>) {
@@ -118,7 +107,7 @@ test('the event stream, AG-UI, /mcp and /healthz are described too', () => {
 
 /** Sends a request and checks its answer against the document's schema for that route and status. */
 async function valid(method: string, template: string, path: string, status: number, body?: unknown, token = 'full-secret') {
-  const res = await gw.request(method, path, body, { token });
+  const res = await rest.gw.request(method, path, body, { token });
   expect({ method, path, status: res.status, body: res.status === status ? 'as expected' : res.body }).toEqual({ method, path, status, body: 'as expected' });
   const parsed = responseValidator(method, template, status).safeParse(res.body);
   expect({ method, template, status, issues: parsed.success ? [] : parsed.error.issues }).toEqual({ method, template, status, issues: [] });
@@ -137,7 +126,7 @@ test('a real response of each kind validates against its schema in the document'
   await valid('GET', `${A}/tasks`, `/agents/${id}/tasks`, 200);
   await valid('POST', `${A}/input`, `/agents/${id}/input`, 202, { text: 'delete note 9' });
   const waiting = await eventually(
-    async () => (await gw.request('GET', `/agents/${id}`, undefined, { token: 'full-secret' })).body.awaitingApproval[0],
+    async () => (await rest.gw.request('GET', `/agents/${id}`, undefined, { token: 'full-secret' })).body.awaitingApproval[0],
     30_000,
     'an approval',
   );
@@ -148,7 +137,7 @@ test('a real response of each kind validates against its schema in the document'
   // Waited for: the answer comes once the call is approved (the note is not there: the tool fails, the turn ends).
   const waited = valid('POST', `${A}/input`, `/agents/${id}/input?wait=1`, 200, { text: 'delete note 8' });
   const second = await eventually(
-    async () => (await gw.request('GET', `/agents/${id}`, undefined, { token: 'full-secret' })).body.awaitingApproval[0],
+    async () => (await rest.gw.request('GET', `/agents/${id}`, undefined, { token: 'full-secret' })).body.awaitingApproval[0],
     30_000,
     'a second approval',
   );
@@ -164,7 +153,7 @@ test('a real response of each kind validates against its schema in the document'
   const snapshot = await valid('GET', `${A}/export`, `/agents/${id}/export`, 200);
   await valid('POST', '/agents/import', '/agents/import', 201, { snapshot, agentId: uniqueId('doc-copy') });
   await eventually(
-    async () => (await gw.request('GET', '/agents', undefined, { token: 'read-secret' })).body.agents.some((a: any) => a.agentId === id),
+    async () => (await rest.gw.request('GET', '/agents', undefined, { token: 'read-secret' })).body.agents.some((a: any) => a.agentId === id),
     20_000,
     'the agent listed',
   );
@@ -172,7 +161,7 @@ test('a real response of each kind validates against its schema in the document'
   await valid('POST', '/agents', '/agents', 409, { agentId: id, model: 'demo:offline' });
   await valid('POST', `${A}/reset`, `/agents/${id}/reset`, 200);
   await valid('POST', `${A}/stop`, `/agents/${id}/stop`, 202, { reason: 'done' });
-  await eventually(async () => (await t.agents.handle(id).describe()).status.name === 'COMPLETED', 30_000, 'the agent to stop');
+  await eventually(async () => (await rest.t.agents.handle(id).describe()).status.name === 'COMPLETED', 30_000, 'the agent to stop');
 
   // Errors, in the one shape the document gives them.
   await valid('POST', `${A}/input`, `/agents/${id}/input`, 400, { text: 1 });

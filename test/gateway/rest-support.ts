@@ -40,14 +40,18 @@ export function answerText(outcome: { status: string; answer?: { contents: strin
 
 /**
  * A file's REST set-up: a connection on a fresh task queue named from `prefix`, a background worker and a
- * gateway, started before its tests and closed after them (read `t`, `gw` and `worker` inside tests).
+ * gateway (with `gateway`'s tokens or CORS origins), started before its tests and closed after them (read
+ * `t`, `gw` and `worker` inside tests).
  */
-export function useRestGateway(prefix: string): { t: TestContext; gw: TestGateway; worker: BackgroundWorker } {
+export function useRestGateway(
+  prefix: string,
+  gateway?: Parameters<typeof startTestGateway>[1],
+): { t: TestContext; gw: TestGateway; worker: BackgroundWorker } {
   const set = {} as { t: TestContext; gw: TestGateway; worker: BackgroundWorker };
   beforeAll(async () => {
     set.t = await connectTest(uniqueId(prefix));
     set.worker = await startBackgroundWorker(set.t.agents.taskQueue, set.t.agents);
-    set.gw = await startTestGateway(set.t.agents);
+    set.gw = await startTestGateway(set.t.agents, gateway);
   });
   afterAll(async () => {
     await set.gw?.close();

@@ -9,31 +9,23 @@
  *   the model asks with `ask_user` shows as the agent's question.
  * Screenshots go to test-artifacts/web-page-autonomy/. Skipped (saying why) only when no Chromium is found.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { z } from 'zod';
 import { defineTool, type Script, ScriptedModelProvider } from '../../activities/index';
 import { unwrap } from '../../agent/index';
 import { delegatorScript, echoStep, researcherScript } from '../fixtures/scripts';
-import { type TestGateway, startTestGateway } from '../support/gateway';
-import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { eventually, uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
+import { describeInBrowserFor, useBrowserAndGateway } from './browser-support';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { findChromium, chromiumCandidates } = require('../../scripts/ensure-chromium.cjs');
-
-const executablePath: string | null = findChromium();
-if (!executablePath) {
-  console.warn(
-    `web-page-autonomy.test: SKIPPED — no Chromium at ${chromiumCandidates().join(', ')} (set LIVECONTEXT_CHROMIUM_PATH; npm test installs Debian's chromium as root).`,
-  );
-}
-const describeInBrowser = executablePath ? describe : describe.skip;
+const describeInBrowser = describeInBrowserFor('web-page-autonomy.test');
 
 const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts/web-page-autonomy');
 const TOKEN = 'page-autonomy-token';
-const taskQueue = uniqueId('web-autonomy');
+const { t, taskQueue } = useTestConnection('web-autonomy');
 const controlDir = mkdtempSync(path.join(tmpdir(), 'lc-web-ctl-'));
 
 /** Calls the task-list tool on every reply: only a budget stops it. */
@@ -69,43 +61,14 @@ const slowReport = defineTool({
 
 const models = () => [new ScriptedModelProvider({ delegator: delegatorScript, researcher: researcherScript(controlDir), looper, worker })];
 
-let t: TestContext;
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
-
 describeInBrowser('web page: sub-agents, budgets, interrupts, questions (headless Chromium)', () => {
-  let browser: Browser;
-  let gateway: TestGateway;
-  beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: executablePath!, args: ['--no-sandbox'] });
-    gateway = await startTestGateway(t.agents, { fullToken: TOKEN });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => setTimeout(resolve, 1000)); // the gateway's feeds see their pages gone
-    await gateway?.close();
-  });
+  const chrome = useBrowserAndGateway(() => t.agents, { token: TOKEN, artifacts: ARTIFACTS });
 
   /** A page with the token, opened on `agentId`, its event stream live; page errors collected. */
   async function openPage(agentId: string): Promise<{ page: Page; errors: string[]; close(): Promise<void> }> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.addInitScript({ content: `localStorage.setItem('livecontext.token', ${JSON.stringify(TOKEN)})` });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (err) => errors.push(err.message));
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    page.on('response', (r) => r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`));
-    await page.goto(`${gateway.url}/#agent=${encodeURIComponent(agentId)}`);
-    await page.locator('#connection[data-status=live]').waitFor();
-    return {
-      page,
-      errors,
-      close: async () => {
-        await context.close();
-        await new Promise((resolve) => setTimeout(resolve, 1000)); // the feeds' last calls end while the worker answers
-      },
-    };
+    const opened = await chrome.openPage(`${chrome.gateway.url}/#agent=${encodeURIComponent(agentId)}`, { failedResponses: true });
+    await opened.page.locator('#connection[data-status=live]').waitFor();
+    return opened;
   }
 
   async function send(page: Page, text: string) {
@@ -173,7 +136,7 @@ describeInBrowser('web page: sub-agents, budgets, interrupts, questions (headles
   test('a budget stop says which budget and what to do; Retry lets the agent go on', async () => {
     await withWorker({ taskQueue, models: models() }, async () => {
       const agentId = uniqueId('looper');
-      const created = await gateway.request('POST', '/agents', { agentId, model: 'scripted:looper', budgets: { turnModelCalls: 2 } }, { token: TOKEN });
+      const created = await chrome.gateway.request('POST', '/agents', { agentId, model: 'scripted:looper', budgets: { turnModelCalls: 2 } }, { token: TOKEN });
       expect(created.status).toBe(201);
       const { page, errors, close } = await openPage(agentId);
       try {

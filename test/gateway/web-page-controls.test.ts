@@ -13,32 +13,23 @@
  * - a gateway restart mid-conversation does not show a turn twice on the timeline.
  * Screenshots go to test-artifacts/web-page-controls/. Skipped (saying why) only when no Chromium is found.
  */
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type Browser, type Page, chromium } from 'playwright-core';
 import { z } from 'zod';
 import { defineTool, type Script, ScriptedModelProvider } from '../../activities/index';
 import { unwrap } from '../../agent/index';
 import { serveGateway } from '../../gateway/serve-gateway';
 import { tokensFromEnv } from '../../gateway/tokens';
-import { type TestGateway, startTestGateway } from '../support/gateway';
-import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { eventually, uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
+import { describeInBrowserFor, useBrowserAndGateway } from './browser-support';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { findChromium, chromiumCandidates } = require('../../scripts/ensure-chromium.cjs');
-
-const executablePath: string | null = findChromium();
-if (!executablePath) {
-  console.warn(
-    `web-page-controls.test: SKIPPED — no Chromium at ${chromiumCandidates().join(', ')} (set LIVECONTEXT_CHROMIUM_PATH; npm test installs Debian's chromium as root).`,
-  );
-}
-const describeInBrowser = executablePath ? describe : describe.skip;
+const describeInBrowser = describeInBrowserFor('web-page-controls.test');
 
 const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts/web-page-controls');
 const TOKEN = 'page-controls-token';
-const taskQueue = uniqueId('web-controls');
+const { t, taskQueue } = useTestConnection('web-controls');
 
 const MARKDOWN = [
   '## Plan',
@@ -59,51 +50,20 @@ const longTool = defineTool({ name: LONG_TOOL, description: 'Summarizes billing.
 const markdownScript: Script = (req) =>
   unwrap(req.messages[req.messages.length - 1]).kind === 'tool_results' ? { text: MARKDOWN } : { toolCalls: [{ name: LONG_TOOL, args: {} }] };
 
-let t: TestContext;
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
-
 describeInBrowser('web page: a place to run agents (headless Chromium)', () => {
-  let browser: Browser;
-  let gateway: TestGateway;
   const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-web-controls-'));
   const models = () => [new ScriptedModelProvider({ md: markdownScript })];
-  beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: executablePath!, args: ['--no-sandbox'] });
-    gateway = await startTestGateway(t.agents, { fullToken: TOKEN });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => setTimeout(resolve, 1000)); // the gateway's feeds see their pages gone
-    await gateway?.close();
-  });
+  const chrome = useBrowserAndGateway(() => t.agents, { token: TOKEN, artifacts: ARTIFACTS });
 
   /** A page with the token, on `url` (the gateway's page, or an agent's); page errors collected. */
-  async function openPage(url: string, viewport = { width: 1280, height: 900 }): Promise<{ page: Page; errors: string[]; close(): Promise<void> }> {
-    const context = await browser.newContext({ viewport, acceptDownloads: true });
-    await context.addInitScript({ content: `localStorage.setItem('livecontext.token', ${JSON.stringify(TOKEN)})` });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (err) => errors.push(err.message));
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    await page.goto(url);
-    return {
-      page,
-      errors,
-      close: async () => {
-        await context.close();
-        await new Promise((resolve) => setTimeout(resolve, 1000)); // the feeds' last calls end while the worker answers
-      },
-    };
-  }
-  const agentUrl = (agentId: string, base = gateway.url) => `${base}/#agent=${encodeURIComponent(agentId)}`;
+  const openPage = (url: string, viewport = { width: 1280, height: 900 }) => chrome.openPage(url, { viewport, acceptDownloads: true });
+  const agentUrl = (agentId: string, base = chrome.gateway.url) => `${base}/#agent=${encodeURIComponent(agentId)}`;
 
   test('first screen, your message at once, waiting for you, an interrupted sleep, whole tool names, one vocabulary live', async () => {
     await withWorker({ taskQueue, workspaceRoot, models: models() }, async () => {
       const agentId = uniqueId('demo');
       await t.agents.start(agentId, { model: 'demo:offline', parallelTools: true });
-      const { page, errors, close } = await openPage(gateway.url);
+      const { page, errors, close } = await openPage(chrome.gateway.url);
       try {
         // No agent open: the first screen says what to do.
         await page.locator('#welcome').waitFor();
@@ -165,7 +125,7 @@ describeInBrowser('web page: a place to run agents (headless Chromium)', () => {
         await page.locator('#run-state', { hasText: 'waiting for approval · delete_file' }).waitFor();
         const row = page.locator(`#agent-list [data-agent-id="${agentId}"] .agent-state`);
         await row.filter({ hasText: 'waiting for approval' }).waitFor();
-        const listed = await gateway.request('GET', '/agents', undefined, { token: TOKEN });
+        const listed = await chrome.gateway.request('GET', '/agents', undefined, { token: TOKEN });
         expect(listed.body.agents.find((a: { agentId: string }) => a.agentId === agentId).stateWord).toBe('waiting for approval');
         expect(await page.locator('#run-state').textContent()).not.toMatch(/WaitingToolResults|[A-Z][a-z]+[A-Z]/);
         await page.screenshot({ path: path.join(ARTIFACTS, '4-waiting-for-you.png') });

@@ -9,28 +9,18 @@
  * Skipped (saying why) only when no Chromium is found: LIVECONTEXT_CHROMIUM_PATH, /usr/bin/chromium,
  * /usr/bin/chromium-browser (`npm test` installs Debian's package when it can).
  */
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
 import { deployTool } from '../fixtures/test-tools';
 import { buildGateway } from '../../gateway/gateway';
 import { serveGateway } from '../../gateway/serve-gateway';
 import { tokensFromEnv } from '../../gateway/tokens';
-import { type TestGateway, startTestGateway } from '../support/gateway';
 import { useProviderServers } from '../support/provider-servers';
 import { uniqueId, withWorker } from '../support/temporal';
+import { describeInBrowserFor, useBrowserAndGateway } from './browser-support';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { findChromium, chromiumCandidates } = require('../../scripts/ensure-chromium.cjs');
-
-const executablePath: string | null = findChromium();
-if (!executablePath) {
-  console.warn(
-    `web-page.test: SKIPPED — no Chromium at ${chromiumCandidates().join(', ')} (set LIVECONTEXT_CHROMIUM_PATH; npm test installs Debian's chromium as root).`,
-  );
-}
-const describeInBrowser = executablePath ? describe : describe.skip;
+const describeInBrowser = describeInBrowserFor('web-page.test');
 
 const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts/web-page');
 const TOKEN = 'page-test-token';
@@ -57,19 +47,8 @@ test('the page and its assets are served to anyone, with a policy that refuses i
 });
 
 describeInBrowser('web page in headless Chromium', () => {
-  let browser: Browser;
-  let gateway: TestGateway;
   // Here, not at the top: these close before useProviderServers closes the connection the gateway uses.
-  beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: executablePath!, args: ['--no-sandbox'] });
-    gateway = await startTestGateway(t.agents, { fullToken: TOKEN });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => setTimeout(resolve, 1000)); // the gateway's feeds see their pages gone
-    await gateway?.close();
-  });
+  const chrome = useBrowserAndGateway(() => t.agents, { token: TOKEN, artifacts: ARTIFACTS });
 
   test('start an agent, stream, approve and deny tool calls, show the answer as text; a phone-sized window', async () => {
     // The model: text streamed slowly with a call that needs approval, then the answer (hostile HTML in it).
@@ -88,7 +67,7 @@ describeInBrowser('web page in headless Chromium', () => {
     const agentId = uniqueId('web');
     const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-web-'));
     await withWorker({ taskQueue, workspaceRoot, tools: [deployTool], models: p.models() }, async () => {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+      const context = await chrome.browser.newContext({ viewport: { width: 1280, height: 860 } });
       const page = await context.newPage();
       const pageErrors: string[] = [];
       page.on('pageerror', (err) => pageErrors.push(err.message));
@@ -96,7 +75,7 @@ describeInBrowser('web page in headless Chromium', () => {
       page.on('console', (m) => m.type() === 'error' && !/status of 401/.test(m.text()) && pageErrors.push(m.text()));
 
       // No token yet: the gateway answers 401 and the page asks for one.
-      await page.goto(gateway.url);
+      await page.goto(chrome.gateway.url);
       await page.locator('#token-form').waitFor({ state: 'visible' });
       await page.fill('#token', TOKEN);
       await page.click('#token-form button[type=submit]');
@@ -174,10 +153,10 @@ describeInBrowser('web page in headless Chromium', () => {
       expect(pageErrors).toEqual([]);
 
       // The same agent on a phone-sized window: the conversation fills the width; the agents list is a drawer.
-      const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+      const phone = await chrome.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
       await phone.addInitScript({ content: `localStorage.setItem('livecontext.token', ${JSON.stringify(TOKEN)})` });
       const small = await phone.newPage();
-      await small.goto(`${gateway.url}/#agent=${encodeURIComponent(agentId)}`);
+      await small.goto(`${chrome.gateway.url}/#agent=${encodeURIComponent(agentId)}`);
       await small.locator('.msg.assistant', { hasText: 'All done.' }).waitFor();
       const box = (await small.locator('#conversation').boundingBox())!;
       expect(box.width).toBeGreaterThan(350);
@@ -200,10 +179,10 @@ describeInBrowser('web page in headless Chromium', () => {
     const agentId = uniqueId('web-demo');
     await withWorker({ taskQueue, workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-web-')) }, async () => {
       await t.agents.start(agentId, { model: 'demo:offline' });
-      const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+      const context = await chrome.browser.newContext({ viewport: { width: 1280, height: 860 } });
       await context.addInitScript({ content: `localStorage.setItem('livecontext.token', ${JSON.stringify(TOKEN)})` });
       const page = await context.newPage();
-      await page.goto(`${gateway.url}/#agent=${encodeURIComponent(agentId)}`);
+      await page.goto(`${chrome.gateway.url}/#agent=${encodeURIComponent(agentId)}`);
       await page.locator('#connection[data-status=live]').waitFor();
       await page.locator('#tasks .empty').waitFor();
 
@@ -216,7 +195,7 @@ describeInBrowser('web page in headless Chromium', () => {
       expect(await page.locator('#tasks .task').allTextContents()).toEqual(['● 1. buy milk', '○ 2. call mum']);
 
       // A host write to the notebook (another client) shows up, markup and all, as text.
-      const written = await gateway.request('POST', `/agents/${agentId}/notebook`, { set: 'likes <b>green</b> tea' }, { token: TOKEN });
+      const written = await chrome.gateway.request('POST', `/agents/${agentId}/notebook`, { set: 'likes <b>green</b> tea' }, { token: TOKEN });
       expect(written.status).toBe(200);
       await page.locator('#notebook', { hasText: 'likes <b>green</b> tea' }).waitFor();
       expect(await page.locator('#notebook b').count()).toBe(0);
@@ -233,10 +212,10 @@ describeInBrowser('web page in headless Chromium', () => {
     const agentId = uniqueId('web-retry');
     await withWorker({ taskQueue, models: p.models(), liveness: { firstTokenTimeoutMs: 8000, stallTimeoutMs: 1200 } }, async () => {
       await t.agents.start(agentId, { model: 'openai:gpt-4.1-mini' });
-      const context = await browser.newContext();
+      const context = await chrome.browser.newContext();
       await context.addInitScript({ content: `localStorage.setItem('livecontext.token', ${JSON.stringify(TOKEN)})` });
       const page = await context.newPage();
-      await page.goto(`${gateway.url}/#agent=${encodeURIComponent(agentId)}`);
+      await page.goto(`${chrome.gateway.url}/#agent=${encodeURIComponent(agentId)}`);
       await page.locator('#connection[data-status=live]').waitFor();
       await page.fill('#message', 'go');
       await page.click('#send');
@@ -263,7 +242,7 @@ describeInBrowser('web page in headless Chromium', () => {
     const port = own.port;
     await withWorker({ taskQueue, models: p.models() }, async () => {
       await t.agents.start(agentId, { model: 'openai:gpt-4.1-mini' });
-      const context = await browser.newContext();
+      const context = await chrome.browser.newContext();
       await context.addInitScript({ content: `localStorage.setItem('livecontext.token', ${JSON.stringify(TOKEN)})` });
       const page = await context.newPage();
       await page.goto(`${own.url}/#agent=${encodeURIComponent(agentId)}`);

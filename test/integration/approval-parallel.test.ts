@@ -13,12 +13,10 @@ import { decideToolCallSignal } from '../../workflows/messages';
 import { batchScript } from '../fixtures/scripts';
 import { maybeRecordHistory } from '../support/record-history';
 import { deployTool, pauseTool } from '../fixtures/test-tools';
-import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { eventually, uniqueId, withWorker, waitingForApproval } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('approval');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
+const { t, taskQueue } = useTestConnection('approval');
 
 test('approve one call and deny another in the same batch', async () => {
   const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-ws-'));
@@ -35,14 +33,7 @@ test('approve one call and deny another in the same batch', async () => {
     const { inputSeq } = await t.agents.send(agentId, 'deploy everything');
 
     // staging needs no approval; the first prod deploy waits and is visible.
-    const waiting = await eventually(
-      async () => {
-        const s = await t.agents.state(agentId);
-        return s.blockedOn === 'approval' ? s : undefined;
-      },
-      30_000,
-      'the first approval request',
-    );
+    const waiting = await waitingForApproval(t.agents, agentId, 30_000, 'the first approval request');
     expect(waiting.awaitingApproval).toEqual([
       expect.objectContaining({
         toolCallId: 'call_0_1',

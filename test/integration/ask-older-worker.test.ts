@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
 jest.setTimeout(180_000);
 
@@ -27,10 +28,7 @@ const hasCommit = (() => {
 })();
 if (!hasCommit) console.warn(`ask-older-worker: skipped, commit ${BEFORE_ASK} is not in this checkout's git history (a shallow clone or a package).`);
 
-let t: TestContext;
-const taskQueue = uniqueId('older-worker');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
+const { t, taskQueue } = useTestConnection('older-worker');
 
 const updateNames = async (agentId: string) =>
   ((await t.agents.handle(agentId).fetchHistory()).events ?? [])

@@ -7,13 +7,11 @@
 import { ScriptedModelProvider, type Script } from '../../activities/index';
 import { DEFAULT_BUDGETS } from '../../agent/budgets';
 import { maybeRecordHistory } from '../support/record-history';
-import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 import { cli } from '../support/cli';
 
-let t: TestContext;
-const taskQueue = uniqueId('budgets');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
+const { t, taskQueue } = useTestConnection('budgets');
 
 /** Calls todo_add (a widget tool: it runs in the workflow, so a long loop stays quick) until step 60. */
 const looper: Script = (req) =>

@@ -8,12 +8,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { ScriptedModelProvider } from '../../activities/index';
 import { echoScript } from '../fixtures/scripts';
-import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('concurrent');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
+const { t, taskQueue } = useTestConnection('concurrent');
 
 const AGENTS = 100;
 const TURNS = 4;

@@ -4,12 +4,10 @@
  */
 import { ScriptedModelProvider } from '../../activities/index';
 import { configureSignal } from '../../workflows/messages';
-import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { eventually, uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('configure');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
+const { t, taskQueue } = useTestConnection('configure');
 
 test('system instruction by update and by signal; bad changes are refused or dropped', async () => {
   const scripted = new ScriptedModelProvider({ sys: (req) => ({ text: `system=${req.systemPrompt ?? '(none)'}` }) });

@@ -9,12 +9,10 @@ import type { AgentSnapshot } from '../../agent/index';
 import type { AgentWorkflowInput } from '../../workflows/messages';
 import { snapshotQuery } from '../../workflows/messages';
 import { maybeRecordHistory } from '../support/record-history';
-import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { eventually, uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('can');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
+const { t, taskQueue } = useTestConnection('can');
 
 test('continue-as-new is automatic, lossless and invisible to senders', async () => {
   // Each answer is ~3 KB, so a 40 KB budget is passed every few turns.

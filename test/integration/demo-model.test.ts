@@ -8,13 +8,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ToolResultsEntry } from '../../agent/index';
 import { safeFolderName } from '../../activities/execute-tool';
-import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { eventually, uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('demo');
+const { t, taskQueue } = useTestConnection('demo');
 const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-demo-ws-'));
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
 
 const text = (o: { status: string; answer?: { contents: string[] } }) => (o.status === 'answered' ? o.answer!.contents.join('') : o.status);
 async function lastResults(agentId: string) {

@@ -2,30 +2,19 @@
  * The `sleep` tool is a workflow timer: the worker is SIGKILLed while the agent sleeps, no worker runs
  * when the timer fires, and a new worker carries on at the right time.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { ToolResultsEntry } from '../../agent/index';
 import { maybeRecordHistory } from '../support/record-history';
-import { type ChildWorker, startChildWorker } from '../support/child-worker';
-import { connectTest, eventually, type TestContext, uniqueId } from '../support/temporal';
+import { useChildWorkerFile } from '../support/child-worker';
+import { eventually, uniqueId } from '../support/temporal';
 
-let t: TestContext;
-let worker: ChildWorker | undefined;
-const taskQueue = uniqueId('sleep');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => {
-  await worker?.kill();
-  await t?.close();
-});
+const file = useChildWorkerFile('sleep');
 
 test('sleep survives a worker restart and wakes at the right time', async () => {
-  const env = { taskQueue, workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-ws-')), controlDir: mkdtempSync(path.join(tmpdir(), 'lc-ctl-')) };
   const agentId = uniqueId('sleeper');
-  worker = await startChildWorker(env);
-  await t.agents.start(agentId, { model: 'scripted:sleeper' });
-  const { inputSeq } = await t.agents.send(agentId, 'take a nap');
-  const handle = t.agents.handle(agentId);
+  let worker = await file.restart();
+  await file.t.agents.start(agentId, { model: 'scripted:sleeper' });
+  const { inputSeq } = await file.t.agents.send(agentId, 'take a nap');
+  const handle = file.t.agents.handle(agentId);
   const timerStarted = await eventually(
     async () => {
       const events = (await handle.fetchHistory()).events ?? [];
@@ -36,14 +25,14 @@ test('sleep survives a worker restart and wakes at the right time', async () => 
   );
   await worker.kill('SIGKILL');
   await new Promise((r) => setTimeout(r, 3500)); // the timer fires while no worker runs
-  worker = await startChildWorker(env);
+  worker = await file.restart();
 
-  await expect(t.agents.waitForAnswer(agentId, inputSeq)).resolves.toMatchObject({ status: 'answered', answer: { contents: ['woke up'] } });
+  await expect(file.t.agents.waitForAnswer(agentId, inputSeq)).resolves.toMatchObject({ status: 'answered', answer: { contents: ['woke up'] } });
   const events = (await handle.fetchHistory()).events ?? [];
   const fired = events.find((e) => e.timerFiredEventAttributes)!;
   const ms = (e: typeof fired) => Number(e.eventTime!.seconds) * 1000 + Math.floor((e.eventTime!.nanos ?? 0) / 1e6);
   expect(ms(fired) - ms(timerStarted)).toBeGreaterThanOrEqual(3000);
-  const result = (await t.agents.history(agentId)).find((e) => e.kind === 'tool_results') as ToolResultsEntry;
+  const result = (await file.t.agents.history(agentId)).find((e) => e.kind === 'tool_results') as ToolResultsEntry;
   expect(result.results[0]).toMatchObject({ toolName: 'sleep', status: 'Success', metadata: { waited_ms: 3000 } });
   expect(result.results[0].result).toMatch(/^Waited 3 s; it is now /);
   await maybeRecordHistory(handle, 'durable-sleep_v1.json');

@@ -5,14 +5,12 @@
  */
 import { MAX_TOOL_CALLS_PER_BATCH } from '../../agent/index';
 import { maybeRecordHistory } from '../support/record-history';
-import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 import { startFakeOpenAIServer } from '../support/fake-openai-server';
 import { openaiProvider } from '../../activities/index';
 
-let t: TestContext;
-const taskQueue = uniqueId('execute-error');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
+const { t, taskQueue } = useTestConnection('execute-error');
 
 test('too many tool calls in one reply: an ExecuteError answers the batch and the turn goes on', async () => {
   const fake = await startFakeOpenAIServer();

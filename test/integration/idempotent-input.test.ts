@@ -3,67 +3,57 @@
  * again after the worker is SIGKILLed, after continue-as-new, and as a signal — one input, one turn, one
  * inputSeq. On a real dev server; the recorded history replays.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { livecontextDataConverter } from '../../common/codec/data-converter';
 import { guardedForWorkers } from '../../common/codec/undecodable-guard';
 import { maybeRecordHistory } from '../support/record-history';
-import { type ChildWorker, startChildWorker } from '../support/child-worker';
+import { useChildWorkerFile } from '../support/child-worker';
 import { cli } from '../support/cli';
-import { connectTest, eventually, type TestContext, uniqueId, workflowBundle } from '../support/temporal';
+import { eventually, uniqueId, workflowBundle } from '../support/temporal';
 
-let t: TestContext;
-let worker: ChildWorker | undefined;
-const taskQueue = uniqueId('idempotent');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => {
-  await worker?.kill();
-  await t?.close();
-});
+const file = useChildWorkerFile('idempotent');
+const { taskQueue } = file;
 
 test('one delivery, many sends: one input, across a worker SIGKILL, continue-as-new and a signal', async () => {
-  const env = { taskQueue, workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-ws-')), controlDir: mkdtempSync(path.join(tmpdir(), 'lc-ctl-')) };
-  worker = await startChildWorker(env);
+  let worker = await file.restart();
   const agentId = uniqueId('webhooks');
   // A small history budget: the agent continues as new every turn or two.
-  await t.agents.start(agentId, { model: 'scripted:echo', historyBudgetBytes: 3_000 });
+  await file.t.agents.start(agentId, { model: 'scripted:echo', historyBudgetBytes: 3_000 });
   const delivery = { text: 'order 42 paid', sender: 'billing', idempotencyKey: 'evt_42' };
 
-  const first = await Promise.all(Array.from({ length: 5 }, () => t.agents.send(agentId, delivery)));
+  const first = await Promise.all(Array.from({ length: 5 }, () => file.t.agents.send(agentId, delivery)));
   expect(new Set(first.map((r) => r.inputSeq))).toEqual(new Set([1]));
   expect(first.filter((r) => !r.duplicate)).toHaveLength(1); // taken once; the other four were told so
-  await expect(t.agents.waitForAnswer(agentId, 1)).resolves.toMatchObject({ status: 'answered', answer: { contents: ['echo: order 42 paid'] } });
+  await expect(file.t.agents.waitForAnswer(agentId, 1)).resolves.toMatchObject({ status: 'answered', answer: { contents: ['echo: order 42 paid'] } });
 
   await worker.kill('SIGKILL');
-  worker = await startChildWorker(env);
-  await expect(t.agents.send(agentId, delivery)).resolves.toEqual({ inputSeq: 1, duplicate: true });
+  worker = await file.restart();
+  await expect(file.t.agents.send(agentId, delivery)).resolves.toEqual({ inputSeq: 1, duplicate: true });
 
-  for (let i = 0; i < 4; i++) await t.agents.ask(agentId, `other input ${i}`);
+  for (let i = 0; i < 4; i++) await file.t.agents.ask(agentId, `other input ${i}`);
   const runs: string[] = [];
-  for await (const wf of t.client.workflow.list({ query: `WorkflowId = '${agentId}'` })) runs.push(wf.runId);
+  for await (const wf of file.t.client.workflow.list({ query: `WorkflowId = '${agentId}'` })) runs.push(wf.runId);
   expect(runs.length).toBeGreaterThan(1); // the keys were carried to the new run
-  await expect(t.agents.send(agentId, delivery)).resolves.toEqual({ inputSeq: 1, duplicate: true });
-  await t.agents.signal(agentId, delivery); // fire-and-forget: also taken at most once
+  await expect(file.t.agents.send(agentId, delivery)).resolves.toEqual({ inputSeq: 1, duplicate: true });
+  await file.t.agents.signal(agentId, delivery); // fire-and-forget: also taken at most once
   const r = await cli(['send', agentId, '--idempotency-key', 'evt_42', 'order 42 paid', '--json'], { env: { LIVECONTEXT_TASK_QUEUE: taskQueue } });
   expect(r).toMatchObject({ code: 0, stderr: expect.stringContaining('was taken before, as input #1') });
   expect(JSON.parse(r.stdout)).toEqual({ inputSeq: 1, duplicate: true });
-  const fresh = await t.agents.send(agentId, { ...delivery, idempotencyKey: 'evt_43' });
+  const fresh = await file.t.agents.send(agentId, { ...delivery, idempotencyKey: 'evt_43' });
   expect(fresh).toEqual({ inputSeq: 6 });
-  await t.agents.waitForAnswer(agentId, 6);
+  await file.t.agents.waitForAnswer(agentId, 6);
 
-  const history = await t.agents.history(agentId);
+  const history = await file.t.agents.history(agentId);
   expect(
     history.filter((e) => e.kind === 'model_input' && e.sections[0].content === 'order 42 paid').map((e) => e.kind === 'model_input' && e.inputSeq),
   ).toEqual([1, 6]);
-  await eventually(async () => (await t.agents.state(agentId)).nextInputSeq === 7, 10_000, 'the signal to be handled (and dropped)');
+  await eventually(async () => (await file.t.agents.state(agentId)).nextInputSeq === 7, 10_000, 'the signal to be handled (and dropped)');
 
   runs.length = 0;
-  for await (const wf of t.client.workflow.list({ query: `WorkflowId = '${agentId}'` })) runs.push(wf.runId);
+  for await (const wf of file.t.client.workflow.list({ query: `WorkflowId = '${agentId}'` })) runs.push(wf.runId);
   for (const runId of runs) {
-    const h = await t.client.workflow.getHandle(agentId, runId).fetchHistory();
+    const h = await file.t.client.workflow.getHandle(agentId, runId).fetchHistory();
     await Worker.runReplayHistory({ workflowBundle: workflowBundle(), dataConverter: guardedForWorkers(livecontextDataConverter()) }, h, agentId);
   }
-  await maybeRecordHistory(t.client.workflow.getHandle(agentId, runs[runs.length - 1]), 'idempotent-input_v1.json');
+  await maybeRecordHistory(file.t.client.workflow.getHandle(agentId, runs[runs.length - 1]), 'idempotent-input_v1.json');
 }, 180_000);

@@ -8,12 +8,10 @@ import { Client } from '@temporalio/client';
 import { ScriptedModelProvider } from '../../activities/index';
 import { AgentClient } from '../../client/agent-client';
 import { livecontextDataConverter } from '../../common/codec/data-converter';
-import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { eventually, uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('large');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
+const { t, taskQueue } = useTestConnection('large');
 
 test('3 MB of model output and a 250 KB input go through; history holds references', async () => {
   const huge = 'y'.repeat(3 * 1024 * 1024);

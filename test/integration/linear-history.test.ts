@@ -12,12 +12,10 @@ import { echoStep } from '../fixtures/scripts';
 import { recordTool } from '../fixtures/test-tools';
 import { askUpdate, waitForAnswerUpdate } from '../../workflows/messages';
 import { maybeRecordHistory } from '../support/record-history';
-import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('linear');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
+const { t, taskQueue } = useTestConnection('linear');
 
 /** How often `marker` occurs in the payloads of the agent's history events. */
 function occurrences(events: temporal.api.history.v1.IHistoryEvent[], marker: string): number {

@@ -14,12 +14,10 @@ import { guardedForWorkers } from '../../common/codec/undecodable-guard';
 import { callsInput, callsScript } from '../fixtures/calls-script';
 import { maybeRecordHistory } from '../support/record-history';
 import { everythingStdio } from '../support/mcp-servers';
-import { connectTest, type TestContext, uniqueId, withWorker, workflowBundle } from '../support/temporal';
+import { uniqueId, withWorker, workflowBundle } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('mcp-catalog');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
+const { t, taskQueue } = useTestConnection('mcp-catalog');
 
 /** How many model-call results, over every run of the agent, carried a catalog. */
 async function catalogsRecorded(agentId: string): Promise<{ count: number; runs: string[] }> {

@@ -12,12 +12,10 @@ import { ScriptedModelProvider } from '../../activities/index';
 import type { ToolCallResult, ToolResultsEntry } from '../../agent/index';
 import { callsInput, callsScript } from '../fixtures/calls-script';
 import { type HttpEverything, everythingStdio, pidOf, startEverythingHttp } from '../support/mcp-servers';
-import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { eventually, uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('mcp-everything');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
+const { t, taskQueue } = useTestConnection('mcp-everything');
 
 const models = [new ScriptedModelProvider({ calls: callsScript })];
 const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-ws-'));

@@ -10,12 +10,10 @@ import { ScriptedModelProvider } from '../../activities/index';
 import type { ToolResultsEntry } from '../../agent/index';
 import { callsInput, callsScript } from '../fixtures/calls-script';
 import { filesystemServer } from '../support/mcp-servers';
-import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { uniqueId, withWorker, waitingForApproval } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('mcp-fs');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
+const { t, taskQueue } = useTestConnection('mcp-fs');
 
 const lastResults = async (agentId: string) => {
   const entries = (await t.agents.history(agentId)).filter((e) => e.kind === 'tool_results') as ToolResultsEntry[];
@@ -35,14 +33,7 @@ test('write (after approval), read, and a refused path outside the allowed folde
 
     // The model is offered the server's tools under namespaced names, with the server's JSON schema.
     const { inputSeq } = await t.agents.send(agentId, callsInput([{ name: 'fs__write_file', args: { path: file, content: 'hello from MCP' } }]));
-    const waiting = await eventually(
-      async () => {
-        const s = await t.agents.state(agentId);
-        return s.blockedOn === 'approval' ? s : undefined;
-      },
-      60_000,
-      'the approval request for the destructive write_file',
-    );
+    const waiting = await waitingForApproval(t.agents, agentId, 60_000, 'the approval request for the destructive write_file');
     expect(waiting.awaitingApproval[0]).toMatchObject({ toolName: 'fs__write_file', reason: 'fs marks write_file as destructive' });
     await t.agents.decide(agentId, { toolCallId: waiting.awaitingApproval[0].toolCallId, approved: true });
     await expect(t.agents.waitForAnswer(agentId, inputSeq)).resolves.toMatchObject({ status: 'answered' });

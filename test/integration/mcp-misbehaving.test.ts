@@ -10,7 +10,6 @@
  *   reaches nothing the agent keeps;
  * - a tool whose input schema is nested 2,000 levels deep is not offered, and exports stay small.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,12 +18,12 @@ import { McpPool, parseMcpConfig } from '../../activities/mcp/index';
 import type { ToolCallResult, ToolResultsEntry } from '../../agent/index';
 import { callsInput, callsScript } from '../fixtures/calls-script';
 import { oddServer, pidOf } from '../support/mcp-servers';
-import { connectTest, eventually, type TestContext, testAddress, uniqueId, withWorker } from '../support/temporal';
+import { type ChildWorker, startChildWorker } from '../support/child-worker';
+import { rawText } from '../support/raw-text';
+import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('mcp-odd');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
+const { t, taskQueue } = useTestConnection('mcp-odd');
 
 const models = [new ScriptedModelProvider({ calls: callsScript })];
 const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-ws-'));
@@ -35,45 +34,24 @@ async function run(agentId: string, calls: Array<{ name: string; args: unknown }
   return entries[entries.length - 1].results;
 }
 
-/** Every string in a raw history, payload data decoded. */
-function rawText(value: unknown): string {
-  if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
-  if (Array.isArray(value)) return value.map(rawText).join('\n');
-  if (value && typeof value === 'object') return Object.values(value).map(rawText).join('\n');
-  return String(value);
-}
-
 describe('a worker process with a server that never stops paging', () => {
   const queue = uniqueId('mcp-endless');
-  let worker: ChildProcess;
-  let output = '';
+  let worker: ChildWorker;
   let q: TestContext;
 
   beforeAll(async () => {
     q = await connectTest(queue);
     const config = { mcpServers: { endless: oddServer('endless'), odd: oddServer('paged') } };
-    worker = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../fixtures/mcp-worker.ts')], {
-      cwd: path.resolve(__dirname, '../..'),
-      env: { ...process.env, LIVECONTEXT_TEST_ADDRESS: testAddress(), TASK_QUEUE: queue, WORKSPACE_ROOT: workspaceRoot, MCP_CONFIG: JSON.stringify(config) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    worker.stdout!.on('data', (d) => (output += d));
-    worker.stderr!.on('data', (d) => (output += d));
-    await eventually(() => output.includes('WORKER READY') || worker.exitCode !== null, 90_000, 'the worker to start');
-    if (worker.exitCode !== null) throw new Error(`Worker exited early:\n${output}`);
+    worker = await startChildWorker({ fixture: 'mcp-worker.ts', taskQueue: queue, workspaceRoot, extraEnv: { MCP_CONFIG: JSON.stringify(config) } });
   });
 
   afterAll(async () => {
-    if (worker && worker.exitCode === null) {
-      const exited = new Promise((resolve) => worker.once('exit', resolve));
-      worker.kill('SIGTERM');
-      await exited;
-    }
+    await worker?.kill('SIGTERM');
     await q?.close();
   });
 
   test('the worker starts anyway, names the server it skipped and why, and answers turns', async () => {
-    expect(output).toMatch(
+    expect(worker.output()).toMatch(
       /MCP server "endless" skipped: its tool list does not end: tools\/list still gave a nextCursor after 100 pages \(100 tools so far\); its tools are not offered/,
     );
     const { agents } = q;
@@ -100,7 +78,7 @@ describe('a worker process with a server that never stops paging', () => {
     await agents.start(agentId, { model: 'scripted:calls' });
     // `grow` adds five tools at the end of a list served two a page, and says so with tools/list_changed.
     await expect(agents.ask(agentId, callsInput([{ name: 'odd__grow', args: {} }]))).resolves.toMatchObject({ status: 'answered' });
-    await eventually(() => output.includes('MCP server "odd" changed its tools: now 13'), 30_000, 'the refreshed list');
+    await eventually(() => worker.output().includes('MCP server "odd" changed its tools: now 13'), 30_000, 'the refreshed list');
     await expect(
       agents.ask(
         agentId,

@@ -5,14 +5,15 @@
  * snapshot, and not in the worker's logs at DEBUG — including the start-up failure of a server that
  * prints the token and exits, and of an unreachable URL carrying it.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ToolResultsEntry } from '../../agent/index';
 import { callsInput } from '../fixtures/calls-script';
 import { type HttpEverything, everythingStdio, startEverythingHttp } from '../support/mcp-servers';
-import { connectTest, eventually, type TestContext, testAddress, uniqueId } from '../support/temporal';
+import { type ChildWorker, startChildWorker } from '../support/child-worker';
+import { keptTexts } from '../support/raw-text';
+import { connectTest, eventually, type TestContext, uniqueId } from '../support/temporal';
 
 const token = 'canary-MCP-9f8e7d6c5b4a3210';
 // A service-account key file on one line, as such keys are put in environment variables: get-env's JSON
@@ -22,8 +23,7 @@ const serviceAccount = JSON.stringify({ type: 'service_account', private_key: `-
 const taskQueue = uniqueId('mcp-secrets');
 let t: TestContext;
 let http: HttpEverything;
-let worker: ChildProcess;
-let output = '';
+let worker: ChildWorker;
 
 beforeAll(async () => {
   t = await connectTest(taskQueue);
@@ -41,47 +41,26 @@ beforeAll(async () => {
       },
     },
   };
-  worker = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../fixtures/mcp-worker.ts')], {
-    cwd: path.resolve(__dirname, '../..'),
-    env: {
-      ...process.env,
-      LIVECONTEXT_TEST_ADDRESS: testAddress(),
-      TASK_QUEUE: taskQueue,
-      WORKSPACE_ROOT: mkdtempSync(path.join(tmpdir(), 'lc-ws-')),
-      MCP_CONFIG: JSON.stringify(config),
-      CANARY_VALUE: token,
-      SA_VALUE: serviceAccount,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  worker = await startChildWorker({
+    fixture: 'mcp-worker.ts',
+    taskQueue,
+    workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-ws-')),
+    extraEnv: { MCP_CONFIG: JSON.stringify(config), CANARY_VALUE: token, SA_VALUE: serviceAccount },
   });
-  worker.stdout!.on('data', (d) => (output += d));
-  worker.stderr!.on('data', (d) => (output += d));
-  await eventually(() => output.includes('WORKER READY') || worker.exitCode !== null, 90_000, 'the worker to start');
-  if (worker.exitCode !== null) throw new Error(`Worker exited early:\n${output}`);
 });
 
 afterAll(async () => {
-  if (worker && worker.exitCode === null) {
-    const exited = new Promise((resolve) => worker.once('exit', resolve));
-    worker.kill('SIGTERM');
-    await exited;
-  }
+  await worker?.kill('SIGTERM');
   await http?.stop();
   await t?.close();
 });
 
-/** Every string in a raw history, payload data decoded. */
-function rawText(value: unknown): string {
-  if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
-  if (Array.isArray(value)) return value.map(rawText).join('\n');
-  if (value && typeof value === 'object') return Object.values(value).map(rawText).join('\n');
-  return String(value);
-}
-
 test('the token reaches the servers but nothing the agent keeps, and no log line', async () => {
   // The failed servers were logged and skipped; the worker started anyway.
-  expect(output).toMatch(/MCP server "down" skipped: Cannot reach the MCP server "down" \(http:\/\/127\.0\.0\.1:1\/mcp\)/);
-  expect(output).toMatch(/MCP server "crashy" skipped: Cannot reach .*it closed the connection while starting .*my token is \[redacted \$CANARY_VALUE\]/);
+  expect(worker.output()).toMatch(/MCP server "down" skipped: Cannot reach the MCP server "down" \(http:\/\/127\.0\.0\.1:1\/mcp\)/);
+  expect(worker.output()).toMatch(
+    /MCP server "crashy" skipped: Cannot reach .*it closed the connection while starting .*my token is \[redacted \$CANARY_VALUE\]/,
+  );
 
   const agentId = uniqueId('mcp-secrets');
   await t.agents.start(agentId, { model: 'scripted:calls' });
@@ -98,23 +77,15 @@ test('the token reaches the servers but nothing the agent keeps, and no log line
   expect(env.result).toContain('"GOOGLE_SA": "[redacted $SA_VALUE]"');
   expect(echo).toMatchObject({ status: 'Success', result: 'Echo: through the authorized connection' });
 
-  const raw = await t.agents.handle(agentId).fetchHistory();
-  const everything = [
-    JSON.stringify(raw),
-    rawText(raw),
-    JSON.stringify(entries),
-    JSON.stringify(await t.agents.state(agentId)),
-    JSON.stringify(await t.agents.snapshot(agentId)),
-    output,
-  ];
+  const everything = [...(await keptTexts(t.agents, agentId)), worker.output()];
   for (const text of everything) expect(text).not.toContain(token);
   for (const text of everything) expect(text).not.toContain(keyBody);
   expect(everything[1]).toContain('[redacted $CANARY_VALUE]'); // the search does read payload text
-  expect(output).toMatch(/\[DEBUG\]|\[INFO\]/); // the logs searched are the detailed ones
+  expect(worker.output()).toMatch(/\[DEBUG\]|\[INFO\]/); // the logs searched are the detailed ones
 });
 
 test("a server's notifications/tools/list_changed makes the worker list its tools again", async () => {
   // server-everything registers its client-dependent tools once initialized and says so with
   // tools/list_changed; the worker answers by listing them again (the list here has the same tools).
-  await eventually(() => /MCP server "every" changed its tools: now \d+/.test(output), 30_000, 'the refresh after tools/list_changed');
+  await eventually(() => /MCP server "every" changed its tools: now \d+/.test(worker.output()), 30_000, 'the refresh after tools/list_changed');
 });

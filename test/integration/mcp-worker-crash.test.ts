@@ -4,38 +4,28 @@
  * call that had completed before the kill is not run again — on a real dev server, with the reference
  * server-everything over stdio (its long-running tool, a fresh server process in the new worker).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ToolResultsEntry } from '../../agent/index';
 import { callsInput } from '../fixtures/calls-script';
 import { everythingStdio } from '../support/mcp-servers';
-import { connectTest, eventually, type TestContext, testAddress, uniqueId } from '../support/temporal';
+import { type ChildWorker, startChildWorker } from '../support/child-worker';
+import { connectTest, eventually, type TestContext, uniqueId } from '../support/temporal';
 
 const taskQueue = uniqueId('mcp-crash');
 const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-ws-'));
 let t: TestContext;
-let worker: ChildProcess | undefined;
+let worker: ChildWorker | undefined;
 
-async function startWorker(): Promise<ChildProcess> {
+function startWorker(): Promise<ChildWorker> {
   const config = { mcpServers: { every: everythingStdio(uniqueId('marker')) } };
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../fixtures/mcp-worker.ts')], {
-    cwd: path.resolve(__dirname, '../..'),
-    env: { ...process.env, LIVECONTEXT_TEST_ADDRESS: testAddress(), TASK_QUEUE: taskQueue, WORKSPACE_ROOT: workspaceRoot, MCP_CONFIG: JSON.stringify(config) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  await eventually(() => output.includes('WORKER READY') || child.exitCode !== null, 90_000, 'the worker to start');
-  if (child.exitCode !== null) throw new Error(`Worker exited early:\n${output}`);
-  return child;
+  return startChildWorker({ fixture: 'mcp-worker.ts', taskQueue, workspaceRoot, extraEnv: { MCP_CONFIG: JSON.stringify(config) } });
 }
 
 beforeAll(async () => (t = await connectTest(taskQueue)));
 afterAll(async () => {
-  if (worker && worker.exitCode === null) worker.kill('SIGKILL');
+  await worker?.kill('SIGKILL');
   await t?.close();
 });
 
@@ -52,9 +42,7 @@ test('SIGKILL of the worker mid MCP call: the turn finishes after a restart; the
     ]),
   );
   await eventually(async () => (await t.agents.toolProgress(agentId)).length > 0, 60_000, 'the long call to be running');
-  const killed = new Promise((resolve) => worker!.once('exit', resolve));
-  worker.kill('SIGKILL');
-  await killed;
+  await worker.kill('SIGKILL');
   worker = await startWorker();
 
   await expect(t.agents.waitForAnswer(agentId, inputSeq)).resolves.toMatchObject({ status: 'answered', answer: { contents: ['done'] } });

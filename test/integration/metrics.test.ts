@@ -14,7 +14,7 @@ import path from 'node:path';
 import { AgentClient } from '../../client/agent-client';
 import { connectAgents } from '../../client/connect';
 import { type ChildWorker, startChildWorker } from '../support/child-worker';
-import { eventually, testAddress, uniqueId } from '../support/temporal';
+import { eventually, testAddress, uniqueId, waitingForApproval } from '../support/temporal';
 
 jest.setTimeout(180_000);
 
@@ -84,14 +84,7 @@ test('a tool turn with failing tools and a retried model call, a turn blocked on
     expect(await agents.ask(agentId, 'try the tools')).toMatchObject({ status: 'answered' });
     // Turn 2: a prod deploy waits for a person.
     await agents.send(agentId, 'deploy the api');
-    const waiting = await eventually(
-      async () => {
-        const s = await agents.state(agentId);
-        return s.blockedOn === 'approval' ? s : undefined;
-      },
-      30_000,
-      'the approval request',
-    );
+    const waiting = await waitingForApproval(agents, agentId, 30_000, 'the approval request');
     // The agents gauge (counted by visibility every second here) shows it blocked on approval.
     const agentsIn = (samples: Sample[], state: string) => total(samples, 'livecontext_agents', { state, taskQueue });
     await eventually(async () => agentsIn(await scrape(firstPort), 'WaitingApproval') === 1, 30_000, 'the gauge to show one agent waiting for approval');

@@ -15,12 +15,10 @@ import type { ToolResultsEntry } from '../../agent/index';
 import { MISSING_TOOL_FAILURE_TYPE } from '../../activities/tools/missing-tool';
 import { callsInput, callsScript } from '../fixtures/calls-script';
 import { createLivecontextWorker } from '../../worker/create-worker';
-import { connectTest, eventually, type TestContext, testAddress, uniqueId, withWorker, workflowBundle } from '../support/temporal';
+import { eventually, testAddress, uniqueId, withWorker, workflowBundle } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('mixed-tools');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
+const { t, taskQueue } = useTestConnection('mixed-tools');
 
 const rareTool = defineTool({
   name: 'rare',

@@ -3,33 +3,22 @@
  * inside the workflow, the next model call sees the notebook in its LiveScreen, and the notebook
  * survives a worker SIGKILL (rebuilt by replay) and can be rebuilt from history alone.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { rebuildNotebook } from '../../agent/index';
 import { maybeRecordHistory } from '../support/record-history';
-import { type ChildWorker, startChildWorker } from '../support/child-worker';
-import { connectTest, type TestContext, uniqueId, workflowBundle } from '../support/temporal';
+import { useChildWorkerFile } from '../support/child-worker';
+import { uniqueId, workflowBundle } from '../support/temporal';
 
-let t: TestContext;
-let worker: ChildWorker | undefined;
-const taskQueue = uniqueId('notebook');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => {
-  await worker?.kill();
-  await t?.close();
-});
+const file = useChildWorkerFile('notebook');
 
 test('remember, see it in the LiveScreen, survive SIGKILL, rebuild from history', async () => {
-  const env = { taskQueue, workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-ws-')), controlDir: mkdtempSync(path.join(tmpdir(), 'lc-ctl-')) };
   const agentId = uniqueId('notebook-agent');
-  worker = await startChildWorker(env);
-  await t.agents.start(agentId, { model: 'scripted:notebook' });
+  let worker = await file.restart();
+  await file.t.agents.start(agentId, { model: 'scripted:notebook' });
 
-  const first = await t.agents.ask(agentId, 'remember that I like tea');
+  const first = await file.t.agents.ask(agentId, 'remember that I like tea');
   expect(first).toMatchObject({ status: 'answered', answer: { contents: ['noted. notebook: - likes tea'] } });
-  const afterFirst = await t.agents.history(agentId);
+  const afterFirst = await file.t.agents.history(agentId);
   const results = afterFirst.find((e) => e.kind === 'tool_results');
   expect(results).toMatchObject({
     results: [
@@ -41,16 +30,16 @@ test('remember, see it in the LiveScreen, survive SIGKILL, rebuild from history'
     ],
   });
   // The notebook tool ran in the workflow: no activity was scheduled for it.
-  const events = (await t.agents.handle(agentId).fetchHistory()).events ?? [];
+  const events = (await file.t.agents.handle(agentId).fetchHistory()).events ?? [];
   const activityTypes = events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
   expect(activityTypes).toEqual(['callModel', 'callModel']);
 
   await worker.kill('SIGKILL');
-  worker = await startChildWorker({ ...env, extraEnv: { LIVECONTEXT_DEBUG: 'Widgets' } });
+  worker = await file.restart({ LIVECONTEXT_DEBUG: 'Widgets' });
 
-  const second = await t.agents.ask(agentId, 'actually, green tea');
+  const second = await file.t.agents.ask(agentId, 'actually, green tea');
   expect(second).toMatchObject({ status: 'answered', answer: { contents: ['notebook: - likes green tea'] } });
-  const history = await t.agents.history(agentId);
+  const history = await file.t.agents.history(agentId);
   const secondCall = history.filter((e) => e.kind === 'model_output')[2];
   expect(secondCall).toMatchObject({ contents: ['before edit: - likes tea'] });
   const secondResults = history.filter((e) => e.kind === 'tool_results')[1];
@@ -65,12 +54,12 @@ test('remember, see it in the LiveScreen, survive SIGKILL, rebuild from history'
   expect(worker.output()).toMatch(/\[Widgets\] memory_notebook\.memory_notebook_replace -> Success/);
   expect(worker.output()).not.toMatch(/\[StateMachine\]/);
 
-  const state = await t.agents.state(agentId);
+  const state = await file.t.agents.state(agentId);
   expect(state.notebook).toBe('- likes green tea');
   expect(rebuildNotebook(history)).toBe(state.notebook);
-  const snapshot = await t.agents.snapshot(agentId);
+  const snapshot = await file.t.agents.snapshot(agentId);
   expect(snapshot.widgets.memory_notebook.content).toBe('- likes green tea');
 
-  await Worker.runReplayHistory({ workflowBundle: workflowBundle() }, await t.agents.handle(agentId).fetchHistory(), agentId);
-  await maybeRecordHistory(t.agents.handle(agentId), 'notebook_v1.json');
+  await Worker.runReplayHistory({ workflowBundle: workflowBundle() }, await file.t.agents.handle(agentId).fetchHistory(), agentId);
+  await maybeRecordHistory(file.t.agents.handle(agentId), 'notebook_v1.json');
 });

@@ -6,12 +6,10 @@
 import { ScriptedModelProvider } from '../../activities/index';
 import { AgentClient } from '../../client/agent-client';
 import { echoScript } from '../fixtures/scripts';
-import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { eventually, uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('burst');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
+const { t, taskQueue } = useTestConnection('burst');
 
 const BURST = 1_000;
 

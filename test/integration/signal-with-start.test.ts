@@ -3,12 +3,10 @@
  * and JSON payloads docs/library.md documents (no livecontext code on its side).
  */
 import { Client, Connection } from '@temporalio/client';
-import { connectTest, eventually, type TestContext, testAddress, uniqueId, withWorker } from '../support/temporal';
+import { eventually, testAddress, uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('sws');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
+const { t, taskQueue } = useTestConnection('sws');
 
 test('signal-with-start starts the agent once and feeds it; later calls just feed it', async () => {
   const agentId = uniqueId('fed');

@@ -11,12 +11,10 @@ import type { AgentWorkflowInput } from '../../workflows/messages';
 import { snapshotQuery } from '../../workflows/messages';
 import { echoStep } from '../fixtures/scripts';
 import { maybeRecordHistory } from '../support/record-history';
-import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { eventually, uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('timer-can');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
+const { t, taskQueue } = useTestConnection('timer-can');
 
 const SLEEP_SECONDS = 8;
 const eventMs = (e: temporal.api.history.v1.IHistoryEvent) => Number(e.eventTime!.seconds) * 1000 + Math.floor((e.eventTime!.nanos ?? 0) / 1e6);

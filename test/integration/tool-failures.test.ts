@@ -11,12 +11,10 @@ import type { ToolResultsEntry } from '../../agent/index';
 import { TOOL_OUTPUT_MAX_CHARS } from '../../activities/execute-tool';
 import { batchScript } from '../fixtures/scripts';
 import { failingTools } from '../fixtures/test-tools';
-import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('tool-failures');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
+const { t, taskQueue } = useTestConnection('tool-failures');
 
 async function runBatch(calls: Array<{ name: string; args: unknown }>, setup?: (workspace: string) => void) {
   const agentId = uniqueId('tools');

@@ -9,12 +9,10 @@ import { ScriptedModelProvider } from '../../activities/index';
 import { unwrap } from '../../agent/index';
 import { loopScript } from '../fixtures/scripts';
 import { recordTool } from '../fixtures/test-tools';
-import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('tool-loop');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
+const { t, taskQueue } = useTestConnection('tool-loop');
 
 test('model -> two tool calls -> results -> model -> answer, each entry once, in order', async () => {
   const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-ws-'));

@@ -3,55 +3,34 @@
  * known secret values are redacted from any tool's output (a user tool that returns the key, or a
  * command reading the worker's own /proc environ). Checked in raw and decoded history, state and snapshot.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ToolResultsEntry } from '../../agent/index';
 import { callsInput } from '../fixtures/calls-script';
-import { connectTest, eventually, type TestContext, testAddress, uniqueId } from '../support/temporal';
+import { type ChildWorker, startChildWorker } from '../support/child-worker';
+import { keptTexts } from '../support/raw-text';
+import { connectTest, type TestContext, uniqueId } from '../support/temporal';
 
 const secret = 'sk-canary-TOOLS-0123456789abcdef';
 const taskQueue = uniqueId('tool-secrets');
 let t: TestContext;
-let worker: ChildProcess;
-let output = '';
+let worker: ChildWorker;
 
 beforeAll(async () => {
   t = await connectTest(taskQueue);
   // A separate process, so the key is in the worker's real environment (and its /proc environ).
-  worker = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../fixtures/secrets-worker.ts')], {
-    cwd: path.resolve(__dirname, '../..'),
-    env: {
-      ...process.env,
-      LIVECONTEXT_TEST_ADDRESS: testAddress(),
-      TASK_QUEUE: taskQueue,
-      WORKSPACE_ROOT: mkdtempSync(path.join(tmpdir(), 'lc-ws-')),
-      OPENAI_API_KEY: secret,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  worker = await startChildWorker({
+    fixture: 'secrets-worker.ts',
+    taskQueue,
+    workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-ws-')),
+    extraEnv: { OPENAI_API_KEY: secret },
   });
-  worker.stdout!.on('data', (d) => (output += d));
-  worker.stderr!.on('data', (d) => (output += d));
-  await eventually(() => output.includes('WORKER READY') || worker.exitCode !== null, 60_000, 'the worker to start');
-  if (worker.exitCode !== null) throw new Error(`Worker exited early:\n${output}`);
 });
 afterAll(async () => {
-  if (worker && worker.exitCode === null) {
-    const exited = new Promise((resolve) => worker.once('exit', resolve));
-    worker.kill('SIGTERM');
-    await exited;
-  }
+  await worker?.kill('SIGTERM');
   await t?.close();
 });
-
-/** Every string in a raw history, payload data decoded. */
-function rawText(value: unknown): string {
-  if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
-  if (Array.isArray(value)) return value.map(rawText).join('\n');
-  if (value && typeof value === 'object') return Object.values(value).map(rawText).join('\n');
-  return String(value);
-}
 
 test('neither run_command nor a user tool puts the worker key into history or snapshots', async () => {
   const agentId = uniqueId('leaky');
@@ -73,14 +52,7 @@ test('neither run_command nor a user tool puts the worker key into history or sn
   expect(results[2].result).toContain('OPENAI_API_KEY=[redacted $OPENAI_API_KEY]'); // the worker's own environ: redacted
   expect(results[3]).toMatchObject({ result: 'the key is [redacted $OPENAI_API_KEY]', metadata: { key: '[redacted $OPENAI_API_KEY]' } });
 
-  const raw = await t.agents.handle(agentId).fetchHistory();
-  const everything = [
-    JSON.stringify(raw),
-    rawText(raw),
-    JSON.stringify(entries),
-    JSON.stringify(await t.agents.state(agentId)),
-    JSON.stringify(await t.agents.snapshot(agentId)),
-  ];
+  const everything = await keptTexts(t.agents, agentId);
   for (const text of everything) expect(text).not.toContain(secret);
   expect(everything[1]).toContain('the key is [redacted $OPENAI_API_KEY]'); // the search does read payload text
 });

@@ -13,14 +13,12 @@ import { temporal } from '@temporalio/proto';
 import { IDEMPOTENCY_PRINTS_CHANGE } from '../../agent/index';
 import { RUN_STATE_ATTRIBUTE } from '../../workflows/messages';
 import { maybeRecordHistory } from '../support/record-history';
-import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { eventually, uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
 jest.setTimeout(120_000);
 
-let t: TestContext;
-const taskQueue = uniqueId('turn-events');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
+const { t, taskQueue } = useTestConnection('turn-events');
 
 type Event = temporal.api.history.v1.IHistoryEvent;
 const kinds = (events: Event[]) => events.map((e) => temporal.api.enums.v1.EventType[e.eventType ?? 0].replace('EVENT_TYPE_', ''));

@@ -11,12 +11,10 @@ import { temporal } from '@temporalio/proto';
 import { ScriptedModelProvider } from '../../activities/index';
 import { AgentClient } from '../../client/agent-client';
 import { echoScript } from '../fixtures/scripts';
-import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('unprocessed');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
+const { t, taskQueue } = useTestConnection('unprocessed');
 
 const models = [new ScriptedModelProvider({ echo: echoScript })];
 

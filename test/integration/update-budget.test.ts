@@ -4,12 +4,10 @@
  */
 import { ScriptedModelProvider } from '../../activities/index';
 import { echoStep } from '../fixtures/scripts';
-import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('updates');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
+const { t, taskQueue } = useTestConnection('updates');
 
 test('after 1,500 updates in a run the agent continues as new; updates keep being taken', async () => {
   const agentId = uniqueId('many-updates');

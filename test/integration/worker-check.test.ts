@@ -11,12 +11,10 @@ import { QUERY_ANSWER_MS } from '../../client/agent-calls';
 import { NoWorkerError } from '../../client/worker-status';
 import { POLLED_WITHIN_MS } from '../../common/task-queue-pollers';
 import { echoScript } from '../fixtures/scripts';
-import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('worker-check');
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
+const { t, taskQueue } = useTestConnection('worker-check');
 const models = () => [new ScriptedModelProvider({ echo: echoScript })];
 
 async function failsFast(call: () => Promise<unknown>, within = 10_000) {

@@ -6,7 +6,7 @@
  * Two real workers on one dev server: `livecontext worker` (the CLI, without OPENAI_API_KEY) and a worker
  * whose OpenAI provider has a key (the OpenAI wire fake).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import { batchScript } from '../fixtures/scripts';
 import { useProviderServers } from '../support/provider-servers';
 import { connectTest, eventually, testAddress, uniqueId, withWorker, workflowBundle } from '../support/temporal';
 import { maybeRecordHistory } from '../support/record-history';
+import { spawnUntilReady } from '../support/child-worker';
 
 const { t, p, taskQueue } = useProviderServers('worker-keys');
 const OPENAI = 'openai:gpt-4.1-mini';
@@ -24,25 +25,12 @@ const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-keys-'));
 
 /** `livecontext worker` on `queue` without an OpenAI key, as a second `npm start` in another shell would be. */
 async function keylessCliWorker(queue: string): Promise<{ proc: ChildProcess; output: () => string; stop: () => Promise<void> }> {
-  const proc = spawn(process.execPath, [BIN, 'worker', '--workspace', workspaceRoot], {
-    env: { ...process.env, TEMPORAL_ADDRESS: testAddress(), LIVECONTEXT_TASK_QUEUE: queue, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', ANTHROPIC_API_KEY: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  proc.stdout!.on('data', (d) => (out += d));
-  proc.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  await eventually(() => out.includes('Worker running on') || (proc.exitCode !== null && 'exited'), 150_000, 'the CLI worker to start').then((v) => {
-    if (v === 'exited') throw new Error(`The CLI worker exited:\n${out}`);
-  });
-  return {
-    proc,
-    output: () => out,
-    stop: async () => {
-      if (proc.exitCode === null) proc.kill('SIGTERM');
-      await exited;
-    },
-  };
+  const worker = await spawnUntilReady(
+    [BIN, 'worker', '--workspace', workspaceRoot],
+    { TEMPORAL_ADDRESS: testAddress(), LIVECONTEXT_TASK_QUEUE: queue, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', ANTHROPIC_API_KEY: '' },
+    { ready: 'Worker running on', what: 'the CLI worker', timeoutMs: 150_000 },
+  );
+  return { proc: worker.proc, output: worker.output, stop: () => worker.kill('SIGTERM') };
 }
 
 /** For each callModel activity of the agent: the queue it was scheduled on, the attempt Temporal shows starting, the worker that took it, how it ended. */

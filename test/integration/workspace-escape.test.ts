@@ -12,14 +12,12 @@ import type { ToolResultsEntry } from '../../agent/index';
 import { safeFolderName } from '../../activities/execute-tool';
 import { WORKFLOW_TYPE } from '../../workflows/messages';
 import { callsInput, callsScript } from '../fixtures/calls-script';
-import { connectTest, type TestContext, uniqueId, withWorker } from '../support/temporal';
+import { uniqueId, withWorker } from '../support/temporal';
+import { useTestConnection } from '../support/test-connection';
 
-let t: TestContext;
-const taskQueue = uniqueId('escape');
+const { t, taskQueue } = useTestConnection('escape');
 const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-ws-'));
 const models = [new ScriptedModelProvider({ calls: callsScript })];
-beforeAll(async () => (t = await connectTest(taskQueue)));
-afterAll(async () => t?.close());
 
 async function turn(agentId: string, calls: ScriptedToolCall[]) {
   await expect(t.agents.ask(agentId, callsInput(calls))).resolves.toMatchObject({ status: 'answered' });

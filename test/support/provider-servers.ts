@@ -2,7 +2,8 @@
 import { anthropicProvider, openaiProvider } from '../../activities/index';
 import { type FakeAnthropicServer, startFakeAnthropicServer } from './fake-anthropic-server';
 import { type FakeOpenAIServer, startFakeOpenAIServer } from './fake-openai-server';
-import { connectTest, type TestContext, uniqueId } from './temporal';
+import type { TestContext } from './temporal';
+import { opened, useTestConnection } from './test-connection';
 
 export interface ProviderServers {
   openai: FakeOpenAIServer;
@@ -45,16 +46,8 @@ export interface ProviderTestSetup {
  * once; they refer to what the hooks open, and say so when used outside a test.
  */
 export function useProviderServers(queuePrefix: string, options: { each?: boolean } = {}): ProviderTestSetup {
-  const taskQueue = uniqueId(queuePrefix);
-  let t: TestContext | undefined;
+  const { t, taskQueue } = useTestConnection(queuePrefix);
   let p: ProviderServers | undefined;
-  beforeAll(async () => {
-    t = await connectTest(taskQueue);
-  });
-  afterAll(async () => {
-    await t?.close();
-    t = undefined;
-  });
   const start = async () => {
     p = await startProviderServers();
   };
@@ -69,17 +62,5 @@ export function useProviderServers(queuePrefix: string, options: { each?: boolea
     beforeAll(start);
     afterAll(stop);
   }
-  return { t: opened('the dev server connection', () => t), p: opened('the fake providers', () => p), taskQueue };
-}
-
-/** A stand-in for what a hook opens: reads go to the current value, and fail clearly while there is none. */
-function opened<T extends object>(what: string, current: () => T | undefined): T {
-  return new Proxy({} as T, {
-    get(_, key) {
-      const value = current();
-      if (!value) throw new Error(`${what} of useProviderServers read outside its tests (.${String(key)}): it is open from beforeAll to afterAll`);
-      const member = Reflect.get(value, key, value);
-      return typeof member === 'function' ? member.bind(value) : member;
-    },
-  });
+  return { t, p: opened('the fake providers', () => p), taskQueue };
 }

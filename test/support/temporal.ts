@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
+import type { AgentStatus } from '../../agent/index';
 import { AgentClient } from '../../client/agent-client';
 import { livecontextDataConverter } from '../../common/codec/data-converter';
 import { createLivecontextWorker, type LivecontextWorkerOptions } from '../../worker/create-worker';
@@ -65,4 +66,16 @@ export async function eventually<T>(check: () => Promise<T | undefined | false> 
     if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}.`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** The agent's state once it waits for a person's approval (polled like `eventually`). */
+export function waitingForApproval(agents: AgentClient, agentId: string, timeoutMs = 30_000, what = 'the approval request'): Promise<AgentStatus> {
+  return eventually(
+    async () => {
+      const s = await agents.state(agentId);
+      return s.blockedOn === 'approval' ? s : undefined;
+    },
+    timeoutMs,
+    what,
+  );
 }

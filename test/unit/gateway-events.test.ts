@@ -14,6 +14,7 @@ import type { HistoryEntry, ModelOutputEntry } from '../../agent/index';
 import { type Cursor, cursorAt, formatCursor, parseCursor } from '../../gateway/events/cursor';
 import { type StreamMode, blockedEvents, deriveEvents, openTurn } from '../../gateway/events/derive-events';
 import { type Json, jsonPatch } from '../../gateway/events/json-patch';
+import { TEXT_MESSAGE, TOOL_CALL } from '../fixtures/ag-ui-events';
 
 const ts = '2025-01-01T00:00:00.000Z';
 const invocation = { providerId: 'openai', specification: 'openai-chat-completions', model: 'gpt' };
@@ -84,23 +85,13 @@ test('a turn in the per-agent stream: run, user message, text, tool calls, resul
   const r = deriveEvents({ mode: agent, cursor: cursorAt(0), entries });
   expect(types(r.emitted)).toEqual([
     'RUN_STARTED',
-    'TEXT_MESSAGE_START',
-    'TEXT_MESSAGE_CONTENT',
-    'TEXT_MESSAGE_END',
-    'TEXT_MESSAGE_START',
-    'TEXT_MESSAGE_CONTENT',
-    'TEXT_MESSAGE_END',
-    'TOOL_CALL_START',
-    'TOOL_CALL_ARGS',
-    'TOOL_CALL_END',
-    'TOOL_CALL_START',
-    'TOOL_CALL_ARGS',
-    'TOOL_CALL_END',
+    ...TEXT_MESSAGE,
+    ...TEXT_MESSAGE,
+    ...TOOL_CALL,
+    ...TOOL_CALL,
     'TOOL_CALL_RESULT',
     'TOOL_CALL_RESULT',
-    'TEXT_MESSAGE_START',
-    'TEXT_MESSAGE_CONTENT',
-    'TEXT_MESSAGE_END',
+    ...TEXT_MESSAGE,
     'RUN_FINISHED',
   ]);
   expect(r.emitted[0].event).toEqual({ type: 'RUN_STARTED', threadId: 'a1', runId: 'turn-1' });
@@ -168,7 +159,7 @@ test('a retried attempt ends the stale message and streams anew; an output of an
     { type: 'RUN_FINISHED', threadId: 'a1', runId: 'turn-1' },
   ]);
   const fallback = deriveEvents({ mode: agent, cursor: a1.cursor, entries: [output(2, 'from the fallback', [], { call: '2', attempt: 1 })] });
-  expect(types(fallback.emitted)).toEqual(['TEXT_MESSAGE_END', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END', 'RUN_FINISHED']);
+  expect(types(fallback.emitted)).toEqual(['TEXT_MESSAGE_END', ...TEXT_MESSAGE, 'RUN_FINISHED']);
   expect(texts(fallback.emitted)).toEqual({ 'out-1-2-1': 'from the fallback' });
 });
 
@@ -234,18 +225,7 @@ test("an AG-UI run: earlier turns are skipped, its own input not echoed, it ends
   const r = deriveEvents({ mode, cursor: before.cursor, entries: entries.slice(1) });
   expect(r.answeredSeq).toBe(7);
   expect(r.cursor.seq).toBe(7);
-  expect(types(r.emitted)).toEqual([
-    'TEXT_MESSAGE_START',
-    'TEXT_MESSAGE_CONTENT',
-    'TEXT_MESSAGE_END',
-    'TOOL_CALL_START',
-    'TOOL_CALL_ARGS',
-    'TOOL_CALL_END',
-    'TOOL_CALL_RESULT',
-    'TEXT_MESSAGE_START',
-    'TEXT_MESSAGE_CONTENT',
-    'TEXT_MESSAGE_END',
-  ]);
+  expect(types(r.emitted)).toEqual([...TEXT_MESSAGE, ...TOOL_CALL, 'TOOL_CALL_RESULT', ...TEXT_MESSAGE]);
   const stream = [
     { type: EventType.RUN_STARTED, threadId: 't', runId: 'r' },
     ...r.emitted.map((e) => e.event),
