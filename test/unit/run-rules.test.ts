@@ -10,7 +10,6 @@ import {
   hasIdempotencyKey,
   INLINE_ANSWER_CHARS,
   MAX_DERIVED_ID_CHARS,
-  type ModelCallResult,
   type StepDeps,
   subAgentEndedResult,
   subAgentIds,
@@ -18,23 +17,12 @@ import {
   type TurnOutcome,
   unfinishedTurnStatus,
 } from '../../agent/index';
+import { scriptedDeps } from '../support/scripted-deps';
 
 const invocation = { providerId: 'fake', specification: 'fake', model: 'm' };
 const clock = () => Date.UTC(2026, 0, 1);
 
-/** Deps whose model answers with `outputs` in turn, then fails (a blocking error). */
-function deps(outputs: ModelCallResult[]): StepDeps {
-  return {
-    async callModel() {
-      const next = outputs.shift();
-      if (!next) throw Object.assign(new Error('script ran out'), { code: 'SCRIPT_EMPTY' });
-      return next;
-    },
-    async executeTool(call) {
-      return { toolCallId: call.toolCallId, toolName: call.toolName, status: 'Success', result: 'ok' };
-    },
-  };
-}
+const deps = scriptedDeps;
 
 async function untilBlocked(agent: Agent, d: StepDeps): Promise<string> {
   for (let i = 0; i < 20; i++) {

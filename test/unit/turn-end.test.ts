@@ -9,6 +9,7 @@ import { toOpenAIMessages } from '../../activities/models/openai-messages';
 import { toAnthropicRequest } from '../../activities/models/anthropic-messages';
 import { validateChatCompletionRequest } from '../support/fake-openai-validate';
 import { validateMessagesRequest } from '../support/fake-anthropic-validate';
+import { scriptedDeps } from '../support/scripted-deps';
 
 const invocation = { providerId: 'fake', specification: 'fake', model: 'm' };
 let now = Date.UTC(2026, 0, 1);
@@ -21,16 +22,7 @@ const call = (id: string, toolName = 't', args: Record<string, unknown> = {}) =>
 });
 
 function deps(outputs: ModelCallResult[]): StepDeps {
-  return {
-    async callModel() {
-      const next = outputs.shift();
-      if (!next) throw Object.assign(new Error('script ran out'), { code: 'SCRIPT_EMPTY' });
-      return next;
-    },
-    async executeTool(c) {
-      return { toolCallId: c.toolCallId, toolName: c.toolName, status: 'Success', result: `ran ${c.toolCallId}` };
-    },
-  };
+  return scriptedDeps(outputs, (c) => ({ toolCallId: c.toolCallId, toolName: c.toolName, status: 'Success', result: `ran ${c.toolCallId}` }));
 }
 
 async function run(agent: Agent, d: StepDeps, steps: number) {
