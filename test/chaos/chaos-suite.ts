@@ -6,7 +6,7 @@
  * finished. A tool that finished on a worker killed before it could report so is retried by Temporal (its
  * next attempt): at-least-once, which the idempotency key is for. Those runs are counted apart.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { livecontextDataConverter } from '../../common/codec/data-converter';
@@ -16,6 +16,7 @@ import type { AgentClient } from '../../client/agent-client';
 import type { HistoryEntry } from '../../agent/index';
 import { type ChildWorker, startChildWorker } from '../support/child-worker';
 import { type FakeOpenAIResponse, type RecordedOpenAIRequest, startFakeOpenAIServer } from '../support/fake-openai-server';
+import { countToolCalls, toolLoopResponse } from '../support/tool-loop-chaos';
 
 export interface ChaosOptions {
   agents: AgentClient;
@@ -75,19 +76,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       faults[f.kind === 'error' ? String(f.status) : f.kind] = (faults[f.kind === 'error' ? String(f.status) : f.kind] ?? 0) + 1;
       return f;
     }
-    const messages = req.body.messages as Array<{ role: string; content: string | null }>;
-    const last = messages[messages.length - 1];
-    if (last.role === 'user') {
-      const label = String(last.content).split('\n')[0];
-      return {
-        kind: 'stream',
-        toolCalls: [
-          { name: 'record', arguments: JSON.stringify({ label: `${label}/a` }) },
-          { name: 'record', arguments: JSON.stringify({ label: `${label}/b` }) },
-        ],
-      };
-    }
-    return { kind: 'stream', text: `done with ${messages.filter((m) => m.role === 'user').length} inputs` };
+    return toolLoopResponse(req);
   };
 
   const env = {
@@ -140,28 +129,10 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       const inputs = history.flatMap((e) => (e.kind === 'model_input' ? [e.sections[0].content] : []));
       lost += sent[id].filter((t) => !inputs.includes(t)).length;
       duplicated += inputs.length - new Set(inputs).size;
-      const logFile = path.join(env.workspaceRoot, id, 'executions.log');
-      const lines = existsSync(logFile) ? readFileSync(logFile, 'utf8').trim().split('\n') : [];
-      // A call counts as re-executed when it started again after it had completed once: as a new activity
-      // (attempt 1), the agent's fault; as a later attempt of the same activity, the worker's death.
-      const byKey = new Map<string, Array<{ kind: string; attempt: number }>>();
-      let current: string | undefined;
-      for (const line of lines) {
-        // "start <label> <idempotency key> <attempt>" / "done <label>"; calls of one agent run one at a time.
-        // (Labels hold spaces: the key and the attempt are the last two words.)
-        const words = line.split(' ');
-        const kind = words[0];
-        if (kind === 'start') current = words[words.length - 2];
-        if (current) byKey.set(current, [...(byKey.get(current) ?? []), { kind, attempt: Number(words[words.length - 1]) }]);
-      }
-      for (const events of byKey.values()) {
-        const firstDone = events.findIndex((e) => e.kind === 'done');
-        if (firstDone < 0) continue;
-        completed++;
-        const restarts = events.slice(firstDone + 1).filter((e) => e.kind === 'start');
-        if (restarts.some((e) => e.attempt === 1)) reExecuted++;
-        else if (restarts.length) retried++;
-      }
+      const calls = countToolCalls(path.join(env.workspaceRoot, id, 'executions.log'));
+      completed += calls.completed;
+      reExecuted += calls.reExecuted;
+      retried += calls.retried;
       for await (const wf of o.agents.client.workflow.list({ query: `WorkflowId = '${id}'` })) {
         const h = await o.agents.client.workflow.getHandle(id, wf.runId).fetchHistory();
         await Worker.runReplayHistory({ workflowBundle: o.workflowBundle, dataConverter: guardedForWorkers(livecontextDataConverter()) }, h, id).catch(

@@ -7,7 +7,7 @@
  * inputs duplicated, completed tool calls scheduled again by the agent, replay failures; every agent answers.
  * The figures go to the results folder test-cluster.mjs prints.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from '@temporalio/worker';
 import type { HistoryEntry } from '../../agent/index';
@@ -15,6 +15,7 @@ import { livecontextDataConverter } from '../../common/codec/data-converter';
 import { guardedForWorkers } from '../../common/codec/undecodable-guard';
 import type { ChildWorker } from '../support/child-worker';
 import { type FakeOpenAIServer, startFakeOpenAIServer } from '../support/fake-openai-server';
+import { countToolCalls, toolLoopResponse } from '../support/tool-loop-chaos';
 import { connectTest, type TestContext, uniqueId, workflowBundle } from '../support/temporal';
 import { type GatewayProcess, killService, restartService, type ServiceName, startGatewayProcess, startWorkerProcesses } from './cluster-processes';
 
@@ -30,21 +31,7 @@ let startWorker: () => Promise<ChildWorker>;
 beforeAll(async () => {
   t = await connectTest(taskQueue);
   fake = await startFakeOpenAIServer();
-  fake.respond = (req) => {
-    const messages = req.body.messages as Array<{ role: string; content: string | null }>;
-    const last = messages[messages.length - 1];
-    if (last.role === 'user') {
-      const label = String(last.content).split('\n')[0];
-      return {
-        kind: 'stream',
-        toolCalls: [
-          { name: 'record', arguments: JSON.stringify({ label: `${label}/a` }) },
-          { name: 'record', arguments: JSON.stringify({ label: `${label}/b` }) },
-        ],
-      };
-    }
-    return { kind: 'stream', text: `done with ${messages.filter((m) => m.role === 'user').length} inputs` };
-  };
+  fake.respond = toolLoopResponse;
   const started = await startWorkerProcesses(2, taskQueue, { OPENAI_API_KEY: fake.apiKey, OPENAI_BASE_URL: `${fake.url}/v1` });
   ({ workers, start: startWorker } = started);
   workspaceRoot = started.env.workspaceRoot;
@@ -148,25 +135,10 @@ test('SIGKILL a worker, history, matching and the frontend in turn under 20 agen
     const inputs = history.flatMap((e) => (e.kind === 'model_input' ? [e.sections[0].content] : []));
     lost += sent[id].filter((text) => !inputs.includes(text)).length;
     duplicated += inputs.length - new Set(inputs).size;
-    // "start <label> <idempotency key> <attempt>" / "done <label>"; one agent's calls run one at a time.
-    const logFile = path.join(workspaceRoot, id, 'executions.log');
-    const lines = existsSync(logFile) ? readFileSync(logFile, 'utf8').trim().split('\n') : [];
-    const byKey = new Map<string, Array<{ kind: string; attempt: number }>>();
-    let current: string | undefined;
-    for (const line of lines) {
-      const words = line.split(' ');
-      if (words[0] === 'start') current = words[words.length - 2];
-      if (current) byKey.set(current, [...(byKey.get(current) ?? []), { kind: words[0], attempt: Number(words[words.length - 1]) }]);
-    }
-    for (const events of byKey.values()) {
-      const firstDone = events.findIndex((e) => e.kind === 'done');
-      if (firstDone < 0) continue;
-      completed++;
-      const again = events.slice(firstDone + 1).filter((e) => e.kind === 'start');
-      if (again.some((e) => e.attempt === 1))
-        reExecuted++; // the agent scheduled a finished call again
-      else if (again.length) retried++; // Temporal's next attempt: the worker died before reporting
-    }
+    const calls = countToolCalls(path.join(workspaceRoot, id, 'executions.log'));
+    completed += calls.completed;
+    reExecuted += calls.reExecuted;
+    retried += calls.retried;
     for await (const wf of t.client.workflow.list({ query: `WorkflowId = '${id}'` })) {
       runs++;
       const h = await t.client.workflow.getHandle(id, wf.runId).fetchHistory();
