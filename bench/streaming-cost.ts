@@ -14,7 +14,6 @@
  * the chat does for text) or a gateway AG-UI events stream (gateway/events, which also polls the agent's
  * history and state).
  */
-import { createServer } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { NativeConnection } from '@temporalio/worker';
@@ -22,6 +21,7 @@ import { EventType as AgUi } from '@ag-ui/core';
 import { StreamChannel } from '../activities/stream-channel/stream-server';
 import { AgentClient } from '../client/agent-client';
 import { livecontextDataConverter } from '../common/codec/data-converter';
+import { freePort } from '../common/ports';
 import { agentEvents } from '../gateway/events/agent-event-stream';
 import { createLivecontextWorker } from '../worker/create-worker';
 import { SEARCH_ATTRIBUTES } from '../workflows/messages';
@@ -174,15 +174,4 @@ async function frontendCounters(port: number): Promise<Counters> {
       .filter((l) => l.startsWith('service_requests{') && l.includes('service_name="frontend"') && operations.some((o) => l.includes(`operation="${o}"`)))
       .reduce((s, l) => s + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
   return { heartbeats: sum(['RecordActivityTaskHeartbeat', 'RecordActivityTaskHeartbeatById']), queries: sum(['QueryWorkflow']) };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -11,12 +11,12 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { clearOwner, describeOwner, ownerRecordPath, recordOwner } from './dev-server-owner';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 
 import { SEARCH_ATTRIBUTES } from '../workflows/messages';
+import { isListening } from '../common/ports';
 import { packageRoot } from './package-root';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -129,17 +129,6 @@ async function waitForPort(port: number, child: ChildProcess, timeoutMs: number)
     if (Date.now() > deadline) throw new Error(`The Temporal dev server did not listen on port ${port} within ${timeoutMs / 1000}s.`);
     await new Promise((r) => setTimeout(r, 200));
   }
-}
-
-function isListening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 /** Creates each namespace (and its search attributes) with the Temporal CLI; one that exists is left as it is. */

@@ -6,7 +6,6 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -14,6 +13,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { ScriptedModelProvider } from '../../activities/index';
 import { AgentClient } from '../../client/agent-client';
 import { livecontextDataConverter } from '../../common/codec/data-converter';
+import { freePort, isListening } from '../../common/ports';
 import { createLivecontextWorker } from '../../worker/create-worker';
 import { SEARCH_ATTRIBUTES } from '../../workflows/messages';
 import { echoStep } from '../fixtures/scripts';
@@ -26,34 +26,13 @@ const { ensureTemporalCli } = require('../../scripts/temporal-cli.cjs');
 /** Longer than the ~20 s the Temporal client's own gRPC retries cover. */
 const DOWNTIME_MS = 35_000;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
-}
-
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
 /** A dev server on `port` keeping its data in `dbFile`; resolves once it listens. */
 async function startServer(port: number, dbFile: string): Promise<{ stop(): Promise<void> }> {
   const exe: string = ensureTemporalCli({ log: () => {} }) ?? 'temporal';
   const args = ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--db-filename', dbFile, '--log-level', 'error'];
   const child: ChildProcess = spawn(exe, [...args, ...SEARCH_ATTRIBUTES.flatMap((k) => ['--search-attribute', `${k.name}=Keyword`])], { stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await eventually(() => listening(port), 60_000, 'the dev server to listen');
+  await eventually(() => isListening(port), 60_000, 'the dev server to listen');
   return {
     async stop() {
       child.kill('SIGTERM');

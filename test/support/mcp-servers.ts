@@ -4,8 +4,8 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
+import { freePort } from '../../common/ports';
 import { eventually } from './temporal';
 
 const PACKAGES = path.resolve(__dirname, '../../node_modules/@modelcontextprotocol');
@@ -31,17 +31,6 @@ export function filesystemServer(folder: string) {
 /** server-everything over stdio; `marker` (an ignored extra argument) lets a test find its process. */
 export function everythingStdio(marker: string, env: Record<string, string> = {}) {
   return { command: process.execPath, args: [EVERYTHING_BIN, 'stdio', marker], env };
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface HttpEverything {
