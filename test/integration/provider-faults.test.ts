@@ -6,6 +6,8 @@
  */
 import { ModelError } from '../../activities/index';
 import type { ModelOutputEntry } from '../../agent/index';
+import type { FakeAnthropicResponse } from '../support/fake-anthropic-server';
+import type { FakeOpenAIResponse } from '../support/fake-openai-server';
 import { useProviderServers } from '../support/provider-servers';
 import { eventually, uniqueId, withWorker } from '../support/temporal';
 
@@ -25,58 +27,31 @@ async function answersAfterFault(model: string, enqueue: (answer: string) => voi
   return history[1] as ModelOutputEntry;
 }
 
+/** The OpenAI fake fails once with `fault`, then streams `answer`: the agent answers with it alone. */
+const afterOpenAIFault = (fault: FakeOpenAIResponse, answer: string) =>
+  answersAfterFault('openai:gpt-4.1-mini', (ans) => p.openai.enqueue(fault, { kind: 'stream', text: ans }), answer);
+/** The same through the Anthropic fake. */
+const afterAnthropicFault = (fault: FakeAnthropicResponse, answer: string) =>
+  answersAfterFault('anthropic:claude-sonnet-4-6', (ans) => p.anthropic.enqueue(fault, { kind: 'stream', text: ans }), answer);
+
 test('retryable faults are retried by Temporal and leave exactly one answer', async () => {
   await withWorker({ taskQueue, models: p.models(), liveness }, async () => {
-    const o = p.openai;
-    const a = p.anthropic;
     let before = Date.now();
-    await answersAfterFault(
-      'openai:gpt-4.1-mini',
-      (ans) => o.enqueue({ kind: 'error', status: 429, headers: { 'retry-after': '2' } }, { kind: 'stream', text: ans }),
-      'after 429',
-    );
+    await afterOpenAIFault({ kind: 'error', status: 429, headers: { 'retry-after': '2' } }, 'after 429');
     expect(Date.now() - before).toBeGreaterThanOrEqual(1900); // retry-after honoured (the default first retry is 1 s)
-    await answersAfterFault('openai:gpt-4.1-mini', (ans) => o.enqueue({ kind: 'error', status: 500 }, { kind: 'stream', text: ans }), 'after 500');
-    await answersAfterFault('anthropic:claude-sonnet-4-6', (ans) => a.enqueue({ kind: 'error', status: 529 }, { kind: 'stream', text: ans }), 'after 529');
-    await answersAfterFault(
-      'openai:gpt-4.1-mini',
-      (ans) => o.enqueue({ kind: 'cut', afterChunks: 2, text: 'partial text that is lost' }, { kind: 'stream', text: ans }),
-      'after openai cut',
-    );
-    await answersAfterFault(
-      'anthropic:claude-sonnet-4-6',
-      (ans) => a.enqueue({ kind: 'cut', afterEvents: 3, text: 'partial text that is lost' }, { kind: 'stream', text: ans }),
-      'after anthropic cut',
-    );
-    await answersAfterFault(
-      'openai:gpt-4.1-mini',
-      (ans) => o.enqueue({ kind: 'truncated', text: 'looks complete but is not' }, { kind: 'stream', text: ans }),
-      'after openai truncation',
-    );
-    await answersAfterFault(
-      'anthropic:claude-sonnet-4-6',
-      (ans) => a.enqueue({ kind: 'truncated', text: 'looks complete but is not' }, { kind: 'stream', text: ans }),
-      'after anthropic truncation',
-    );
-    await answersAfterFault(
-      'openai:gpt-4.1-mini',
-      (ans) => o.enqueue({ kind: 'error_event', afterChunks: 2, text: 'some words here' }, { kind: 'stream', text: ans }),
-      'after openai error event',
-    );
-    await answersAfterFault(
-      'anthropic:claude-sonnet-4-6',
-      (ans) => a.enqueue({ kind: 'error_event', afterEvents: 3, text: 'some words here' }, { kind: 'stream', text: ans }),
-      'after anthropic error event',
-    );
+    await afterOpenAIFault({ kind: 'error', status: 500 }, 'after 500');
+    await afterAnthropicFault({ kind: 'error', status: 529 }, 'after 529');
+    await afterOpenAIFault({ kind: 'cut', afterChunks: 2, text: 'partial text that is lost' }, 'after openai cut');
+    await afterAnthropicFault({ kind: 'cut', afterEvents: 3, text: 'partial text that is lost' }, 'after anthropic cut');
+    await afterOpenAIFault({ kind: 'truncated', text: 'looks complete but is not' }, 'after openai truncation');
+    await afterAnthropicFault({ kind: 'truncated', text: 'looks complete but is not' }, 'after anthropic truncation');
+    await afterOpenAIFault({ kind: 'error_event', afterChunks: 2, text: 'some words here' }, 'after openai error event');
+    await afterAnthropicFault({ kind: 'error_event', afterEvents: 3, text: 'some words here' }, 'after anthropic error event');
     before = Date.now();
-    await answersAfterFault('openai:gpt-4.1-mini', (ans) => o.enqueue({ kind: 'hang' }, { kind: 'stream', text: ans }), 'after a first token that never came');
+    await afterOpenAIFault({ kind: 'hang' }, 'after a first token that never came');
     expect(Date.now() - before).toBeGreaterThanOrEqual(1400);
     // A stream that starts and then stalls longer than the stall timeout.
-    await answersAfterFault(
-      'anthropic:claude-sonnet-4-6',
-      (ans) => a.enqueue({ kind: 'stream', text: 'slow slow slow', chunkDelayMs: 2500 }, { kind: 'stream', text: ans }),
-      'after a stall',
-    );
+    await afterAnthropicFault({ kind: 'stream', text: 'slow slow slow', chunkDelayMs: 2500 }, 'after a stall');
   });
 });
 
