@@ -25,6 +25,22 @@ interface Adapter {
   close(): Promise<void>;
 }
 
+/** The parts of an Adapter both wire fakes serve alike: the scripted failures and the recorded requests. */
+function fakeServerParts(s: {
+  enqueue(response: { kind: 'error'; status: number } | { kind: 'truncated'; text: string }): void;
+  requests: Array<{ body: Record<string, unknown> }>;
+  close(): Promise<void>;
+}): Pick<Adapter, 'fail' | 'truncate' | 'lastRequestText' | 'lastRequestBody' | 'requestCount' | 'close'> {
+  return {
+    fail: (status) => s.enqueue({ kind: 'error', status }),
+    truncate: () => s.enqueue({ kind: 'truncated', text: 'cut short' }),
+    lastRequestText: () => JSON.stringify(s.requests[s.requests.length - 1].body),
+    lastRequestBody: () => s.requests[s.requests.length - 1].body,
+    requestCount: () => s.requests.length,
+    close: () => s.close(),
+  };
+}
+
 async function openaiAdapter(): Promise<Adapter> {
   const s: FakeOpenAIServer = await startFakeOpenAIServer();
   const provider = openaiProvider({ apiKey: s.apiKey, baseURL: `${s.url}/v1` });
@@ -32,12 +48,7 @@ async function openaiAdapter(): Promise<Adapter> {
     name: 'openai',
     model: () => provider.create('gpt-4.1-mini'),
     answer: (a) => s.enqueue({ kind: 'stream', text: a.text, toolCalls: a.toolCalls?.map((c) => ({ name: c.name, arguments: c.rawJson })) }),
-    fail: (status) => s.enqueue({ kind: 'error', status }),
-    truncate: () => s.enqueue({ kind: 'truncated', text: 'cut short' }),
-    lastRequestText: () => JSON.stringify(s.requests[s.requests.length - 1].body),
-    lastRequestBody: () => s.requests[s.requests.length - 1].body,
-    requestCount: () => s.requests.length,
-    close: () => s.close(),
+    ...fakeServerParts(s),
   };
 }
 
@@ -48,12 +59,7 @@ async function anthropicAdapter(): Promise<Adapter> {
     name: 'anthropic',
     model: () => provider.create('claude-sonnet-4-6'),
     answer: (a) => s.enqueue({ kind: 'stream', text: a.text, toolCalls: a.toolCalls?.map((c) => ({ name: c.name, input: {}, rawJson: c.rawJson })) }),
-    fail: (status) => s.enqueue({ kind: 'error', status }),
-    truncate: () => s.enqueue({ kind: 'truncated', text: 'cut short' }),
-    lastRequestText: () => JSON.stringify(s.requests[s.requests.length - 1].body),
-    lastRequestBody: () => s.requests[s.requests.length - 1].body,
-    requestCount: () => s.requests.length,
-    close: () => s.close(),
+    ...fakeServerParts(s),
   };
 }
 

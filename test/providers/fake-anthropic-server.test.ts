@@ -182,6 +182,12 @@ describe('fake Anthropic server through the real SDK', () => {
       return err;
     }
 
+    /** A request whose assistant turn calls `read` as toolu_x, followed by `next`. */
+    const afterToolUse = (next: MessageParam) =>
+      params({
+        messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_x', name: 'read', input: {} }] }, next],
+      });
+
     test('two user messages in a row', async () => {
       server.enqueue({ kind: 'stream', text: 'still queued' });
       const err = await badRequest(
@@ -203,15 +209,7 @@ describe('fake Anthropic server through the real SDK', () => {
     });
 
     test('tool_use without tool_result in the next message', async () => {
-      const err = await badRequest(
-        params({
-          messages: [
-            { role: 'user', content: 'hi' },
-            { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_x', name: 'read', input: {} }] },
-            { role: 'user', content: 'what happened?' },
-          ],
-        }),
-      );
+      const err = await badRequest(afterToolUse({ role: 'user', content: 'what happened?' }));
       expect(err.apiMessage).toBe(
         'messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_x. Each `tool_use` block must have a corresponding `tool_result` block in the next message.',
       );
@@ -219,17 +217,11 @@ describe('fake Anthropic server through the real SDK', () => {
 
     test('tool_result with an id that the previous message did not use', async () => {
       const err = await badRequest(
-        params({
-          messages: [
-            { role: 'user', content: 'hi' },
-            { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_x', name: 'read', input: {} }] },
-            {
-              role: 'user',
-              content: [
-                { type: 'tool_result', tool_use_id: 'toolu_x', content: 'ok' },
-                { type: 'tool_result', tool_use_id: 'toolu_y', content: 'ok' },
-              ],
-            },
+        afterToolUse({
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'toolu_x', content: 'ok' },
+            { type: 'tool_result', tool_use_id: 'toolu_y', content: 'ok' },
           ],
         }),
       );
@@ -240,17 +232,11 @@ describe('fake Anthropic server through the real SDK', () => {
 
     test('tool_result after a text block', async () => {
       const err = await badRequest(
-        params({
-          messages: [
-            { role: 'user', content: 'hi' },
-            { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_x', name: 'read', input: {} }] },
-            {
-              role: 'user',
-              content: [
-                { type: 'text', text: 'here you go' },
-                { type: 'tool_result', tool_use_id: 'toolu_x', content: 'ok' },
-              ],
-            },
+        afterToolUse({
+          role: 'user',
+          content: [
+            { type: 'text', text: 'here you go' },
+            { type: 'tool_result', tool_use_id: 'toolu_x', content: 'ok' },
           ],
         }),
       );
