@@ -4,6 +4,9 @@ import { MIN_RETRY_DELAY_MS, ModelError, mapProviderError, toApplicationFailure 
 
 const openaiError = (status: number, headers: Record<string, string> = {}, body: object = { error: { message: 'x' } }) =>
   OpenAI.APIError.generate(status, body, undefined, new Headers(headers));
+/** A 400 invalid_request_error from the Anthropic SDK, saying `message`. */
+const anthropicBadRequest = (message: string) =>
+  Anthropic.APIError.generate(400, { type: 'error', error: { type: 'invalid_request_error', message } }, undefined, new Headers());
 
 test.each([
   [408, ModelError.Timeout, true],
@@ -43,12 +46,7 @@ test('a zero retry-after means "now": still retryable, with the smallest delay T
 test('context-length errors are not retryable', () => {
   const e = openaiError(400, {}, { error: { message: "This model's maximum context length is 128000 tokens", code: 'context_length_exceeded' } });
   expect(mapProviderError(e)).toMatchObject({ code: ModelError.ContextLength, retryable: false });
-  const a = Anthropic.APIError.generate(
-    400,
-    { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' } },
-    undefined,
-    new Headers(),
-  );
+  const a = anthropicBadRequest('prompt is too long: 210000 tokens > 200000 maximum');
   expect(mapProviderError(a)).toMatchObject({ code: ModelError.ContextLength, retryable: false });
 });
 
@@ -61,8 +59,9 @@ test('connection errors and mid-stream error events', () => {
 });
 
 test('a 400 about an image is AttachmentRefused (not retried): OpenAI\'s invalid_image_format, Anthropic\'s "Could not process image"', () => {
-  const openai = OpenAI.APIError.generate(
+  const openai = openaiError(
     400,
+    {},
     {
       error: {
         message: 'The image data you provided does not represent a valid image.',
@@ -71,16 +70,9 @@ test('a 400 about an image is AttachmentRefused (not retried): OpenAI\'s invalid
         code: 'invalid_image_format',
       },
     },
-    undefined,
-    new Headers(),
   );
   expect(mapProviderError(openai)).toMatchObject({ code: ModelError.AttachmentRefused, retryable: false });
-  const anthropic = Anthropic.APIError.generate(
-    400,
-    { type: 'error', error: { type: 'invalid_request_error', message: 'messages.0.content.0.image.source.base64.data: Could not process image' } },
-    undefined,
-    new Headers(),
-  );
+  const anthropic = anthropicBadRequest('messages.0.content.0.image.source.base64.data: Could not process image');
   expect(mapProviderError(anthropic)).toMatchObject({ code: ModelError.AttachmentRefused, retryable: false });
   expect(mapProviderError(openaiError(400, {}, { error: { message: 'messages: too short' } }))).toMatchObject({ code: ModelError.BadRequest });
 });
