@@ -11,7 +11,7 @@ import { mountMcpRoutes } from '../../gateway/routes/mcp-routes';
 import { echoScript } from '../fixtures/scripts';
 import { pauseTool } from '../fixtures/test-tools';
 import { startTestGateway, type TestGateway } from '../support/gateway';
-import { callTool, connectMcp } from '../support/mcp-host';
+import { answeredState, callTool, connectMcp } from '../support/mcp-host';
 import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
 
 let t: TestContext;
@@ -101,14 +101,7 @@ test('a turn longer than the wait cap: send_message returns the input_seq with p
     expect(result.structuredContent).toMatchObject({ input_seq: 1, status: 'working' });
     expect(progress.length).toBeGreaterThan(0);
 
-    const answered = await eventually(
-      async () => {
-        const r = await callTool(mcp, 'get_state', { agent_id: agentId, input_seq: 1 });
-        return (r.structured?.turn as { status?: string } | undefined)?.status === 'answered' ? r : undefined;
-      },
-      30_000,
-      'the slow turn to finish',
-    );
+    const answered = await answeredState(mcp, agentId, 1, 'the slow turn to finish');
     expect(answered.text).toContain('answer to input #1:\nslow answer');
     expect((await callTool(mcp, 'get_state', { agent_id: agentId, input_seq: 7 })).text).toContain('input #7: the agent has not received it');
   } finally {

@@ -13,7 +13,7 @@ import { AgentClient } from '../../client/agent-client';
 import { batchScript, echoScript } from '../fixtures/scripts';
 import { deployTool } from '../fixtures/test-tools';
 import { startTestGateway, type TestGateway } from '../support/gateway';
-import { callTool, connectMcp } from '../support/mcp-host';
+import { answeredState, callTool, connectMcp } from '../support/mcp-host';
 import { connectTest, eventually, type TestContext, uniqueId, withWorker } from '../support/temporal';
 
 let t: TestContext;
@@ -89,14 +89,7 @@ test('send_message waits for the answer; a repeat with the same idempotency key 
   const second = await callTool(mcp, 'send_message', { agent_id: agentId, text: 'second', wait: false });
   expect(second.structured).toMatchObject({ input_seq: 2, status: 'accepted' });
   // The answer read later, as the reply says: get_state with the input_seq.
-  const later = await eventually(
-    async () => {
-      const r = await callTool(mcp, 'get_state', { agent_id: agentId, input_seq: 2 });
-      return (r.structured?.turn as { status?: string } | undefined)?.status === 'answered' ? r : undefined;
-    },
-    30_000,
-    'the answer to input 2',
-  );
+  const later = await answeredState(mcp, agentId, 2, 'the answer to input 2');
   expect(later.text).toContain('answer to input #2:\necho: second');
   const inputs = (await t.agents.history(agentId)).filter((e) => e.kind === 'model_input');
   expect(inputs.map((e) => e.inputSeq)).toEqual([1, 2]);
@@ -144,14 +137,7 @@ test('approval: the wait ends on the waiting call, get_state shows it, approve_t
   const denied = await callTool(mcp, 'approve_tool_call', { agent_id: agentId, tool_call_id: 'call_0_1', approve: false, reason: 'web is frozen' });
   expect(denied.text).toMatch(/^Denied tool call call_0_1\./);
 
-  const answer = await eventually(
-    async () => {
-      const r = await callTool(mcp, 'get_state', { agent_id: agentId, input_seq: 1 });
-      return (r.structured?.turn as { status?: string } | undefined)?.status === 'answered' ? r : undefined;
-    },
-    30_000,
-    'the turn to finish',
-  );
+  const answer = await answeredState(mcp, agentId, 1, 'the turn to finish');
   expect(answer.text).toContain('answer to input #1:\nsaw ');
   const results = (await t.agents.history(agentId)).find((e) => e.kind === 'tool_results') as ToolResultsEntry;
   expect(results.results.map((r) => [r.toolCallId, r.status])).toEqual([

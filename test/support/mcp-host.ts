@@ -1,6 +1,7 @@
 /** An MCP host for tests: the SDK's own Client over Streamable HTTP against a gateway's /mcp. */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { eventually } from './temporal';
 
 /** Connects (initialize) to `${gatewayUrl}/mcp`, with `token` as its bearer token if given. */
 export async function connectMcp(gatewayUrl: string, token?: string): Promise<Client> {
@@ -25,4 +26,16 @@ export async function callTool(client: Client, name: string, args: Record<string
     text: content.flatMap((c) => (c.type === 'text' && c.text !== undefined ? [c.text] : [])).join('\n'),
     structured: result.structuredContent as Record<string, unknown> | undefined,
   };
+}
+
+/** get_state for `inputSeq`, asked again until its turn is answered (within 30 s); `what` names it in the timeout. */
+export function answeredState(client: Client, agentId: string, inputSeq: number, what: string): Promise<ToolAnswer> {
+  return eventually(
+    async () => {
+      const r = await callTool(client, 'get_state', { agent_id: agentId, input_seq: inputSeq });
+      return (r.structured?.turn as { status?: string } | undefined)?.status === 'answered' ? r : undefined;
+    },
+    30_000,
+    what,
+  );
 }
