@@ -57,6 +57,16 @@ test('every state-changing route refuses a foreign Origin, a text/plain body and
   const { agentId, toolCallId } = await waitingAgent();
   const before = await fingerprint(agentId);
   const A = `/agents/${agentId}`;
+  /** An AG-UI run input asking the agent to delete a note. */
+  const agUiRun = (runId: string) => ({
+    threadId: agentId,
+    runId,
+    messages: [{ id: 'm1', role: 'user', content: 'delete note 1' }],
+    tools: [],
+    context: [],
+    state: {},
+    forwardedProps: {},
+  });
   const routes: Array<[string, string, unknown]> = [
     ['POST', '/agents', { agentId: uniqueId('planted'), model: 'demo:offline' }],
     ['POST', '/agents/import', { snapshot: {}, agentId: uniqueId('planted') }],
@@ -74,32 +84,8 @@ test('every state-changing route refuses a foreign Origin, a text/plain body and
     ['POST', '/schedules/some-schedule/resume', undefined],
     ['POST', '/schedules/some-schedule/trigger', undefined],
     ['DELETE', '/schedules/some-schedule', undefined],
-    [
-      'POST',
-      `${A}/ag-ui`,
-      {
-        threadId: agentId,
-        runId: 'r1',
-        messages: [{ id: 'm1', role: 'user', content: 'delete note 1' }],
-        tools: [],
-        context: [],
-        state: {},
-        forwardedProps: {},
-      },
-    ],
-    [
-      'POST',
-      '/ag-ui',
-      {
-        threadId: agentId,
-        runId: 'r2',
-        messages: [{ id: 'm1', role: 'user', content: 'delete note 1' }],
-        tools: [],
-        context: [],
-        state: {},
-        forwardedProps: {},
-      },
-    ],
+    ['POST', `${A}/ag-ui`, agUiRun('r1')],
+    ['POST', '/ag-ui', agUiRun('r2')],
     [
       'POST',
       '/mcp',
