@@ -8,11 +8,11 @@
  * blocked on an error (counter and gauge).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AgentClient } from '../../client/agent-client';
 import { connectAgents } from '../../client/connect';
+import { freePort } from '../../common/ports';
 import { type ChildWorker, startChildWorker } from '../support/child-worker';
 import { eventually, testAddress, uniqueId, waitingForApproval } from '../support/temporal';
 
@@ -22,15 +22,6 @@ const workers: ChildWorker[] = [];
 afterAll(async () => {
   for (const w of workers) await w.kill();
 });
-
-/** A port free right now on 127.0.0.1. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 interface Sample {
   name: string;
@@ -49,6 +40,18 @@ async function scrape(port: number): Promise<Sample[]> {
     samples.push({ name: m[1]!, labels, value: Number(m[3]) });
   }
   return samples;
+}
+
+/** Scrapes `port` again until `check` holds (within 30 s); the samples it held for. */
+function scrapeUntil(port: number, check: (samples: Sample[]) => boolean, what: string): Promise<Sample[]> {
+  return eventually(
+    async () => {
+      const s = await scrape(port);
+      return check(s) ? s : undefined;
+    },
+    30_000,
+    what,
+  );
 }
 
 /** The sum of the samples named `name` whose labels include `where`. */
@@ -87,7 +90,7 @@ test('a tool turn with failing tools and a retried model call, a turn blocked on
     const waiting = await waitingForApproval(agents, agentId, 30_000, 'the approval request');
     // The agents gauge (counted by visibility every second here) shows it blocked on approval.
     const agentsIn = (samples: Sample[], state: string) => total(samples, 'livecontext_agents', { state, taskQueue });
-    await eventually(async () => agentsIn(await scrape(firstPort), 'WaitingApproval') === 1, 30_000, 'the gauge to show one agent waiting for approval');
+    await scrapeUntil(firstPort, (s) => agentsIn(s, 'WaitingApproval') === 1, 'the gauge to show one agent waiting for approval');
     await agents.decide(agentId, { toolCallId: waiting.awaitingApproval[0]!.toolCallId, approved: true });
     await eventually(
       async () => (await agents.state(agentId)).runState === 'WaitingInput' && (await agents.state(agentId)).lastSeq > waiting.lastSeq + 1,
@@ -97,14 +100,7 @@ test('a tool turn with failing tools and a retried model call, a turn blocked on
 
     const model = { model: 'scripted:metrics' };
     // Workflow metrics leave the sandbox when the workflow task completes: wait for the last one.
-    const first = await eventually(
-      async () => {
-        const s = await scrape(firstPort);
-        return total(s, 'livecontext_turns_total', model) === 2 ? s : undefined;
-      },
-      30_000,
-      'two turns counted',
-    );
+    const first = await scrapeUntil(firstPort, (s) => total(s, 'livecontext_turns_total', model) === 2, 'two turns counted');
     // Temporal's own worker metrics come out of the same endpoint.
     expect(first.some((s) => s.name.startsWith('temporal_workflow_task') && s.labels.task_queue === taskQueue)).toBe(true);
     expect(first.some((s) => s.name.startsWith('temporal_activity_execution') && s.labels.task_queue === taskQueue)).toBe(true);
@@ -126,12 +122,9 @@ test('a tool turn with failing tools and a retried model call, a turn blocked on
     expect(total(first, 'livecontext_agent_blocked_total')).toBe(1);
     expect(total(first, 'livecontext_continue_as_new_total')).toBe(0);
     // Approved and answered: the gauge moves the agent back to waiting for input.
-    const resting = await eventually(
-      async () => {
-        const s = await scrape(firstPort);
-        return agentsIn(s, 'WaitingApproval') === 0 && agentsIn(s, 'WaitingInput') === 1 ? s : undefined;
-      },
-      30_000,
+    const resting = await scrapeUntil(
+      firstPort,
+      (s) => agentsIn(s, 'WaitingApproval') === 0 && agentsIn(s, 'WaitingInput') === 1,
       'the gauge to show the agent waiting for input',
     );
     expect(agentsIn(resting, 'BlockedOnError') + agentsIn(resting, 'Working')).toBe(0);
@@ -143,14 +136,7 @@ test('a tool turn with failing tools and a retried model call, a turn blocked on
     workers.push(await startChildWorker(workerEnv(secondPort, true)));
     expect(await agents.ask(agentId, 'hello again')).toMatchObject({ status: 'answered' });
     await agents.reset(agentId);
-    const second = await eventually(
-      async () => {
-        const s = await scrape(secondPort);
-        return total(s, 'livecontext_continue_as_new_total') === 1 ? s : undefined;
-      },
-      30_000,
-      'the reset counted',
-    );
+    const second = await scrapeUntil(secondPort, (s) => total(s, 'livecontext_continue_as_new_total') === 1, 'the reset counted');
     expect(total(second, 'livecontext_continue_as_new_total', { cause: 'reset' })).toBe(1);
     // Only turn 3 is this worker's: the replayed turns, blocks and tool runs are not counted again.
     expect(total(second, 'livecontext_turns_total', model)).toBe(1);
@@ -166,14 +152,7 @@ test('a tool turn with failing tools and a retried model call, a turn blocked on
     await agents.start(limited, { model: 'scripted:loop', budgets: { turnModelCalls: 1 } });
     const { inputSeq } = await agents.send(limited, 'go');
     expect(await agents.waitForAnswer(limited, inputSeq)).toMatchObject({ status: 'error', error: { code: 'Budget.TurnModelCalls' } });
-    const third = await eventually(
-      async () => {
-        const s = await scrape(secondPort);
-        return agentsIn(s, 'BlockedOnError') === 1 ? s : undefined;
-      },
-      30_000,
-      'the gauge to show one agent blocked on an error',
-    );
+    const third = await scrapeUntil(secondPort, (s) => agentsIn(s, 'BlockedOnError') === 1, 'the gauge to show one agent blocked on an error');
     expect(total(third, 'livecontext_agent_blocked_total', { reason: 'error', error: 'Budget.TurnModelCalls' })).toBe(1);
     expect(total(third, 'livecontext_agent_blocked_total')).toBe(1);
     expect(total(third, 'livecontext_turns_total', { model: 'scripted:loop' })).toBe(0); // not finished
