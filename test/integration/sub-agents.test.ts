@@ -36,13 +36,18 @@ const config = (extra: Partial<AgentConfig> = {}): AgentConfig => ({
 const started = (task: string) => readdirSync(controlDir).filter((f) => f.startsWith(`researching-${task}-`)).length;
 const release = (task: string) => writeFileSync(path.join(controlDir, `release-${task}`), '');
 const modelOutputs = async (agentId: string) => (await t.agents.history(agentId)).filter((e) => e.kind === 'model_output').length;
+/** Starts `parent` (with `cfg`), asks it to research `a` and `b`, and waits until both children work; the input's seq. */
+async function researching(parent: string, a: string, b: string, cfg: AgentConfig = config()): Promise<number> {
+  await t.agents.start(parent, cfg);
+  const { inputSeq } = await t.agents.send(parent, `research ${a} and ${b}`);
+  await eventually(() => started(a) > 0 && started(b) > 0, 60_000, 'both children to be working');
+  return inputSeq;
+}
 
 test('two sub-agents in parallel, through a worker SIGKILL: both results, each child turn once; the tree in state', async () => {
   const parent = uniqueId('parent');
   const [a, b] = [uniqueId('x'), uniqueId('y')];
-  await t.agents.start(parent, config());
-  const { inputSeq } = await t.agents.send(parent, `research ${a} and ${b}`);
-  await eventually(() => started(a) > 0 && started(b) > 0, 60_000, 'both children to be working');
+  const inputSeq = await researching(parent, a, b);
 
   const state = await t.agents.state(parent);
   expect(state.subAgents).toHaveLength(2);
@@ -69,9 +74,7 @@ test('two sub-agents in parallel, through a worker SIGKILL: both results, each c
 test('the parent continues as new while a child works, and still gets its result', async () => {
   const parent = uniqueId('parent-can');
   const [a, b] = [uniqueId('p'), uniqueId('q')];
-  await t.agents.start(parent, config({ historyBudgetBytes: 2_000 }));
-  const { inputSeq } = await t.agents.send(parent, `research ${a} and ${b}`);
-  await eventually(() => started(a) > 0 && started(b) > 0, 60_000, 'both children to be working');
+  const inputSeq = await researching(parent, a, b, config({ historyBudgetBytes: 2_000 }));
   // Input arriving while it waits grows the run's history past its (tiny) budget: it moves to new runs.
   for (let i = 0; i < 6; i++) await t.agents.signal(parent, `note ${i} ${'z'.repeat(300)}`);
   await eventually(
@@ -93,9 +96,7 @@ test('the parent continues as new while a child works, and still gets its result
 test('stopping the parent stops its children', async () => {
   const parent = uniqueId('parent-stop');
   const [a, b] = [uniqueId('s'), uniqueId('t')];
-  await t.agents.start(parent, config());
-  await t.agents.send(parent, `research ${a} and ${b}`);
-  await eventually(() => started(a) > 0 && started(b) > 0, 60_000, 'both children to be working');
+  await researching(parent, a, b);
   const children = (await t.agents.state(parent)).subAgents!.map((s) => s.agentId);
   await t.agents.stop(parent, 'enough');
   // Like any agent told to stop, a child stops after its current step: here, a model call held open.
@@ -112,9 +113,7 @@ test('stopping the parent stops its children', async () => {
 test('a child whose turn is cut short gives its call a Failed result; the parent goes on', async () => {
   const parent = uniqueId('parent-one-stop');
   const [a, b] = [uniqueId('u'), uniqueId('v')];
-  await t.agents.start(parent, config());
-  const { inputSeq } = await t.agents.send(parent, `research ${a} and ${b}`);
-  await eventually(() => started(a) > 0 && started(b) > 0, 60_000, 'both children to be working');
+  const inputSeq = await researching(parent, a, b);
   const [childA] = (await t.agents.state(parent)).subAgents!.map((s) => s.agentId);
   await expect(t.agents.interrupt(childA, 'ops')).resolves.toMatchObject({ interrupted: true });
   release(a);
@@ -130,9 +129,7 @@ test('a parent with an id over 200 characters delegates: its children get short 
   const parent = uniqueId(`long-${'p'.repeat(240)}`);
   expect(parent.length).toBeGreaterThan(240);
   const [a, b] = [uniqueId('la'), uniqueId('lb')];
-  await t.agents.start(parent, config());
-  const { inputSeq } = await t.agents.send(parent, `research ${a} and ${b}`);
-  await eventually(() => started(a) > 0 && started(b) > 0, 60_000, 'both children to be working');
+  const inputSeq = await researching(parent, a, b);
   const children = (await t.agents.state(parent)).subAgents!.map((s) => s.agentId);
   expect(new Set(children).size).toBe(2);
   for (const child of children) {
@@ -174,9 +171,7 @@ test('export while sub-agents work: the copy answers their calls Failed ("interr
   const parent = uniqueId('parent-export');
   const [a, b] = [uniqueId('ea'), uniqueId('eb')];
   const env = { LIVECONTEXT_TASK_QUEUE: taskQueue };
-  await t.agents.start(parent, config());
-  const { inputSeq } = await t.agents.send(parent, `research ${a} and ${b}`);
-  await eventually(() => started(a) > 0 && started(b) > 0, 60_000, 'both children to be working');
+  const inputSeq = await researching(parent, a, b);
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'lc-export-')), 'agent.json');
   expect(await cli(['export', parent, '--out', file], { env })).toMatchObject({ code: 0 });
   const copy = `${parent}-copy`;
