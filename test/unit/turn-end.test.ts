@@ -83,6 +83,14 @@ test('an interrupt before the model answered leaves the input; the next one foll
   expectValidRequests(agent);
 });
 
+/** The person's reply to the questions (input 2) is answered with `answer`, and the next request is valid. */
+async function repliedAndAnswered(agent: Agent, d: StepDeps, reply: string, answer: string) {
+  agent.enqueueInput({ text: reply });
+  await run(agent, d, 10);
+  expect(agent.turnOutcome(2)).toMatchObject({ status: 'answered', answer: { contents: [answer] } });
+  expectValidRequests(agent);
+}
+
 test('ask_user ends the turn with its question; the reply is the next input', async () => {
   const agent = Agent.create({ config: { model: 'fake:m' }, clock });
   const d = deps([
@@ -93,10 +101,7 @@ test('ask_user ends the turn with its question; the reply is the next input', as
   await run(agent, d, 10);
   expect(agent.state.entries.at(-1)).toMatchObject({ kind: 'turn_end', reason: 'ask_user', question: 'Which city?' });
   expect(agent.turnOutcome(1)).toEqual({ inputSeq: 1, status: 'asked', question: 'Which city?' });
-  agent.enqueueInput({ text: 'Lyon' });
-  await run(agent, d, 10);
-  expect(agent.turnOutcome(2)).toMatchObject({ status: 'answered', answer: { contents: ['Booked for Lyon.'] } });
-  expectValidRequests(agent);
+  await repliedAndAnswered(agent, d, 'Lyon', 'Booked for Lyon.');
 });
 
 test('two ask_user calls in one reply: both questions reach the person, numbered; one reply answers them', async () => {
@@ -115,10 +120,7 @@ test('two ask_user calls in one reply: both questions reach the person, numbered
       { toolCallId: 'q2', status: 'Success' },
     ],
   });
-  agent.enqueueInput({ text: '1. Lyon 2. Tuesday' });
-  await run(agent, d, 10);
-  expect(agent.turnOutcome(2)).toMatchObject({ status: 'answered', answer: { contents: ['Booked for Lyon on Tuesday.'] } });
-  expectValidRequests(agent);
+  await repliedAndAnswered(agent, d, '1. Lyon 2. Tuesday', 'Booked for Lyon on Tuesday.');
 });
 
 test('a history recorded before the change keeps its first question only (replay)', async () => {
