@@ -4,12 +4,10 @@
  * continue-as-new too — and the prefixes livecontext keys its own inputs with (`ag-ui:`, `schedule:`) are
  * refused from plain input (REST, MCP, CLI) with a 400 that names them. The recorded history replays.
  */
-import { Worker } from '@temporalio/worker';
-import { livecontextDataConverter } from '../../common/codec/data-converter';
-import { guardedForWorkers } from '../../common/codec/undecodable-guard';
 import { cli } from '../support/cli';
 import { maybeRecordHistory } from '../support/record-history';
-import { uniqueId, workflowBundle } from '../support/temporal';
+import { replayEveryRun } from '../support/replay-runs';
+import { uniqueId } from '../support/temporal';
 import { useRestGateway } from './rest-support';
 
 const rest = useRestGateway('idem-reuse');
@@ -64,13 +62,8 @@ test('the same key with another body is a 409 that says so; the same body is a r
   ]);
   expect((await rest.t.agents.state(agentId)).nextInputSeq).toBe(7);
 
-  runs.length = 0;
-  for await (const wf of rest.t.client.workflow.list({ query: `WorkflowId = '${agentId}'` })) runs.push(wf.runId);
-  for (const runId of runs) {
-    const h = await rest.t.client.workflow.getHandle(agentId, runId).fetchHistory();
-    await Worker.runReplayHistory({ workflowBundle: workflowBundle(), dataConverter: guardedForWorkers(livecontextDataConverter()) }, h, agentId);
-  }
-  await maybeRecordHistory(rest.t.client.workflow.getHandle(agentId, runs[runs.length - 1]), 'idempotency-fingerprints_v1.json');
+  const replayed = await replayEveryRun(rest.t.client, agentId);
+  await maybeRecordHistory(rest.t.client.workflow.getHandle(agentId, replayed[replayed.length - 1]), 'idempotency-fingerprints_v1.json');
 }, 180_000);
 
 test('keys with the prefixes of AG-UI runs and schedules are refused from plain input, naming the prefixes', async () => {

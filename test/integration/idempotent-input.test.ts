@@ -3,13 +3,11 @@
  * again after the worker is SIGKILLed, after continue-as-new, and as a signal — one input, one turn, one
  * inputSeq. On a real dev server; the recorded history replays.
  */
-import { Worker } from '@temporalio/worker';
-import { livecontextDataConverter } from '../../common/codec/data-converter';
-import { guardedForWorkers } from '../../common/codec/undecodable-guard';
 import { maybeRecordHistory } from '../support/record-history';
+import { replayEveryRun } from '../support/replay-runs';
 import { useChildWorkerFile } from '../support/child-worker';
 import { cli } from '../support/cli';
-import { eventually, uniqueId, workflowBundle } from '../support/temporal';
+import { eventually, uniqueId } from '../support/temporal';
 
 const file = useChildWorkerFile('idempotent');
 const { taskQueue } = file;
@@ -49,11 +47,6 @@ test('one delivery, many sends: one input, across a worker SIGKILL, continue-as-
   ).toEqual([1, 6]);
   await eventually(async () => (await file.t.agents.state(agentId)).nextInputSeq === 7, 10_000, 'the signal to be handled (and dropped)');
 
-  runs.length = 0;
-  for await (const wf of file.t.client.workflow.list({ query: `WorkflowId = '${agentId}'` })) runs.push(wf.runId);
-  for (const runId of runs) {
-    const h = await file.t.client.workflow.getHandle(agentId, runId).fetchHistory();
-    await Worker.runReplayHistory({ workflowBundle: workflowBundle(), dataConverter: guardedForWorkers(livecontextDataConverter()) }, h, agentId);
-  }
-  await maybeRecordHistory(file.t.client.workflow.getHandle(agentId, runs[runs.length - 1]), 'idempotent-input_v1.json');
+  const replayed = await replayEveryRun(file.t.client, agentId);
+  await maybeRecordHistory(file.t.client.workflow.getHandle(agentId, replayed[replayed.length - 1]), 'idempotent-input_v1.json');
 }, 180_000);
