@@ -9,14 +9,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { livecontextDataConverter } from '../../common/codec/data-converter';
-import { guardedForWorkers } from '../../common/codec/undecodable-guard';
-import { Worker } from '@temporalio/worker';
 import type { AgentClient } from '../../client/agent-client';
-import type { HistoryEntry } from '../../agent/index';
 import { type ChildWorker, startChildWorker } from '../support/child-worker';
 import { type FakeOpenAIResponse, type RecordedOpenAIRequest, startFakeOpenAIServer } from '../support/fake-openai-server';
-import { countToolCalls, toolLoopResponse } from '../support/tool-loop-chaos';
+import { addAgentDamage, noDamage, toolLoopResponse } from '../support/tool-loop-chaos';
 
 export interface ChaosOptions {
   agents: AgentClient;
@@ -118,41 +114,28 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     );
     log('chaos: all answers awaited');
 
-    let lost = 0;
-    let duplicated = 0;
-    let completed = 0;
-    let reExecuted = 0;
-    let retried = 0;
-    let replayFailures = 0;
+    const damage = noDamage();
     for (const id of ids) {
-      const history: HistoryEntry[] = await o.agents.history(id);
-      const inputs = history.flatMap((e) => (e.kind === 'model_input' ? [e.sections[0].content] : []));
-      lost += sent[id].filter((t) => !inputs.includes(t)).length;
-      duplicated += inputs.length - new Set(inputs).size;
-      const calls = countToolCalls(path.join(env.workspaceRoot, id, 'executions.log'));
-      completed += calls.completed;
-      reExecuted += calls.reExecuted;
-      retried += calls.retried;
-      for await (const wf of o.agents.client.workflow.list({ query: `WorkflowId = '${id}'` })) {
-        const h = await o.agents.client.workflow.getHandle(id, wf.runId).fetchHistory();
-        await Worker.runReplayHistory({ workflowBundle: o.workflowBundle, dataConverter: guardedForWorkers(livecontextDataConverter()) }, h, id).catch(
-          (err: Error) => {
-            replayFailures++;
-            log(`chaos: replay of ${id} run ${wf.runId} failed: ${err.message}`);
-          },
-        );
-      }
+      await addAgentDamage(damage, {
+        client: o.agents.client,
+        id,
+        history: await o.agents.history(id),
+        sent: sent[id],
+        workspaceRoot: env.workspaceRoot,
+        workflowBundle: o.workflowBundle,
+        onReplayFailure: (runId, err) => log(`chaos: replay of ${id} run ${runId} failed: ${err.message}`),
+      });
     }
     return {
       agents: agentCount,
       agentsFinished: finished.filter(Boolean).length,
       inputsSent: agentCount * inputsPerAgent,
-      inputsLost: lost,
-      inputsDuplicated: duplicated,
-      toolCallsCompleted: completed,
-      completedToolCallsReExecuted: reExecuted,
-      toolCallsRetriedAfterWorkerDeath: retried,
-      replayFailures,
+      inputsLost: damage.lost,
+      inputsDuplicated: damage.duplicated,
+      toolCallsCompleted: damage.completed,
+      completedToolCallsReExecuted: damage.reExecuted,
+      toolCallsRetriedAfterWorkerDeath: damage.retried,
+      replayFailures: damage.replayFailures,
       workerKills: kills,
       modelRequests: fake.requests.length,
       faultsInjected: faults,

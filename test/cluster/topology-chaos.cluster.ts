@@ -9,13 +9,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Worker } from '@temporalio/worker';
-import type { HistoryEntry } from '../../agent/index';
-import { livecontextDataConverter } from '../../common/codec/data-converter';
-import { guardedForWorkers } from '../../common/codec/undecodable-guard';
 import type { ChildWorker } from '../support/child-worker';
 import { type FakeOpenAIServer, startFakeOpenAIServer } from '../support/fake-openai-server';
-import { countToolCalls, toolLoopResponse } from '../support/tool-loop-chaos';
+import { addAgentDamage, noDamage, toolLoopResponse } from '../support/tool-loop-chaos';
 import { connectTest, type TestContext, uniqueId, workflowBundle } from '../support/temporal';
 import { type GatewayProcess, killService, restartService, type ServiceName, startGatewayProcess, startWorkerProcesses } from './cluster-processes';
 
@@ -123,44 +119,25 @@ test('SIGKILL a worker, history, matching and the frontend in turn under 20 agen
     ),
   );
 
-  let lost = 0;
-  let duplicated = 0;
-  let completed = 0;
-  let reExecuted = 0;
-  let retried = 0;
-  let replayFailures = 0;
-  let runs = 0;
+  const damage = noDamage();
   for (const id of ids) {
-    const history: HistoryEntry[] = await retrying(() => t.agents.history(id));
-    const inputs = history.flatMap((e) => (e.kind === 'model_input' ? [e.sections[0].content] : []));
-    lost += sent[id].filter((text) => !inputs.includes(text)).length;
-    duplicated += inputs.length - new Set(inputs).size;
-    const calls = countToolCalls(path.join(workspaceRoot, id, 'executions.log'));
-    completed += calls.completed;
-    reExecuted += calls.reExecuted;
-    retried += calls.retried;
-    for await (const wf of t.client.workflow.list({ query: `WorkflowId = '${id}'` })) {
-      runs++;
-      const h = await t.client.workflow.getHandle(id, wf.runId).fetchHistory();
-      await Worker.runReplayHistory({ workflowBundle: workflowBundle(), dataConverter: guardedForWorkers(livecontextDataConverter()) }, h, id).catch(
-        () => replayFailures++,
-      );
-    }
+    const history = await retrying(() => t.agents.history(id));
+    await addAgentDamage(damage, { client: t.client, id, history, sent: sent[id], workspaceRoot, workflowBundle: workflowBundle() });
   }
 
   const figures = {
     agents: AGENTS,
     agentsFinished: finished.filter(Boolean).length,
     inputsSent: ids.length * (crashes.length + 1),
-    inputsLost: lost,
-    inputsDuplicated: duplicated,
+    inputsLost: damage.lost,
+    inputsDuplicated: damage.duplicated,
     sendsRepeatedAfterAFailure: resends,
     slowestSendMsByRound: Object.fromEntries(slowestSendMs.map((ms, r) => [r === 0 ? 'before' : `while ${kills[r - 1]} down`, ms])),
-    toolCallsCompleted: completed,
-    completedToolCallsReExecuted: reExecuted,
-    toolCallsRetriedAfterWorkerDeath: retried,
-    workflowRunsReplayed: runs,
-    replayFailures,
+    toolCallsCompleted: damage.completed,
+    completedToolCallsReExecuted: damage.reExecuted,
+    toolCallsRetriedAfterWorkerDeath: damage.retried,
+    workflowRunsReplayed: damage.runs,
+    replayFailures: damage.replayFailures,
     killed: kills.join(', '),
     modelRequests: fake.requests.length,
     seconds: Math.round((Date.now() - startedAt) / 1000),
@@ -170,7 +147,7 @@ test('SIGKILL a worker, history, matching and the frontend in turn under 20 agen
   console.log(`topology chaos: ${JSON.stringify(figures)}`);
 
   expect(figures).toMatchObject({ agentsFinished: AGENTS, inputsLost: 0, inputsDuplicated: 0, completedToolCallsReExecuted: 0, replayFailures: 0 });
-  expect(completed).toBeGreaterThanOrEqual(AGENTS * (crashes.length + 1) * 2);
+  expect(damage.completed).toBeGreaterThanOrEqual(AGENTS * (crashes.length + 1) * 2);
   expect(kills).toHaveLength(4);
   // The inputs sent while the frontend was down waited for it (the gateways' Temporal clients retry): they really crossed the outage.
   expect(slowestSendMs[4]).toBeGreaterThan(1000);

@@ -1,8 +1,14 @@
 /**
  * What the two chaos runs (test/chaos/chaos-suite.ts on the dev server, test/cluster/topology-chaos.cluster.ts
- * across the topology) share: the fake model's tool loop and the count of the `record` tool's executions.log.
+ * across the topology) share: the fake model's tool loop and the count of what each agent's run left behind.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Client } from '@temporalio/client';
+import { Worker } from '@temporalio/worker';
+import type { HistoryEntry } from '../../agent/index';
+import { livecontextDataConverter } from '../../common/codec/data-converter';
+import { guardedForWorkers } from '../../common/codec/undecodable-guard';
 import type { FakeOpenAIResponse, RecordedOpenAIRequest } from './fake-openai-server';
 
 /** Two `record` calls labelled after the input's first line when the last message is an input, else an answer. */
@@ -22,7 +28,7 @@ export function toolLoopResponse(req: RecordedOpenAIRequest): FakeOpenAIResponse
   return { kind: 'stream', text: `done with ${messages.filter((m) => m.role === 'user').length} inputs` };
 }
 
-export interface ToolCallCounts {
+interface ToolCallCounts {
   /** Calls that finished at least once. */
   completed: number;
   /** A call that had finished run again as a new activity (attempt 1): the agent scheduled it twice. */
@@ -32,7 +38,7 @@ export interface ToolCallCounts {
 }
 
 /** Counts one agent's `record` calls from its executions.log (absent: none). */
-export function countToolCalls(logFile: string): ToolCallCounts {
+function countToolCalls(logFile: string): ToolCallCounts {
   const lines = existsSync(logFile) ? readFileSync(logFile, 'utf8').trim().split('\n') : [];
   const byKey = new Map<string, Array<{ kind: string; attempt: number }>>();
   let current: string | undefined;
@@ -54,4 +60,52 @@ export function countToolCalls(logFile: string): ToolCallCounts {
     else if (restarts.length) counts.retried++;
   }
   return counts;
+}
+
+/** What chaos may not do, summed over agents: every figure but `completed` and `retried` (and `runs`) must be zero. */
+export interface Damage extends ToolCallCounts {
+  /** Inputs sent that are not in the agent's history. */
+  lost: number;
+  /** Inputs that stand twice in it. */
+  duplicated: number;
+  /** Workflow runs replayed, and those whose replay failed. */
+  runs: number;
+  replayFailures: number;
+}
+
+export const noDamage = (): Damage => ({ lost: 0, duplicated: 0, completed: 0, reExecuted: 0, retried: 0, runs: 0, replayFailures: 0 });
+
+/**
+ * Adds one agent's figures to `total`: its inputs against `sent`, its executions.log under `workspaceRoot`,
+ * and a replay of each of its workflow runs (a failure also goes to `onReplayFailure`).
+ */
+export async function addAgentDamage(
+  total: Damage,
+  a: {
+    client: Client;
+    id: string;
+    history: HistoryEntry[];
+    sent: string[];
+    workspaceRoot: string;
+    workflowBundle: { codePath: string };
+    onReplayFailure?: (runId: string, err: Error) => void;
+  },
+): Promise<void> {
+  const inputs = a.history.flatMap((e) => (e.kind === 'model_input' ? [e.sections[0].content] : []));
+  total.lost += a.sent.filter((text) => !inputs.includes(text)).length;
+  total.duplicated += inputs.length - new Set(inputs).size;
+  const calls = countToolCalls(path.join(a.workspaceRoot, a.id, 'executions.log'));
+  total.completed += calls.completed;
+  total.reExecuted += calls.reExecuted;
+  total.retried += calls.retried;
+  for await (const wf of a.client.workflow.list({ query: `WorkflowId = '${a.id}'` })) {
+    total.runs++;
+    const h = await a.client.workflow.getHandle(a.id, wf.runId).fetchHistory();
+    await Worker.runReplayHistory({ workflowBundle: a.workflowBundle, dataConverter: guardedForWorkers(livecontextDataConverter()) }, h, a.id).catch(
+      (err: Error) => {
+        total.replayFailures++;
+        a.onReplayFailure?.(wf.runId, err);
+      },
+    );
+  }
 }
