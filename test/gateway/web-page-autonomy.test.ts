@@ -13,10 +13,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { z } from 'zod';
-import { defineTool, type Script, ScriptedModelProvider } from '../../activities/index';
+import { type Script, ScriptedModelProvider } from '../../activities/index';
 import { unwrap } from '../../agent/index';
 import { delegatorScript, echoStep, researcherScript } from '../fixtures/scripts';
+import { slowReportTool } from '../fixtures/test-tools';
 import { eventually, uniqueId, withWorker } from '../support/temporal';
 import { useTestConnection } from '../support/test-connection';
 import { describeInBrowserFor, useBrowserAndGateway } from './browser-support';
@@ -43,21 +43,7 @@ const worker: Script = (req) => {
 };
 
 const slowSeen: string[] = [];
-const slowReport = defineTool({
-  name: 'slow_report',
-  description: 'Builds a report (slowly).',
-  parameters: z.object({ topic: z.string() }),
-  execute: ({ topic }, ctx) =>
-    new Promise<string>((resolve, reject) => {
-      slowSeen.push(`started ${topic}`);
-      const done = setTimeout(() => resolve(`report on ${topic}`), 120_000);
-      ctx.signal.addEventListener('abort', () => {
-        clearTimeout(done);
-        slowSeen.push(`cancelled ${topic}`);
-        reject(new Error('cancelled'));
-      });
-    }),
-});
+const slowReport = slowReportTool(slowSeen);
 
 const models = () => [new ScriptedModelProvider({ delegator: delegatorScript, researcher: researcherScript(controlDir), looper, worker })];
 

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { defineTool } from '../../activities/index';
+import { slowReportTool } from '../fixtures/test-tools';
 import { cli } from '../support/cli';
 import { useProviderServers } from '../support/provider-servers';
 import { eventually, uniqueId, withWorker } from '../support/temporal';
@@ -18,21 +19,7 @@ const OPENAI = 'openai:gpt-4.1-mini';
 const ANTHROPIC = 'anthropic:claude-sonnet-4-6';
 
 const seen: string[] = [];
-const slowTool = defineTool({
-  name: 'slow_report',
-  description: 'Builds a report (slowly).',
-  parameters: z.object({ topic: z.string() }),
-  execute: ({ topic }, ctx) =>
-    new Promise<string>((resolve, reject) => {
-      seen.push(`started ${topic}`);
-      const done = setTimeout(() => resolve(`report on ${topic}`), 120_000);
-      ctx.signal.addEventListener('abort', () => {
-        clearTimeout(done);
-        seen.push(`cancelled ${topic}`);
-        reject(new Error('cancelled'));
-      });
-    }),
-});
+const slowTool = slowReportTool(seen);
 const quickTool = defineTool({
   name: 'quick_note',
   description: 'Notes a thing.',
