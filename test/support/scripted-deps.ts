@@ -17,3 +17,12 @@ export function scriptedDeps(outputs: ModelCallResult[], toolResult?: (call: Too
     },
   };
 }
+
+/** The invocation a scripted model output names. */
+export const FAKE_INVOCATION = { providerId: 'fake', specification: 'fake', model: 'm' };
+
+/** A clock that moves one second on at each reading, from 2026-01-01. */
+export function tickingClock(): () => number {
+  let now = Date.UTC(2026, 0, 1);
+  return () => (now += 1000);
+}

@@ -1,7 +1,8 @@
 /** The pure state machine with in-memory deps: doStep, inbox semantics, errors, snapshots. */
 import { Agent, type ModelCallRequest, type ModelCallResult, SnapshotError, type StepDeps, type ToolCallRequest } from '../../agent/index';
+import { FAKE_INVOCATION } from '../support/scripted-deps';
 
-const invocation = { providerId: 'fake', specification: 'fake', model: 'm' };
+const invocation = FAKE_INVOCATION;
 let now = Date.UTC(2026, 0, 1);
 const clock = () => (now += 1000);
 

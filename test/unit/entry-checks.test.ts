@@ -15,10 +15,10 @@ import {
   repairModelOutput,
   snapshotProblems,
 } from '../../agent/index';
+import { FAKE_INVOCATION, tickingClock } from '../support/scripted-deps';
 
-const invocation = { providerId: 'fake', specification: 'fake', model: 'm' };
-let now = Date.UTC(2026, 0, 1);
-const clock = () => (now += 1000);
+const invocation = FAKE_INVOCATION;
+const clock = tickingClock();
 
 function deps(outputs: unknown[]): StepDeps {
   return {

@@ -14,9 +14,9 @@ import {
 } from '../../agent/index';
 import { FALLBACK_MODELS_CHANGE, NO_FALLBACK_CODES, type ModelPhase, runModelStep } from '../../agent/model-step';
 import { ModelError } from '../../activities/models/provider-errors';
+import { tickingClock } from '../support/scripted-deps';
 
-let now = Date.UTC(2026, 0, 1);
-const clock = () => (now += 1000);
+const clock = tickingClock();
 
 /** Each model answers from its own script: a result, or an error with a code (as the workflow hands them over). */
 type Script = Record<string, Array<ModelCallResult | LivecontextError>>;

@@ -17,9 +17,9 @@ import {
   type TurnOutcome,
   unfinishedTurnStatus,
 } from '../../agent/index';
-import { scriptedDeps } from '../support/scripted-deps';
+import { scriptedDeps, FAKE_INVOCATION } from '../support/scripted-deps';
 
-const invocation = { providerId: 'fake', specification: 'fake', model: 'm' };
+const invocation = FAKE_INVOCATION;
 const clock = () => Date.UTC(2026, 0, 1);
 
 const deps = scriptedDeps;

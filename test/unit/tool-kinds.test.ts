@@ -14,8 +14,9 @@ import {
   enumerateWidgetTools,
 } from '../../agent/index';
 import { TOOL_KINDS, inWorkflowTools } from '../../agent/tool-kinds/index';
+import { FAKE_INVOCATION } from '../support/scripted-deps';
 
-const invocation = { providerId: 'fake', specification: 'fake', model: 'm' };
+const invocation = FAKE_INVOCATION;
 const clock = () => Date.UTC(2026, 0, 1);
 
 const call = (toolName: string, args: Record<string, unknown> = {}): ToolCallRequest => ({

@@ -14,10 +14,10 @@ import {
   type ToolCallResult,
   type ToolResultsEntry,
 } from '../../agent/index';
+import { FAKE_INVOCATION, tickingClock } from '../support/scripted-deps';
 
-const invocation = { providerId: 'fake', specification: 'fake', model: 'm' };
-let now = Date.UTC(2026, 0, 1);
-const clock = () => (now += 1000);
+const invocation = FAKE_INVOCATION;
+const clock = tickingClock();
 
 const call = (toolCallId: string, toolName = 'work', args: Record<string, unknown> = {}): ToolCallRequest => ({
   toolName,

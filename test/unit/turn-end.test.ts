@@ -9,11 +9,10 @@ import { toOpenAIMessages } from '../../activities/models/openai-messages';
 import { toAnthropicRequest } from '../../activities/models/anthropic-messages';
 import { validateChatCompletionRequest } from '../support/fake-openai-validate';
 import { validateMessagesRequest } from '../support/fake-anthropic-validate';
-import { scriptedDeps } from '../support/scripted-deps';
+import { scriptedDeps, FAKE_INVOCATION, tickingClock } from '../support/scripted-deps';
 
-const invocation = { providerId: 'fake', specification: 'fake', model: 'm' };
-let now = Date.UTC(2026, 0, 1);
-const clock = () => (now += 1000);
+const invocation = FAKE_INVOCATION;
+const clock = tickingClock();
 const call = (id: string, toolName = 't', args: Record<string, unknown> = {}) => ({
   toolName,
   toolCallId: id,

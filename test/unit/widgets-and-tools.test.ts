@@ -20,10 +20,10 @@ import {
 import { ToolRegistry } from '../../activities/tools/registry';
 import { defineTool } from '../../activities/index';
 import { z } from 'zod';
+import { FAKE_INVOCATION, tickingClock } from '../support/scripted-deps';
 
-const invocation = { providerId: 'fake', specification: 'fake', model: 'm' };
-let now = Date.UTC(2026, 0, 1);
-const clock = () => (now += 1000);
+const invocation = FAKE_INVOCATION;
+const clock = tickingClock();
 const call = (toolName: string, args: unknown, id = `c-${Math.random().toString(36).slice(2)}`): ToolCallRequest => ({
   toolName,
   toolCallId: id,
