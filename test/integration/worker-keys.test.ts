@@ -24,13 +24,35 @@ const BIN = path.resolve(__dirname, '../../bin/livecontext.js');
 const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-keys-'));
 
 /** `livecontext worker` on `queue` without an OpenAI key, as a second `npm start` in another shell would be. */
-async function keylessCliWorker(queue: string): Promise<{ proc: ChildProcess; output: () => string; stop: () => Promise<void> }> {
+type KeylessWorker = { proc: ChildProcess; output: () => string; stop: () => Promise<void> };
+
+async function keylessCliWorker(queue: string): Promise<KeylessWorker> {
   const worker = await spawnUntilReady(
     [BIN, 'worker', '--workspace', workspaceRoot],
     { TEMPORAL_ADDRESS: testAddress(), LIVECONTEXT_TASK_QUEUE: queue, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', ANTHROPIC_API_KEY: '' },
     { ready: 'Worker running on', what: 'the CLI worker', timeoutMs: 150_000 },
   );
   return { proc: worker.proc, output: worker.output, stop: () => worker.kill('SIGTERM') };
+}
+
+/** `body` on a task queue of its own, with a connection and the keyless CLI workers it starts there, all ended afterwards. */
+async function onOwnQueue(
+  prefix: string,
+  body: (queue: string, ctx: Awaited<ReturnType<typeof connectTest>>, startKeyless: () => Promise<KeylessWorker>) => Promise<void>,
+): Promise<void> {
+  const queue = uniqueId(prefix);
+  const ctx = await connectTest(queue);
+  const started: KeylessWorker[] = [];
+  try {
+    await body(queue, ctx, async () => {
+      const worker = await keylessCliWorker(queue);
+      started.push(worker);
+      return worker;
+    });
+  } finally {
+    for (const worker of started) await worker.stop();
+    await ctx.close();
+  }
 }
 
 /** For each callModel activity of the agent: the queue it was scheduled on, the attempt Temporal shows starting, the worker that took it, how it ended. */
@@ -133,15 +155,12 @@ test("a model call the keyless worker takes is made by the worker with the key, 
   // call holds that slot: only the keyless worker can take the model call there. It fails it at once,
   // naming the provider's queue, and the agent schedules the call there, where the worker with the key
   // (its provider worker has slots of its own) makes it, the hold still on.
-  const queue = uniqueId('keys-handover');
-  const ctx = await connectTest(queue);
-  const busy = busyWorkerWithKey(queue);
-  let keyless: Awaited<ReturnType<typeof keylessCliWorker>> | undefined;
-  try {
+  await onOwnQueue('keys-handover', async (queue, ctx, startKeyless) => {
+    const busy = busyWorkerWithKey(queue);
     await withWorker(busy.options, async () => {
       try {
         await busy.hold(ctx);
-        keyless = await keylessCliWorker(queue);
+        const keyless = await startKeyless();
         const agentId = uniqueId('handover');
         await ctx.agents.start(agentId, { model: OPENAI });
         p.openai.enqueue({ kind: 'stream', text: 'Answered by the worker with the key.' });
@@ -160,25 +179,20 @@ test("a model call the keyless worker takes is made by the worker with the key, 
         busy.release(); // a worker shuts down only once its activities end
       }
     });
-  } finally {
-    await keyless?.stop();
-    await ctx.close();
-  }
+  });
 }, 240_000);
 
 test('when the worker with the key has just left, a routed call waits a bounded time, then the agent blocks saying so', async () => {
   // Temporal lists a poller for a while after it stops: the keyless worker sees the provider's queue
   // polled, the call goes there, no worker takes it, and after the routed call's start timeout the agent
   // blocks on the first error. `retry` once a worker with the key is back makes the call.
-  const queue = uniqueId('keys-gone');
-  const ctx = await connectTest(queue);
-  let keyless: Awaited<ReturnType<typeof keylessCliWorker>> | undefined;
-  try {
+  await onOwnQueue('keys-gone', async (queue, ctx, startKeyless) => {
+    let keyless: KeylessWorker | undefined;
     // The keyless worker is up before the worker with the key leaves (a CLI start can take minutes on a
     // loaded machine, longer than Temporal lists a stopped poller), and no agent exists until it has left.
     await withWorker({ taskQueue: queue, workspaceRoot, models: p.models(), workerOptions: { identity: 'with-key' } }, async () => {
       await eventually(async () => (await ctx.agents.workerStatus()).polling, 30_000, 'the worker with the key to poll');
-      keyless = await keylessCliWorker(queue);
+      keyless = await startKeyless();
     });
     const agentId = uniqueId('gone');
     await ctx.agents.start(agentId, { model: OPENAI });
@@ -201,16 +215,11 @@ test('when the worker with the key has just left, a routed call waits a bounded 
       expect(await ctx.agents.waitForAnswer(agentId, outcome.inputSeq)).toMatchObject({ status: 'answered', answer: { contents: ['Back with the key.'] } });
       await maybeRecordHistory(ctx.agents.handle(agentId), 'model-routing-not-taken_v1.json');
     });
-  } finally {
-    await keyless?.stop();
-    await ctx.close();
-  }
+  });
 }, 240_000);
 
 test('alone on its queue, a worker without the key blocks the agent at once, saying what is missing', async () => {
-  const queue = uniqueId('keyless-alone');
-  const ctx = await connectTest(queue);
-  try {
+  await onOwnQueue('keyless-alone', async (queue, ctx) => {
     await withWorker(
       { taskQueue: queue, workspaceRoot, models: [openaiProvider({ apiKey: '', baseURL: '' })], workerOptions: { identity: 'alone' } },
       async () => {
@@ -226,7 +235,5 @@ test('alone on its queue, a worker without the key blocks the agent at once, say
         expect(attempts).toEqual([1]); // not handed around: no other worker polls this queue
       },
     );
-  } finally {
-    await ctx.close();
-  }
+  });
 }, 120_000);
