@@ -123,25 +123,18 @@ test('across continue-as-new and a reset: the reset is announced, the stream goe
       const ev = e as { type: string; runId?: string; name?: string; messageId?: string; delta?: string };
       return [ev.type, ev.runId ?? ev.name ?? ev.messageId ?? '', ev.delta ?? ''].join(' ').trim();
     });
-    expect(shape).toEqual([
-      'RUN_STARTED turn-1',
+    /** One turn's frames: its run, the input (each history starts at input 1 again) and the answer. */
+    const turn = (n: number, input: string, answer: string) => [
+      `RUN_STARTED turn-${n}`,
       'TEXT_MESSAGE_START in-1',
-      'TEXT_MESSAGE_CONTENT in-1 one',
+      `TEXT_MESSAGE_CONTENT in-1 ${input}`,
       'TEXT_MESSAGE_END in-1',
       expect.stringMatching(/^TEXT_MESSAGE_START out-1-/),
-      expect.stringMatching(/^TEXT_MESSAGE_CONTENT out-1-\S+ first answer$/),
+      expect.stringMatching(new RegExp(`^TEXT_MESSAGE_CONTENT out-1-\\S+ ${answer}$`)),
       expect.stringMatching(/^TEXT_MESSAGE_END out-1-/),
-      'RUN_FINISHED turn-1',
-      'CUSTOM livecontext.reset',
-      'RUN_STARTED turn-2',
-      'TEXT_MESSAGE_START in-1',
-      'TEXT_MESSAGE_CONTENT in-1 two',
-      'TEXT_MESSAGE_END in-1',
-      expect.stringMatching(/^TEXT_MESSAGE_START out-1-/),
-      expect.stringMatching(/^TEXT_MESSAGE_CONTENT out-1-\S+ second answer$/),
-      expect.stringMatching(/^TEXT_MESSAGE_END out-1-/),
-      'RUN_FINISHED turn-2',
-    ]);
+      `RUN_FINISHED turn-${n}`,
+    ];
+    expect(shape).toEqual([...turn(1, 'one', 'first answer'), 'CUSTOM livecontext.reset', ...turn(2, 'two', 'second answer')]);
     // A fresh snapshot follows the reset: of the new history only (turn 2 may have run meanwhile).
     const reset = types(frames).indexOf('CUSTOM');
     expect(frames[reset + 1].event).toMatchObject({ type: 'STATE_SNAPSHOT' });
