@@ -38,6 +38,13 @@ const follow = (g: TestGateway, agentId: string, until: (f: SseFrame, all: SseFr
 async function opened(frames: () => SseFrame[]) {
   for (let i = 0; i < 400 && frames().length === 0; i++) await new Promise((r) => setTimeout(r, 25));
 }
+/** Follows the agent's events on the gateway live (its first frame arrived) until `until`; `seen` is what came so far. */
+async function followLive(agentId: string, until: (f: SseFrame) => boolean) {
+  const seen: SseFrame[] = [];
+  const live = follow(gateway, agentId, (f, all) => (seen.splice(0, seen.length, ...all), until(f)));
+  await opened(() => seen);
+  return { seen, live };
+}
 /** Waits until a reader has received a frame like this. */
 const seenFrame = (seen: SseFrame[], like: (f: SseFrame) => boolean) => eventually(() => seen.some(like), 60_000, 'the reader to see it');
 
@@ -51,9 +58,7 @@ test('a turn streams as it happens; ?after=0 replays the same events from histor
   const agentId = uniqueId('ev-turn');
   await withWorker({ taskQueue, models: p.models(), tools: [deployTool], workspaceRoot: workspaceRoot() }, async () => {
     await t.agents.start(agentId, { model: 'openai:gpt-4.1-mini' });
-    const seen: SseFrame[] = [];
-    const live = follow(gateway, agentId, (f, all) => (seen.splice(0, seen.length, ...all), f.event.type === 'RUN_FINISHED'));
-    await opened(() => seen);
+    const { live } = await followLive(agentId, (f) => f.event.type === 'RUN_FINISHED');
     expect(await gateway.request('POST', `/agents/${agentId}/input`, { text: 'deploy web' })).toMatchObject({ status: 202 });
     const { frames, error } = await live;
     expect(error).toBeUndefined();
@@ -194,9 +199,7 @@ test('an interrupted turn: its streaming text ends and its run finishes, cancell
   const agentId = uniqueId('ev-interrupt');
   await withWorker({ taskQueue, models: p.models(), workspaceRoot: workspaceRoot() }, async () => {
     await t.agents.start(agentId, { model: 'openai:gpt-4.1-mini' });
-    const seen: SseFrame[] = [];
-    const live = follow(gateway, agentId, (f, all) => (seen.splice(0, seen.length, ...all), f.event.type === 'RUN_FINISHED'));
-    await opened(() => seen);
+    const { seen, live } = await followLive(agentId, (f) => f.event.type === 'RUN_FINISHED');
     const run = { threadId: agentId, runId: uniqueId('r'), messages: [{ id: 'u1', role: 'user', content: 'talk slowly' }], tools: [], context: [] };
     const posted = collectSse(`${gateway.url}/ag-ui`, { method: 'POST', body: run }, (f) => f.event.type === 'RUN_FINISHED');
     await seenFrame(seen, (f) => f.event.type === 'TEXT_MESSAGE_CONTENT' && f.event.messageId.startsWith('out-'));
@@ -224,9 +227,7 @@ test('an agent stopped mid-turn: the AG-UI run and the turn in the per-agent str
   const agentId = uniqueId('ev-stop');
   await withWorker({ taskQueue, models: p.models(), tools: [deployTool], workspaceRoot: workspaceRoot() }, async () => {
     await t.agents.start(agentId, { model: 'openai:gpt-4.1-mini' });
-    const seen: SseFrame[] = [];
-    const live = follow(gateway, agentId, (f, all) => (seen.splice(0, seen.length, ...all), f.event.type === 'RUN_ERROR'));
-    await opened(() => seen);
+    const { seen, live } = await followLive(agentId, (f) => f.event.type === 'RUN_ERROR');
     const run = { threadId: agentId, runId: uniqueId('r'), messages: [{ id: 'u1', role: 'user', content: 'deploy x' }], tools: [], context: [] };
     const posted = collectSse(`${gateway.url}/ag-ui`, { method: 'POST', body: run }, () => false);
     await seenFrame(seen, (f) => f.event.type === 'TEXT_MESSAGE_CONTENT' && f.event.messageId.startsWith('out-'));
