@@ -3,15 +3,18 @@
  * and every host write to it, in order. The model activity uses this to render the LiveScreen as it was
  * at any sequence bound; the result equals the state the workflow holds.
  */
-import type { HistoryEntry, ToolCallRequest } from '../entries';
+import type { HistoryEntry, JsonValue, ToolCallRequest } from '../entries';
 import { parseToolArguments } from '../lenient-args';
 import type { MemoryNotebookWidget } from './memory-notebook';
 import { createWidgets } from './registry';
 import type { Widget } from './widget';
 
-/** The widgets of an agent as they were at `uptoSeq`. */
-export function rebuildWidgets(entries: readonly HistoryEntry[], uptoSeq = Number.POSITIVE_INFINITY): Widget[] {
-  const widgets = createWidgets();
+/**
+ * The widgets of an agent as they were at `uptoSeq`. `base`: widget states before the first of `entries`
+ * (the archive's, when older entries are archived; fresh widgets otherwise).
+ */
+export function rebuildWidgets(entries: readonly HistoryEntry[], uptoSeq = Number.POSITIVE_INFINITY, base?: Readonly<Record<string, JsonValue>>): Widget[] {
+  const widgets = createWidgets(base);
   const owner = (toolName: string) => widgets.find((w) => w.tools.some((t) => t.name === toolName));
   let calls: ToolCallRequest[] = [];
   for (const entry of entries) {

@@ -1,0 +1,230 @@
+/**
+ * The agent's archive (ageless agents): closed older turns sealed into immutable, content-addressed
+ * segments in the blob store, so that what the workflow holds, carries across continue-as-new and
+ * checks is a bounded working set. The workflow never reads a segment: it keeps only their references
+ * and the little state later entries build on (the instruction in force, widget states, usage totals),
+ * all computed from the entries as they leave. Segments are written and read by activities and clients.
+ */
+import { z } from 'zod';
+import { type UsageTotals, usageTotals } from './agent-status';
+import { type HistoryEntry, JsonValue } from './entries';
+import { bytesPerTokenEstimate } from './token-estimate';
+import { utf8Length } from './agent-state';
+import { createWidgets, rebuildWidgets, widgetStates } from './widgets/index';
+
+const BlobKey = z.string().regex(/^[0-9a-f]{64}$/);
+
+/** One sealed segment: entries `fromSeq`…`toSeq`, in the blob store under `key`. */
+export const SegmentRef = z.object({
+  /** The blob store's key for the stored bytes (compressed, and encrypted when codec keys are set). */
+  key: BlobKey,
+  /** sha256 of the segment's canonical JSON: what it holds, whoever wrote it and however it is stored. */
+  hash: BlobKey,
+  fromSeq: z.number().int().positive(),
+  toSeq: z.number().int().positive(),
+  entries: z.number().int().positive(),
+  /** UTF-8 bytes of the entries' JSON. */
+  bytes: z.number().int().nonnegative(),
+  /** Estimated tokens of the entries' text (bytes per token), for choosing what a model call reads. */
+  tokens: z.number().int().nonnegative(),
+  /** Blob key of the segment's term index (what `recall` searches). */
+  indexKey: BlobKey.optional(),
+});
+export type SegmentRef = z.infer<typeof SegmentRef>;
+
+/** Usage of the archived entries of one UTC day, after the budget's start: what day budgets still count. */
+const ArchivedDay = z.object({ day: z.string(), tokens: z.number().nonnegative(), costUsd: z.number().nonnegative(), modelCalls: z.number().int() });
+export type ArchivedDay = z.infer<typeof ArchivedDay>;
+
+export const ArchiveIndex = z.object({
+  /** Every entry up to this seq is archived; the working set holds the later ones. */
+  throughSeq: z.number().int().nonnegative(),
+  /** Archived entries in all. */
+  entries: z.number().int().nonnegative(),
+  /** Their JSON bytes in all. */
+  bytes: z.number().int().nonnegative(),
+  /** The newest segments' references, oldest first (at most INLINE_SEGMENTS). */
+  segments: z.array(SegmentRef).max(256),
+  /**
+   * Older references, folded into a chain of manifests in the blob store (each lists its segments and
+   * the previous manifest's key): the newest manifest's key, and how many segments the chain holds.
+   */
+  manifest: z.object({ key: BlobKey, segments: z.number().int().positive(), throughSeq: z.number().int().positive() }).optional(),
+  /** The system instruction in force at `throughSeq` ('' when none). */
+  systemInstruction: z.string(),
+  /** Widget states at `throughSeq`, by widget name: later entries' widget rebuilds start from them. */
+  widgets: z.record(z.string(), JsonValue),
+  /** Usage of every archived model call. */
+  usage: z.object({
+    inputTokens: z.number().nonnegative(),
+    outputTokens: z.number().nonnegative(),
+    cachedInputTokens: z.number().nonnegative(),
+    costUsd: z.number().nonnegative(),
+    modelCalls: z.number().int().nonnegative(),
+  }),
+  /** Archived usage of the newest day archived, counted from the budget's start (see budgetHit). */
+  day: ArchivedDay.optional(),
+  /** The newest input number whose turn is archived. */
+  inputSeq: z.number().int().nonnegative(),
+  /** The newest compaction entry archived (its seq and the seq it covers through), if any. */
+  compaction: z.object({ seq: z.number().int().positive(), throughSeq: z.number().int().nonnegative() }).optional(),
+});
+export type ArchiveIndex = z.infer<typeof ArchiveIndex>;
+
+/** Segment references kept inline; older ones are folded into the manifest chain. */
+export const INLINE_SEGMENTS = 32;
+
+/** How large the working set may grow: sealing starts over `2 × workingSetBytes` and keeps about `workingSetBytes`. */
+export const DEFAULT_WORKING_SET_BYTES = 256 * 1024;
+
+/** The workflow patch behind sealing and the working set: agents before it carried every entry. */
+export const ARCHIVE_CHANGE = 'ageless-archive';
+
+export function emptyArchive(): ArchiveIndex {
+  return {
+    throughSeq: 0,
+    entries: 0,
+    bytes: 0,
+    segments: [],
+    systemInstruction: '',
+    widgets: widgetStates(createWidgets()),
+    usage: usageTotals([]),
+    inputSeq: 0,
+  };
+}
+
+/** The JSON size of an entry, as a segment counts it. */
+export function entryBytes(entry: HistoryEntry): number {
+  return utf8Length(JSON.stringify(entry));
+}
+
+/**
+ * The entries to seal next: the oldest working entries down to about `keepBytes` left, ending where a
+ * turn is closed — never the turn in progress, never a tool call without its results. Undefined when
+ * the working set is within `2 × keepBytes` or nothing can be cut.
+ */
+export function chooseSeal(
+  entries: readonly HistoryEntry[],
+  sizes: readonly number[],
+  keepBytes: number,
+): { fromSeq: number; toSeq: number; count: number; bytes: number } | undefined {
+  const total = sizes.reduce((a, b) => a + b, 0);
+  if (total <= 2 * keepBytes || entries.length < 2) return undefined;
+  // The turn in progress starts at the newest model_input: nothing from there on is sealed.
+  let limit = entries.length;
+  for (let i = entries.length - 1; i >= 0; i--) {
+    if (entries[i].kind === 'model_input') {
+      limit = i;
+      break;
+    }
+  }
+  let cut = -1; // index of the last entry sealed
+  let bytes = 0;
+  let cutBytes = 0;
+  for (let i = 0; i < limit; i++) {
+    bytes += sizes[i];
+    const e = entries[i];
+    if (e.kind === 'model_output' && e.toolCalls.length > 0) continue; // its results come next
+    cut = i;
+    cutBytes = bytes;
+    if (total - bytes <= keepBytes) break;
+  }
+  // Too little to be worth a segment (the turn in progress is most of the working set): wait.
+  if (cut < 0 || cutBytes < keepBytes / 2) return undefined;
+  return { fromSeq: entries[0].seq, toSeq: entries[cut].seq, count: cut + 1, bytes: cutBytes };
+}
+
+/**
+ * The index after `sealed` (the oldest working entries, as they leave) went into the segment `ref`.
+ * Pure and proportional to the entries sealed: the instruction, widget states and usage are carried on
+ * from the index before. `budgetFromSeq`: entries up to it no longer count against day budgets.
+ */
+export function archiveAfterSeal(index: ArchiveIndex, sealed: readonly HistoryEntry[], ref: SegmentRef, budgetFromSeq: number): ArchiveIndex {
+  let systemInstruction = index.systemInstruction;
+  let inputSeq = index.inputSeq;
+  let compaction = index.compaction;
+  for (const e of sealed) {
+    if (e.kind === 'system_instruction') systemInstruction = e.instruction;
+    if (e.kind === 'model_input' && e.inputSeq !== undefined) inputSeq = e.inputSeq;
+    if (e.kind === ('compaction' as string)) compaction = compactionOf(e);
+  }
+  const widgets = widgetStates(rebuildWidgets(sealed, Number.POSITIVE_INFINITY, index.widgets));
+  const added = usageTotals(sealed);
+  const usage: UsageTotals = {
+    inputTokens: index.usage.inputTokens + added.inputTokens,
+    outputTokens: index.usage.outputTokens + added.outputTokens,
+    cachedInputTokens: index.usage.cachedInputTokens + added.cachedInputTokens,
+    costUsd: index.usage.costUsd + added.costUsd,
+    modelCalls: index.usage.modelCalls + added.modelCalls,
+  };
+  return {
+    ...index,
+    throughSeq: ref.toSeq,
+    entries: index.entries + sealed.length,
+    bytes: index.bytes + ref.bytes,
+    segments: [...index.segments, ref],
+    systemInstruction,
+    widgets,
+    usage,
+    ...dayAfter(index.day, sealed, budgetFromSeq),
+    inputSeq,
+    ...(compaction ? { compaction } : {}),
+  };
+}
+
+/** The compaction an entry records, if it is one (the entry kind comes with compaction). */
+function compactionOf(e: HistoryEntry): ArchiveIndex['compaction'] {
+  const through = (e as { throughSeq?: unknown }).throughSeq;
+  return { seq: e.seq, throughSeq: typeof through === 'number' ? through : 0 };
+}
+
+function dayAfter(day: ArchivedDay | undefined, sealed: readonly HistoryEntry[], budgetFromSeq: number): { day?: ArchivedDay } {
+  let out = day ? { ...day } : undefined;
+  for (const e of sealed) {
+    if (e.kind !== 'model_output' || e.seq <= budgetFromSeq) continue;
+    const d = e.timestamp.slice(0, 10);
+    if (!out || out.day !== d) out = { day: d, tokens: 0, costUsd: 0, modelCalls: 0 };
+    out.tokens += (e.usage?.inputTokens ?? 0) + (e.usage?.outputTokens ?? 0);
+    out.costUsd += e.usage?.costUsd ?? 0;
+    out.modelCalls += 1;
+  }
+  return out ? { day: out } : {};
+}
+
+/** The references folded into the manifest chain when the inline list is full: the oldest half. */
+export function foldable(index: ArchiveIndex): SegmentRef[] {
+  return index.segments.length >= INLINE_SEGMENTS ? index.segments.slice(0, INLINE_SEGMENTS / 2) : [];
+}
+
+/** The index once `folded` (the oldest inline references) are in the manifest `key`. */
+export function archiveAfterFold(index: ArchiveIndex, folded: readonly SegmentRef[], key: string): ArchiveIndex {
+  const last = folded[folded.length - 1];
+  return {
+    ...index,
+    segments: index.segments.slice(folded.length),
+    manifest: { key, segments: (index.manifest?.segments ?? 0) + folded.length, throughSeq: last.toSeq },
+  };
+}
+
+/** Estimated tokens of entries, as a segment reference records them. */
+export function estimateTokens(json: string): number {
+  return bytesPerTokenEstimate(json);
+}
+
+/**
+ * The segments a model call reads beside the working set: the newest ones after the last compaction
+ * (whose summary stands for everything before), newest first until `maxTokens` is covered. A model's
+ * window is never larger, so older segments could only be trimmed away.
+ */
+export function segmentsForContext(index: ArchiveIndex | undefined, afterSeq: number, maxTokens = 1_500_000): SegmentRef[] {
+  if (!index) return [];
+  const picked: SegmentRef[] = [];
+  let tokens = 0;
+  for (let i = index.segments.length - 1; i >= 0 && tokens < maxTokens; i--) {
+    const ref = index.segments[i];
+    if (ref.toSeq <= afterSeq) break;
+    picked.unshift(ref);
+    tokens += ref.tokens;
+  }
+  return picked;
+}
