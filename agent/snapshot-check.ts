@@ -75,6 +75,7 @@ function checkArchive(s: AgentSnapshot, say: (p: string) => void) {
   const a = s.archive;
   const first = s.entries[0];
   if (first && first.seq <= a.throughSeq) say(`entry #${first.seq} is also in the archive (through #${a.throughSeq})`);
+  else if (first && first.seq !== a.throughSeq + 1) say(`entry #${first.seq} does not follow the archive (through #${a.throughSeq})`);
   if (a.throughSeq >= s.nextSeq) say(`the archive (through #${a.throughSeq}) reaches past nextSeq ${s.nextSeq}`);
   if (a.inputSeq > s.consumedInputSeq) say(`the archive holds input #${a.inputSeq}, not taken yet`);
   let prev = a.manifest?.throughSeq ?? 0;
