@@ -3,6 +3,7 @@
  * only (`ReturnType<typeof createActivities>`), so no Node or vendor code reaches the sandbox.
  */
 import { type ModelLiveness, type ModelStreamObserver, createCallModel } from './call-model';
+import { createCompactContext } from './compact-context';
 import type { PriceTable } from './models/prices';
 import { EntryCache } from './entry-cache';
 import { createExecuteTool } from './execute-tool';
@@ -33,17 +34,20 @@ export interface ActivityDeps {
 
 export function createActivities(deps: ActivityDeps) {
   const offloading = deps.offloading ?? true;
+  const entries = deps.entryCache ?? new EntryCache();
   return {
     callModel: createCallModel({
       models: deps.models,
       tools: deps.tools,
-      entries: deps.entryCache ?? new EntryCache(),
+      entries,
       liveness: deps.liveness,
       prices: deps.prices,
       offloading,
       observeStream: deps.observeModelStream,
       streamChannel: deps.streamChannel,
     }),
+    /** The summary call of a compaction (policy `compact`), recorded by the workflow as a compaction entry. */
+    compactContext: createCompactContext({ models: deps.models, entries, liveness: deps.liveness, prices: deps.prices }),
     executeTool: createExecuteTool({ tools: deps.tools, workspaceRoot: deps.workspaceRoot }),
     /** A local activity the workflow asks before carrying a state too large to pass inline. */
     async payloadLimits(): Promise<PayloadLimits> {

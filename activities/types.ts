@@ -1,5 +1,5 @@
 /** Inputs of the agent's activities: plain JSON, references rather than transcripts. */
-import type { ModelCallRequest, ToolCallRequest } from '../agent/index';
+import type { CompactionRequest, ModelCallRequest, ToolCallRequest } from '../agent/index';
 
 export interface CallModelInput extends ModelCallRequest {
   /** The agent's workflow id and run id, used to query the entries this worker lacks. */
@@ -10,6 +10,12 @@ export interface CallModelInput extends ModelCallRequest {
    * (workflows/model-routing.ts); absent in calls from agents whose code predates that.
    */
   routable?: boolean;
+}
+
+/** The summary call of a compaction, by reference as a model call is. */
+export interface CompactContextInput extends CompactionRequest {
+  agentId: string;
+  runId: string;
 }
 
 export interface ExecuteToolInput {

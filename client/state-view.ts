@@ -129,6 +129,11 @@ const clip = (text: string, max: number) => {
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 };
 
+/** The prompt cache's share of the input, e.g. `, 83% cache hits`; nothing before any input token. */
+function cacheHit(usage: AgentStatus['usage']): string {
+  return usage.inputTokens > 0 ? `, ${Math.round((usage.cachedInputTokens / usage.inputTokens) * 100)}% cache hits` : '';
+}
+
 /** The readable view of `livecontext state` and the chat's `/state`. */
 export function describeState(agentId: string, s: AgentStatus, children: Record<string, string> = {}): string {
   const doing = workingOn(s);
@@ -139,7 +144,7 @@ export function describeState(agentId: string, s: AgentStatus, children: Record<
     `model ${s.config.model}${s.config.executorModel ? `, after tool results ${s.config.executorModel}` : ''}`,
     `system instruction ${s.systemInstruction ? `"${clip(s.systemInstruction, 100)}"` : '(none)'}`,
     `history ${s.entryCount} entries, ${s.inboxLength} input${s.inboxLength === 1 ? '' : 's'} queued`,
-    `usage ${usage.modelCalls} model calls, ${usage.inputTokens} in / ${usage.outputTokens} out tokens (${usage.cachedInputTokens} cached)${cost}`,
+    `usage ${usage.modelCalls} model calls, ${usage.inputTokens} in / ${usage.outputTokens} out tokens (${usage.cachedInputTokens} cached${cacheHit(usage)})${cost}`,
     ...(s.lastError ? [`error ${s.lastError.code}: ${clip(s.lastError.message, 300)}`] : []),
     ...(s.warning ? [`warning: ${s.warning}`] : []),
     ...s.awaitingApproval.map((a) => `waiting for approval: ${a.toolCallId} ${a.toolName} ${clip(a.arguments, 100)} (${a.reason})`),

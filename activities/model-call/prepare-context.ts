@@ -41,6 +41,8 @@ async function renderCounted(entries: readonly HistoryEntry[], input: CallModelI
     uptoSeq: input.uptoSeq,
     ...(maxInputTokens !== undefined ? { maxInputTokens } : {}),
     ...(input.refusedAttachments?.length ? { refusedAttachments: input.refusedAttachments } : {}),
+    ...(input.compactAt !== undefined ? { compactAt: input.compactAt } : {}),
+    ...(input.compactionsDone ? { compactionsDone: true } : {}),
   };
   const counter = tokenizerFor(input.model);
   if (!counter) return renderModelContext(entries, options);
