@@ -13,6 +13,8 @@
  */
 import { Context } from '@temporalio/activity';
 import { type CompactionNeeded, SubAgentArgs, zodToolSpec, type MessageDelta, type Metadata, type ModelCallResult, wireResponseFormat } from '../agent/index';
+import type { ArchiveStore } from '../common/archive/index';
+import { ArchiveIndexCache } from './archive-index-cache';
 import { inputBudgetFor } from './models/context-window';
 import type { EntryCache } from './entry-cache';
 import type { ModelRouter } from './models/model-router';
@@ -39,6 +41,8 @@ export interface CallModelDeps {
   models: ModelRouter;
   tools: ToolRegistry;
   entries: EntryCache;
+  /** Where archived segments are read from. */
+  archive: ArchiveStore;
   liveness?: ModelLiveness;
   prices?: PriceTable;
   /** False when the worker does not offload large payloads: an answer over the inline limit is refused. */
@@ -77,9 +81,10 @@ export interface PartialOutput {
 
 export function createCallModel(deps: CallModelDeps) {
   const liveness = deps.liveness ?? DEFAULT_MODEL_LIVENESS;
+  const indexes = new ArchiveIndexCache();
   return async function callModel(input: CallModelInput): Promise<ModelCallResult | CompactionNeeded> {
     const ctx = Context.current();
-    const { context, responseSchema } = await prepareContext(deps.entries, ctx, input);
+    const { context, responseSchema } = await prepareContext({ entries: deps.entries, archive: deps.archive, indexes }, ctx, input);
     if (context.compactThrough !== undefined) {
       // Policy `compact`, over the threshold: no model call; the agent summarises first and asks again.
       const inputBudget = inputBudgetFor(input.model, input.contextWindow)!;

@@ -10,6 +10,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { COMPACTION_INSTRUCTION, type CompactionResult, type ModelInputEntry, compactionSections } from '../agent/index';
 import type { CallModelDeps } from './call-model';
 import { DEFAULT_MODEL_LIVENESS } from './call-model';
+import { type ContextSources, knownEntries } from './model-call/prepare-context';
 import { type ModelStreamCall, streamMessage } from './model-call/stream-message';
 import { otherActivityWorkers, resolveOrPassOn } from './models/missing-provider';
 import { costOf } from './models/prices';
@@ -21,11 +22,13 @@ function summaryWords(inputBudget: number | undefined): number {
   return Math.max(150, Math.min(3000, Math.floor(((inputBudget ?? 40_000) / 10) * 0.75)));
 }
 
-export function createCompactContext(deps: Pick<CallModelDeps, 'models' | 'entries' | 'liveness' | 'prices'>) {
+export function createCompactContext(deps: Pick<CallModelDeps, 'models' | 'liveness' | 'prices'> & ContextSources) {
   return async function compactContext(input: CompactContextInput): Promise<CompactionResult> {
     const ctx = Context.current();
     const preparing = setInterval(() => ctx.heartbeat(), 1000);
-    const entries = await deps.entries.entriesUpTo(ctx.client, input.agentId, input.runId, input.uptoSeq).finally(() => clearInterval(preparing));
+    // The entries as the model call that asked for the compaction read them (the previous summary included).
+    const asked = { ...input, model: input.askedBy };
+    const { known: entries } = await knownEntries(deps, ctx, asked).finally(() => clearInterval(preparing));
     const sections = compactionSections(entries, input.uptoSeq, input.throughSeq, summaryWords(input.inputBudget));
     const attempt = { attempt: ctx.info.attempt, maximumAttempts: ctx.info.retryPolicy?.maximumAttempts, firstScheduledMs: ctx.info.scheduledTimestampMs };
     const { activityNamespace: namespace, taskQueue } = ctx.info;

@@ -36,3 +36,4 @@ export * from './tool-allowance';
 export * from './short-id';
 export * from './refused-attachments';
 export * from './compaction';
+export * from './archive';

@@ -43,20 +43,22 @@ export interface RenderOptions {
   liveScreen?: string;
   /** Attachments a provider refused: left out, with a note the model reads (see refused-attachments). */
   refusedAttachments?: readonly RefusedAttachment[];
+  /** The instruction in force before the first of `entries` (when older entries are archived). */
+  systemInstruction?: string;
 }
 
 export function renderLiveContext(entries: readonly HistoryEntry[], options: RenderOptions = {}): ContextMessage[] {
   const bound = options.uptoSeq ?? Number.POSITIVE_INFINITY;
   const compaction = lastCompaction(entries, bound);
   const covered = compaction?.throughSeq ?? 0;
-  let instruction = '';
+  let instruction = options.systemInstruction ?? '';
   const messages: ContextMessage[] = [];
   let calls: ToolCallRequest[] = [];
   for (const entry of entries) {
     if (entry.seq > bound) break;
     if (entry.kind === 'system_instruction') instruction = entry.instruction;
-    else if (entry.seq <= covered)
-      continue; // the summary stands for it
+    // The summary stands for what it covers.
+    else if (entry.seq <= covered) continue;
     else if (entry.kind === 'tool_results') messages.push(answerEveryCall(entry, calls));
     else if (entry.kind === 'model_input') messages.push(withoutRefused(entry, options.refusedAttachments));
     else if (isContextual(entry)) messages.push(entry);

@@ -5,7 +5,7 @@
  */
 import { chooseCompaction } from './compaction';
 import { fitToBudget } from './context-budget';
-import type { HistoryEntry } from './entries';
+import type { HistoryEntry, JsonValue } from './entries';
 import { type ContextMessage, renderLiveContext } from './live-context';
 import type { RefusedAttachment } from './refused-attachments';
 import { type TextTokenizer, bytesPerTokenEstimate, calibrationFactor, countMessageTokens } from './token-estimate';
@@ -44,13 +44,16 @@ export interface ModelContextOptions {
   compactAt?: number;
   /** No more compactions this step: over the threshold the context is sent as it is. */
   compactionsDone?: boolean;
+  /** State before the first of `entries` when older entries are archived (a segment's `before`). */
+  base?: { systemInstruction: string; widgets: Readonly<Record<string, JsonValue>> };
 }
 
 export function renderModelContext(entries: readonly HistoryEntry[], options: ModelContextOptions): ModelContext {
   const tokenizer = options.tokenizer ?? bytesPerTokenEstimate;
-  const liveScreen = buildLiveScreen(rebuildWidgets(entries, options.uptoSeq));
+  const liveScreen = buildLiveScreen(rebuildWidgets(entries, options.uptoSeq, options.base?.widgets));
   const rendered = renderLiveContext(entries, {
     uptoSeq: options.uptoSeq,
+    ...(options.base?.systemInstruction ? { systemInstruction: options.base.systemInstruction } : {}),
     liveScreen,
     ...(options.refusedAttachments?.length ? { refusedAttachments: options.refusedAttachments } : {}),
   });

@@ -98,7 +98,7 @@ export async function runModelStep(host: ModelStepHost, phase: ModelPhase, deps:
       });
       if (isCompactionNeeded(raw)) {
         // The context passed its threshold: summarise the oldest turns, then ask the same model again.
-        const blocked = await compactHistory(host, raw, phase, deps);
+        const blocked = await compactHistory(host, raw, model, phase, deps);
         if (blocked) return blocked;
         compactions++;
         i--;
@@ -147,14 +147,27 @@ export const COMPACTION_CHANGE = 'context-compaction';
  * once. A failed summary call blocks the agent on its error, as a failed model call does (a retry runs
  * the model step, and so the compaction, again); the context is never trimmed instead.
  */
-async function compactHistory(host: ModelStepHost, needed: CompactionNeeded, phase: ModelPhase, deps: StepDeps): Promise<StepOutcome | undefined> {
+async function compactHistory(
+  host: ModelStepHost,
+  needed: CompactionNeeded,
+  askedBy: string,
+  phase: ModelPhase,
+  deps: StepDeps,
+): Promise<StepOutcome | undefined> {
   const model = host.config.context?.compactionModel ?? host.config.model;
   try {
     if (!(deps.since?.(COMPACTION_CHANGE) ?? true) || !deps.compact || !host.appendCompaction) {
       throw Object.assign(new Error('This agent cannot compact its context here.'), { code: 'COMPACTION_UNAVAILABLE' });
     }
     deps.log?.('History', `context at ~${needed.estimatedInputTokens} of ${needed.inputBudget} tokens: compacting through #${needed.compactThrough}`);
-    const result = await deps.compact({ uptoSeq: host.uptoSeq, throughSeq: needed.compactThrough, model, inputBudget: needed.inputBudget });
+    const result = await deps.compact({
+      uptoSeq: host.uptoSeq,
+      throughSeq: needed.compactThrough,
+      model,
+      inputBudget: needed.inputBudget,
+      askedBy,
+      ...(host.config.contextWindow ? { contextWindow: host.config.contextWindow } : {}),
+    });
     const entry = host.appendCompaction(result, needed.compactThrough);
     deps.log?.('History', `appended compaction #${entry.seq} through #${entry.throughSeq}`);
     return undefined;

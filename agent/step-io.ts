@@ -67,6 +67,9 @@ export interface CompactionRequest {
   model: string;
   /** The agent's model's input budget in tokens, when known: the summary is asked to stay well within it. */
   inputBudget?: number;
+  /** The model whose call asked for the compaction, and the agent's window: the entries are read as that call read them. */
+  askedBy: string;
+  contextWindow?: number;
 }
 
 /** A summary, ready for `AgentState.appendCompaction`. */

@@ -157,7 +157,7 @@ test('the model step compacts once, then asks the model again with the summary i
   });
   await agent.doStep(deps); // the input
   expect(await agent.doStep(deps)).toBe('ProgressMade');
-  expect(compactRequests).toEqual([{ uptoSeq: 9, throughSeq: 4, model: 'fake:cheap', inputBudget: 1000 }]);
+  expect(compactRequests).toEqual([{ uptoSeq: 9, throughSeq: 4, model: 'fake:cheap', inputBudget: 1000, askedBy: 'fake:m' }]);
   expect(calls.map((c) => [c.uptoSeq, c.compactAt])).toEqual([
     [9, 0.8],
     [10, 0.8],
