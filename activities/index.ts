@@ -54,7 +54,14 @@ export function createActivities(deps: ActivityDeps) {
       streamChannel: deps.streamChannel,
     }),
     /** The summary call of a compaction (policy `compact`), recorded by the workflow as a compaction entry. */
-    compactContext: createCompactContext({ models: deps.models, entries, archive, indexes: new ArchiveIndexCache(), liveness: deps.liveness, prices: deps.prices }),
+    compactContext: createCompactContext({
+      models: deps.models,
+      entries,
+      archive,
+      indexes: new ArchiveIndexCache(),
+      liveness: deps.liveness,
+      prices: deps.prices,
+    }),
     /** Seals the agent's oldest working entries into a segment of its archive. */
     sealArchive: createSealArchive({ entries, archive }),
     executeTool: createExecuteTool({ tools: deps.tools, workspaceRoot: deps.workspaceRoot }),
