@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { type UsageTotals, usageTotals } from './agent-status';
-import { type HistoryEntry, JsonValue } from './entries';
+import { type CompactionEntry, type HistoryEntry, JsonValue } from './entries';
 import { bytesPerTokenEstimate } from './token-estimate';
 import { utf8Length } from './agent-state';
 import { createWidgets, rebuildWidgets, widgetStates } from './widgets/index';
@@ -182,7 +182,7 @@ export function archiveAfterSeal(index: ArchiveIndex, sealed: readonly HistoryEn
   for (const e of sealed) {
     if (e.kind === 'system_instruction') systemInstruction = e.instruction;
     if (e.kind === 'model_input' && e.inputSeq !== undefined) inputSeq = e.inputSeq;
-    if (e.kind === ('compaction' as string)) compaction = compactionOf(e);
+    if (e.kind === 'compaction') compaction = compactionOf(e);
   }
   const widgets = widgetStates(rebuildWidgets(sealed, Number.POSITIVE_INFINITY, index.widgets));
   const added = usageTotals(sealed);
@@ -208,10 +208,9 @@ export function archiveAfterSeal(index: ArchiveIndex, sealed: readonly HistoryEn
   };
 }
 
-/** The compaction an entry records, if it is one (the entry kind comes with compaction). */
-function compactionOf(e: HistoryEntry): ArchiveIndex['compaction'] {
-  const through = (e as { throughSeq?: unknown }).throughSeq;
-  return { seq: e.seq, throughSeq: typeof through === 'number' ? through : 0 };
+/** The compaction an entry records, as the index keeps it. */
+function compactionOf(e: CompactionEntry): ArchiveIndex['compaction'] {
+  return { seq: e.seq, throughSeq: e.throughSeq };
 }
 
 function dayAfter(day: ArchivedDay | undefined, sealed: readonly HistoryEntry[], budgetFromSeq: number): { day?: ArchivedDay } {

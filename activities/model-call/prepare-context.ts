@@ -49,7 +49,11 @@ export async function prepareContext(
  * whose summary stands for everything before it. The oldest segment's `before` is the state the
  * rendering starts from.
  */
-async function knownEntries(deps: ContextSources, ctx: Context, input: CallModelInput) {
+export async function knownEntries(
+  deps: ContextSources,
+  ctx: Context,
+  input: Pick<CallModelInput, 'agentId' | 'runId' | 'uptoSeq' | 'model' | 'contextWindow' | 'archive'>,
+) {
   const named = input.archive?.segments ?? [];
   const [archived, working] = await Promise.all([
     Promise.all(named.map((ref) => deps.archive.readSegment(ref))),
@@ -58,9 +62,11 @@ async function knownEntries(deps: ContextSources, ctx: Context, input: CallModel
   const budget = inputBudgetFor(input.model, input.contextWindow);
   if (input.archive && named.length && budget !== undefined && !hasCompaction(working) && !archived.some((s) => hasCompaction(s.entries))) {
     let tokens = estimateTokens(JSON.stringify(working)) + named.reduce((n, r) => n + r.tokens, 0);
-    const index = tokens < budget ? await deps.indexes.get(ctx.client, input.agentId, input.runId, input.archive.throughSeq) : undefined;
+    const index = await deps.indexes.get(ctx.client, input.agentId, input.runId, input.archive.throughSeq);
     const older = index ? index.segments.filter((r) => r.toSeq < named[0].fromSeq) : [];
-    for (let i = older.length - 1; i >= 0 && tokens < budget; i--) {
+    // An archived compaction's summary stands for what came before it: it is read whatever the estimate says.
+    const summarySeq = index?.compaction?.seq;
+    for (let i = older.length - 1; i >= 0 && (tokens < budget || (summarySeq !== undefined && older[i].toSeq >= summarySeq)); i--) {
       const segment = await deps.archive.readSegment(older[i]);
       archived.unshift(segment);
       tokens += older[i].tokens;
@@ -71,7 +77,7 @@ async function knownEntries(deps: ContextSources, ctx: Context, input: CallModel
   return { known, base: archived[0]?.before };
 }
 
-const hasCompaction = (entries: readonly HistoryEntry[]) => entries.some((e) => (e.kind as string) === 'compaction');
+const hasCompaction = (entries: readonly HistoryEntry[]) => entries.some((e) => e.kind === 'compaction');
 
 /**
  * The model context, counted with the model's tokenizer when it has one. Tokenizing is CPU-bound and
@@ -85,6 +91,8 @@ async function renderCounted(entries: readonly HistoryEntry[], input: CallModelI
     ...(base ? { base } : {}),
     ...(maxInputTokens !== undefined ? { maxInputTokens } : {}),
     ...(input.refusedAttachments?.length ? { refusedAttachments: input.refusedAttachments } : {}),
+    ...(input.compactAt !== undefined ? { compactAt: input.compactAt } : {}),
+    ...(input.compactionsDone ? { compactionsDone: true } : {}),
   };
   const counter = tokenizerFor(input.model);
   if (!counter) return renderModelContext(entries, options);
