@@ -77,7 +77,7 @@ export function createCallModel(deps: CallModelDeps) {
   const liveness = deps.liveness ?? DEFAULT_MODEL_LIVENESS;
   return async function callModel(input: CallModelInput): Promise<ModelCallResult> {
     const ctx = Context.current();
-    const { context, responseSchema } = await prepareContext(deps.entries, ctx, input);
+    const { context, responseSchema, archived } = await prepareContext(deps.entries, ctx, input);
     // A key this worker lacks may be on another worker: the call goes to its provider's queue if the agent
     // can route it and a worker polls there, else it is handed back to this queue a few times first.
     const attempt = { attempt: ctx.info.attempt, maximumAttempts: ctx.info.retryPolicy?.maximumAttempts, firstScheduledMs: ctx.info.scheduledTimestampMs };
@@ -91,7 +91,10 @@ export function createCallModel(deps: CallModelDeps) {
     );
     if (input.params) model.updateConfig(input.params);
     // The agent's sub-agents are tools of its own (they run in the workflow), offered beside the worker's.
-    const toolSpecs = [...deps.tools.specsFor(input.tools), ...(input.subAgentTools ?? []).map((t) => zodToolSpec(t.name, t.description, SubAgentArgs))];
+    const toolSpecs = [
+      ...deps.tools.specsFor(input.tools, { archived }),
+      ...(input.subAgentTools ?? []).map((t) => zodToolSpec(t.name, t.description, SubAgentArgs)),
+    ];
     // A typed answer's schema comes from the turn's input entry, so no activity input carries it again.
     const wire = responseSchema && wireResponseFormat(responseSchema);
     const observe =

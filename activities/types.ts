@@ -1,5 +1,6 @@
 /** Inputs of the agent's activities: plain JSON, references rather than transcripts. */
 import type { ModelCallRequest, ToolCallRequest } from '../agent/index';
+import type { SegmentRef } from '../agent/archive';
 
 export interface CallModelInput extends ModelCallRequest {
   /** The agent's workflow id and run id, used to query the entries this worker lacks. */
@@ -10,6 +11,11 @@ export interface CallModelInput extends ModelCallRequest {
    * (workflows/model-routing.ts); absent in calls from agents whose code predates that.
    */
   routable?: boolean;
+  /**
+   * The archived segments this call reads beside the working set (agent/archive.ts segmentsForContext);
+   * present, possibly empty, whenever the agent has archived entries, which also offers it `recall` and `expand`.
+   */
+  segments?: SegmentRef[];
 }
 
 export interface ExecuteToolInput {

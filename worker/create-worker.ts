@@ -28,6 +28,8 @@ import {
 import { EntryCache } from '../activities/entry-cache';
 import { StreamChannel } from '../activities/stream-channel/stream-server';
 import { runCommandTool } from '../activities/tools/run-command';
+import { ARCHIVE_TOOLS_SOURCE, archiveTools } from '../activities/tools/archive-tools';
+import { ArchiveStore } from '../common/archive/index';
 import { ENTRY_FEED_SINK, type EntryFeed } from '../workflows/entry-feed';
 import { TASK_QUEUE } from '../workflows/messages';
 import { type McpServersOption, closeWithWorker, startMcpServers } from './mcp-servers';
@@ -65,6 +67,11 @@ export interface LivecontextWorkerOptions {
    * off); false: partial output travels in heartbeats, each a Temporal action.
    */
   streamChannel?: StreamChannel | false;
+  /**
+   * Where the agents' archives are read (the `recall` and `expand` tools). Default: ArchiveStore.fromEnv(),
+   * the environment's blob store and codec keys, as every other worker and client of the agents must use.
+   */
+  archive?: ArchiveStore;
   /** Parent folder of the agents' workspaces (default `.livecontext/workspaces`). */
   workspaceRoot?: string;
   /** A prebuilt workflow bundle (from bundleWorkflowCode), to skip bundling at start-up. */
@@ -113,8 +120,11 @@ export const WORKFLOW_STACK_TRACES_PATH = require.resolve('../workflows/stack-tr
 
 export async function createLivecontextWorker(options: LivecontextWorkerOptions): Promise<Worker> {
   const runCommand = options.runCommand ?? process.env.LIVECONTEXT_RUN_COMMAND === '1';
+  const archive = lazily(() => options.archive ?? ArchiveStore.fromEnv());
   const tools = new ToolRegistry(options.tools ?? [], [
     { name: 'builtin', tools: [...(options.builtinTools === false ? [] : workspaceTools), ...(runCommand ? [runCommandTool] : [])] },
+    // Offered only to agents with archived or compacted turns (ToolRegistry.specsFor).
+    { name: ARCHIVE_TOOLS_SOURCE, tools: archiveTools({ archive }) },
   ]);
   const mcp = options.mcpServers ? await startMcpServers(options.mcpServers, tools, options.progress) : undefined;
   const models = new ModelRouter([offlineDemoProvider, openaiProvider(), anthropicProvider(), openaiProvider({ azure: {} }), ...(options.models ?? [])]);
@@ -194,6 +204,12 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
   }
   watchAgentStates(worker); // livecontext_agents{state}, counted by visibility, when metrics are on
   return worker;
+}
+
+/** The value of `make`, made when first asked for (a misconfigured archive fails the tool that needs it, not the worker's start). */
+function lazily<T>(make: () => T): () => T {
+  let value: { v: T } | undefined;
+  return () => (value ??= { v: make() }).v;
 }
 
 /** The agent workflow's bundle, built without webpack's module listing on the console. */

@@ -16,6 +16,7 @@ import type {
   TurnOutcome,
   SubAgentResult,
 } from '../agent/index';
+import type { ArchiveIndex } from '../agent/archive';
 
 export const TASK_QUEUE = 'livecontext-agents';
 
@@ -157,3 +158,5 @@ export const stateQuery = defineQuery<AgentStatus>('state');
 export const entriesQuery = defineQuery<EntriesPage, [EntriesRequest?]>('entries');
 export const pendingToolCallsQuery = defineQuery<ToolCallRequest[]>('pendingToolCalls');
 export const snapshotQuery = defineQuery<AgentSnapshot>('snapshot');
+/** The agent's archive index (the references to its sealed segments), null while nothing is archived. */
+export const archiveQuery = defineQuery<ArchiveIndex | null>('archive');

@@ -1,7 +1,7 @@
 /**
  * Before a model call streams: the entries this worker lacks (the entry cache asks the agent for them),
  * the context rendered with the same pure function the workflow's history defines and counted with the
- * model's tokenizer, and the typed-answer schema the turn's input asks for.
+ * model's tokenizer, the typed-answer schema the turn's input asks for, and whether the archive's tools are offered.
  */
 import type { Context } from '@temporalio/activity';
 import {
@@ -15,18 +15,23 @@ import {
 import type { EntryCache } from '../entry-cache';
 import { inputBudgetFor, tokenizerFor } from '../models/context-window';
 import type { CallModelInput } from '../types';
+import { offersArchiveTools } from './archive-offer';
 
 export async function prepareContext(
   entries: EntryCache,
   ctx: Context,
   input: CallModelInput,
-): Promise<{ context: ModelContext; responseSchema: ReturnType<typeof turnResponseSchema> }> {
+): Promise<{ context: ModelContext; responseSchema: ReturnType<typeof turnResponseSchema>; archived: boolean }> {
   // The entries query waits for the agent's workflow worker, and a large context takes a while to
   // count; together they can outlast the heartbeat timeout, which would retry a call not yet started.
   const preparing = setInterval(() => ctx.heartbeat(), 1000);
   return entries
     .entriesUpTo(ctx.client, input.agentId, input.runId, input.uptoSeq)
-    .then(async (known) => ({ context: await renderCounted(known, input), responseSchema: turnResponseSchema(known) }))
+    .then(async (known) => ({
+      context: await renderCounted(known, input),
+      responseSchema: turnResponseSchema(known),
+      archived: offersArchiveTools(input, known),
+    }))
     .finally(() => clearInterval(preparing));
 }
 
