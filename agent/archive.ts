@@ -101,7 +101,8 @@ export function entryBytes(entry: HistoryEntry): number {
 /**
  * The entries to seal next: the oldest working entries down to about `keepBytes` left, ending where a
  * turn is closed — never the turn in progress, never a tool call without its results. Undefined when
- * the working set is within `2 × keepBytes` or nothing can be cut.
+ * the working set is within `2 × keepBytes` or nothing can be cut. Cuts fall just before an input, so the
+ * working set always starts with whole turns (and what came between them: widget writes, instructions).
  */
 export function chooseSeal(
   entries: readonly HistoryEntry[],
@@ -123,8 +124,7 @@ export function chooseSeal(
   let cutBytes = 0;
   for (let i = 0; i < limit; i++) {
     bytes += sizes[i];
-    const e = entries[i];
-    if (e.kind === 'model_output' && e.toolCalls.length > 0) continue; // its results come next
+    if (entries[i + 1]?.kind !== 'model_input') continue; // only whole turns leave
     cut = i;
     cutBytes = bytes;
     if (total - bytes <= keepBytes) break;

@@ -6,6 +6,7 @@ import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/commo
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type {
   AgentConfig,
+  ArchiveIndex,
   AgentInput,
   AgentSnapshot,
   AgentStatus,
@@ -16,7 +17,6 @@ import type {
   TurnOutcome,
   SubAgentResult,
 } from '../agent/index';
-import type { ArchiveIndex } from '../agent/archive';
 
 export const TASK_QUEUE = 'livecontext-agents';
 
@@ -64,6 +64,11 @@ export interface EntriesPage {
   /** Pass as `afterSeq` for the next page; null when there is no more (up to `uptoSeq`). */
   nextAfterSeq: number | null;
   lastSeq: number;
+  /**
+   * Entries up to here are in the agent's archive, not in this query's pages (which start after it):
+   * read them from the archive (the `archive` query gives its index). Absent while nothing is archived.
+   */
+  archivedThroughSeq?: number;
 }
 
 export interface EntriesRequest {
@@ -158,5 +163,5 @@ export const stateQuery = defineQuery<AgentStatus>('state');
 export const entriesQuery = defineQuery<EntriesPage, [EntriesRequest?]>('entries');
 export const pendingToolCallsQuery = defineQuery<ToolCallRequest[]>('pendingToolCalls');
 export const snapshotQuery = defineQuery<AgentSnapshot>('snapshot');
-/** The agent's archive index (the references to its sealed segments), null while nothing is archived. */
+/** The index of the agent's archive (older entries sealed into segments), or null when nothing is archived. */
 export const archiveQuery = defineQuery<ArchiveIndex | null>('archive');
