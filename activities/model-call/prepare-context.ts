@@ -26,7 +26,7 @@ export async function prepareContext(
   // count; together they can outlast the heartbeat timeout, which would retry a call not yet started.
   const preparing = setInterval(() => ctx.heartbeat(), 1000);
   return entries
-    .entriesUpTo(ctx.client, input.agentId, input.runId, input.uptoSeq)
+    .range(ctx.client, input.agentId, input.runId, 0, input.uptoSeq)
     .then(async (known) => ({
       context: await renderCounted(known, input),
       responseSchema: turnResponseSchema(known),
