@@ -144,7 +144,11 @@ export const AgentConfig = z.object({
    * How much of the agent's history the workflow holds (JSON bytes, default 256 KiB): past twice this, the
    * oldest whole turns are sealed into the archive (see archive.ts). At least 16 KiB.
    */
-  workingSetBytes: z.number().int().min(16 * 1024).optional(),
+  workingSetBytes: z
+    .number()
+    .int()
+    .min(16 * 1024)
+    .optional(),
   /** Limits that stop a runaway agent (see agent/budgets.ts); unset ones take DEFAULT_BUDGETS. */
   budgets: Budgets.optional(),
   /** Sub-agents the model may delegate to (see SubAgentProfile). */
@@ -174,7 +178,11 @@ export const ConfigChange = z
     parallelTools: z.boolean().optional(),
     approval: ApprovalPolicy.optional(),
     historyBudgetBytes: z.number().int().positive().optional(),
-    workingSetBytes: z.number().int().min(16 * 1024).optional(),
+    workingSetBytes: z
+      .number()
+      .int()
+      .min(16 * 1024)
+      .optional(),
     /** Replaces the agent's budgets as a whole; `{}` returns to the defaults. */
     budgets: Budgets.optional(),
     /** Replaces the sub-agent profiles as a whole; `{}` removes them. */

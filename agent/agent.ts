@@ -13,7 +13,15 @@ import { InputRejectedError } from './errors';
 import { IDEMPOTENCY_KEYS_KEPT, isBlank, parseInput, type InboxItem } from './input';
 import { inputFingerprint } from './input-fingerprint';
 import { AgentRunState, determineState } from './run-state';
-import { type AcceptedKey, type AgentSnapshot, type ApprovalState, ARCHIVED_SNAPSHOT_VERSION, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type TimerState } from './snapshot';
+import {
+  type AcceptedKey,
+  type AgentSnapshot,
+  type ApprovalState,
+  ARCHIVED_SNAPSHOT_VERSION,
+  SNAPSHOT_FORMAT,
+  SNAPSHOT_VERSION,
+  type TimerState,
+} from './snapshot';
 import { readCheckedSnapshot, readSnapshot } from './snapshot-check';
 import type { AgentError, StepDeps, StepOutcome } from './step-io';
 import { type ToolDecision, parseToolDecision } from './tool-decision';

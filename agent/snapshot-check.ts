@@ -33,7 +33,8 @@ export function readSnapshot(raw: unknown): AgentSnapshot {
  */
 export function readCheckedSnapshot(raw: unknown): AgentSnapshot {
   const s = raw as Partial<AgentSnapshot> | null | undefined;
-  if (s?.format === SNAPSHOT_FORMAT && (s.version === SNAPSHOT_VERSION || s.version === ARCHIVED_SNAPSHOT_VERSION) && Array.isArray(s.entries)) return s as AgentSnapshot;
+  if (s?.format === SNAPSHOT_FORMAT && (s.version === SNAPSHOT_VERSION || s.version === ARCHIVED_SNAPSHOT_VERSION) && Array.isArray(s.entries))
+    return s as AgentSnapshot;
   return readSnapshot(raw);
 }
 

@@ -68,7 +68,7 @@ export interface LivecontextWorkerOptions {
    */
   streamChannel?: StreamChannel | false;
   /**
-   * Where the agents' archives are read (the `recall` and `expand` tools). Default: ArchiveStore.fromEnv(),
+   * Where the agents' archives are written and read (seals, model calls, `recall` and `expand`). Default: ArchiveStore.fromEnv(),
    * the environment's blob store and codec keys, as every other worker and client of the agents must use.
    */
   archive?: ArchiveStore;
@@ -120,7 +120,8 @@ export const WORKFLOW_STACK_TRACES_PATH = require.resolve('../workflows/stack-tr
 
 export async function createLivecontextWorker(options: LivecontextWorkerOptions): Promise<Worker> {
   const runCommand = options.runCommand ?? process.env.LIVECONTEXT_RUN_COMMAND === '1';
-  const archive = lazily(() => options.archive ?? ArchiveStore.fromEnv());
+  // One archive store (and read cache) for the model calls, the seals and the recall tools.
+  const archive = options.archive ?? ArchiveStore.fromEnv();
   const tools = new ToolRegistry(options.tools ?? [], [
     { name: 'builtin', tools: [...(options.builtinTools === false ? [] : workspaceTools), ...(runCommand ? [runCommandTool] : [])] },
     // Offered only to agents with archived or compacted turns (ToolRegistry.specsFor).
@@ -169,6 +170,7 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
       observeModelStream: options.observeModelStream,
       entryCache,
       streamChannel,
+      archive,
     });
     const agentsWorkerOptions: WorkerOptions = {
       connection: options.connection,
@@ -204,12 +206,6 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
   }
   watchAgentStates(worker); // livecontext_agents{state}, counted by visibility, when metrics are on
   return worker;
-}
-
-/** The value of `make`, made when first asked for (a misconfigured archive fails the tool that needs it, not the worker's start). */
-function lazily<T>(make: () => T): () => T {
-  let value: { v: T } | undefined;
-  return () => (value ??= { v: make() }).v;
 }
 
 /** The agent workflow's bundle, built without webpack's module listing on the console. */

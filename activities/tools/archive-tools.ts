@@ -27,8 +27,8 @@ export interface AgentPast {
 }
 
 export interface ArchiveToolsOptions {
-  /** The worker's archive store (made when a tool first runs). */
-  archive: () => ArchiveStore;
+  /** The worker's archive store. */
+  archive: ArchiveStore;
   /** Default: the agent's queries, through the activity's client. */
   past?: (agentId: string) => AgentPast;
 }
@@ -56,7 +56,7 @@ export function archiveTools(options: ArchiveToolsOptions): Tool[] {
       const past = pastOf(ctx.agentId);
       const index = await past.archive();
       const working = await past.working({ afterSeq: index?.throughSeq ?? 0 });
-      const matches = await options.archive().search(index ?? emptyArchive(), query, { limit, extra: beforeCurrentTurn(working.entries) });
+      const matches = await options.archive.search(index ?? emptyArchive(), query, { limit, extra: beforeCurrentTurn(working.entries) });
       return { text: recallText(query, matches), metadata: { matches: matches.length } };
     },
   });
@@ -73,7 +73,7 @@ export function archiveTools(options: ArchiveToolsOptions): Tool[] {
       const index = await past.archive();
       const throughSeq = index?.throughSeq ?? 0;
       const limit = EXPAND_MAX_ENTRIES + 1; // one more than shown, to tell whether there are more
-      const archived = index && fromSeq <= throughSeq ? await options.archive().entries(index, { afterSeq: fromSeq - 1, uptoSeq: toSeq, limit }) : [];
+      const archived = index && fromSeq <= throughSeq ? await options.archive.entries(index, { afterSeq: fromSeq - 1, uptoSeq: toSeq, limit }) : [];
       const working = await past.working({ afterSeq: Math.max(fromSeq - 1, throughSeq), uptoSeq: toSeq, limit: limit - archived.length });
       return expandText([...archived, ...working.entries], { fromSeq, toSeq }, working.lastSeq);
     },

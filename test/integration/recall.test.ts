@@ -1,20 +1,16 @@
 /**
- * `recall` on a real dev server: an agent imported with more than 10,000 turns, all but the last two
- * sealed into archive segments in the blob store, whose first turn stated a fact. Asked about it, the
- * scripted model calls `recall`, finds the fact in the oldest segment and answers with it; `expand`
- * reads the turn back verbatim.
- *
- * The archive is written here with ArchiveStore, as import writes it (the lead's import does the same
- * from a version-1 snapshot), and the agent restored from the version-2 snapshot that refers to it.
+ * `recall` on a real dev server: an agent imported with more than 10,000 turns (a version-1 snapshot,
+ * which import seals into archive segments in the blob store), whose first turn stated a fact. Asked
+ * about it, the scripted model — offered `recall` and `expand` because the agent has an archive, and not
+ * shown the fact — calls `recall`, which finds it in the oldest segment, reads that turn back verbatim
+ * with `expand`, and answers with it.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ScriptedModelProvider, type ScriptedRequest, type ScriptStep } from '../../activities/index';
 import { type AgentSnapshot, type HistoryEntry, type ToolResultsEntry, unwrap } from '../../agent/index';
-import { type ArchiveIndex, archiveAfterFold, archiveAfterSeal, emptyArchive, foldable } from '../../agent/archive';
-import { ArchiveStore } from '../../common/archive/index';
-import { FileBlobStore } from '../../common/codec/blob-store';
+import { archiveQuery } from '../../workflows/messages';
 import { uniqueId, withWorker } from '../support/temporal';
 import { useTestConnection } from '../support/test-connection';
 
@@ -38,20 +34,6 @@ function history(): HistoryEntry[] {
   return entries;
 }
 
-/** Seals all but the last `keepTurns` turns into segments of `perSegment` entries, folding references as the agent does. */
-async function sealed(archive: ArchiveStore, entries: HistoryEntry[], keepTurns: number, perSegment: number) {
-  const cut = entries.length - 2 * keepTurns;
-  let index: ArchiveIndex = emptyArchive();
-  for (let i = 0; i < cut; i += perSegment) {
-    const leaving = entries.slice(i, Math.min(i + perSegment, cut));
-    const ref = await archive.writeSegment({ before: { systemInstruction: index.systemInstruction, widgets: index.widgets }, entries: leaving });
-    index = archiveAfterSeal(index, leaving, ref, 0);
-    const fold = foldable(index);
-    if (fold.length) index = archiveAfterFold(index, fold, await archive.writeManifest(fold, index.manifest?.key));
-  }
-  return { index, working: entries.slice(cut) };
-}
-
 /** Asked about the code: recall it, read the turn it is in with expand, then answer with what that shows. */
 function recallScript(request: ScriptedRequest): ScriptStep {
   const last = unwrap(request.messages[request.messages.length - 1]);
@@ -68,36 +50,35 @@ function recallScript(request: ScriptedRequest): ScriptStep {
 }
 
 test('recall finds a fact stated 10,000 turns earlier, in the oldest archive segment, and the next answer uses it', async () => {
-  const archive = new ArchiveStore({ store: new FileBlobStore(mkdtempSync(path.join(tmpdir(), 'lc-recall-blobs-'))) });
   const entries = history();
-  const { index, working } = await sealed(archive, entries, 2, 500);
-  expect(index.throughSeq).toBe(entries.length - 4);
-  expect(index.manifest).toBeDefined(); // some references are only in the manifest chain
-
   const scripted = new ScriptedModelProvider({ recall: recallScript });
   const agentId = uniqueId('recall');
   const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-ws-'));
-  await withWorker({ taskQueue, workspaceRoot, models: [scripted], archive }, async () => {
+  await withWorker({ taskQueue, workspaceRoot, models: [scripted] }, async () => {
     await t.agents.start(agentId, { model: 'scripted:recall', systemInstruction: 'You are a helpful agent.' });
     const template = await t.agents.snapshot(agentId);
     await t.agents.stop(agentId);
     await t.agents.handle(agentId).result();
 
+    // Import seals the long history into segments before the agent starts.
     const imported = `${agentId}-imported`;
-    const snapshot: AgentSnapshot = {
-      ...template,
-      version: 2,
-      entries: working,
-      archive: index,
-      nextSeq: entries.length + 1,
-      inbox: [],
-      nextInputSeq: TURNS + 1,
-      consumedInputSeq: TURNS,
-    };
+    const snapshot: AgentSnapshot = { ...template, entries, nextSeq: entries.length + 1, inbox: [], nextInputSeq: TURNS + 1, consumedInputSeq: TURNS };
     await t.agents.restore(imported, snapshot);
+    const index = (await t.agents.handle(imported).query(archiveQuery))!;
+    expect(index.throughSeq).toBeGreaterThan(10_000); // the fact (seq 2) and most turns after it
+    const segments = await t.agents.archive.allSegments(index);
+    expect(segments.length).toBeGreaterThan(1);
+    expect(segments[0]).toMatchObject({ fromSeq: 1 });
+
     const outcome = await t.agents.ask(imported, 'What is the launch code for project Heron?');
     expect(outcome).toMatchObject({ status: 'answered' });
     if (outcome.status === 'answered') expect(outcome.answer.contents).toEqual(['The launch code for project Heron is 7-ALPHA-42.']);
+
+    // The model was offered the tools and not shown the fact: its first request holds the newest turns only.
+    const [first] = scripted.requests;
+    expect(first.toolSpecs.map((s) => s.name)).toEqual(expect.arrayContaining(['recall', 'expand']));
+    expect(JSON.stringify(first.messages)).toContain('launch code for project Heron?');
+    expect(JSON.stringify(first.messages)).not.toContain('7-ALPHA-42');
 
     // What recall returned: the first turn's input, by its seq, from the oldest segment; expand read that turn verbatim.
     const results = (await t.agents.history(imported, entries.length)).filter((e): e is ToolResultsEntry => e.kind === 'tool_results');
@@ -106,12 +87,6 @@ test('recall finds a fact stated 10,000 turns earlier, in the oldest archive seg
     expect(results[1].results[0].result).toBe(
       `Entries 2–3 of the requested 2–3, verbatim:\n\n#2 · input · ${entries[1].timestamp}\n${FACT}\n\n#3 · model · ${entries[2].timestamp}\nNoted.`,
     );
-    // The model was not shown the fact otherwise: its first request held only the working set.
-    const first = scripted.requests.find((r) =>
-      r.messages.some((m) => unwrap(m).kind === 'model_input' && JSON.stringify(m).includes('launch code for project Heron?')),
-    )!;
-    expect(JSON.stringify(first.messages)).not.toContain('7-ALPHA-42');
-
     await t.agents.stop(imported);
   });
 });

@@ -39,7 +39,7 @@ async function agentWith(turns: Array<[string, string]>, archivedTurns: number) 
       return { entries: working.filter((e) => e.seq > afterSeq && e.seq <= uptoSeq).slice(0, limit), lastSeq: entries[entries.length - 1].seq };
     },
   };
-  const [recall, expand] = archiveTools({ archive: () => archive, past: () => past });
+  const [recall, expand] = archiveTools({ archive, past: () => past });
   const ctx = {
     agentId: 'agent-1',
     toolCallId: 'c1',
@@ -185,7 +185,7 @@ describe('offering the tools', () => {
     [],
     [
       { name: 'builtin', tools: workspaceTools },
-      { name: 'archive', tools: archiveTools({ archive: () => new ArchiveStore({ store: new FileBlobStore('/nowhere') }) }) },
+      { name: 'archive', tools: archiveTools({ archive: new ArchiveStore({ store: new FileBlobStore('/nowhere') }) }) },
     ],
   );
   const names = (archived: boolean, allowance?: string[]) => registry.specsFor(allowance, { archived }).map((s) => s.name);
@@ -199,10 +199,10 @@ describe('offering the tools', () => {
     expect(registry.get('recall')).toBeDefined();
   });
 
-  test('an agent has a past out of its context when its call carries segments or its entries a compaction', () => {
+  test('an agent has a past out of its context when its call carries its archive or its entries a compaction', () => {
     const call = { agentId: 'a', runId: 'r' } as CallModelInput;
     expect(offersArchiveTools(call, [input(1, 'hi')])).toBe(false);
-    expect(offersArchiveTools({ ...call, segments: [] }, [input(1, 'hi')])).toBe(true);
+    expect(offersArchiveTools({ ...call, archive: { throughSeq: 9, segments: [] } }, [input(1, 'hi')])).toBe(true);
     expect(offersArchiveTools(call, [{ kind: 'compaction', seq: 2, timestamp: at(2), summary: 's' } as unknown as HistoryEntry])).toBe(true);
   });
 });
