@@ -250,7 +250,7 @@ export class ArchiveStore {
       bytes = await this.store.get(key);
     } catch (err) {
       throw new ArchiveReadError(
-        `${what} cannot be read from the blob store ${where}: ${(err as Error).message} Every worker and client of an agent must use the same blob store (LIVECONTEXT_BLOB_DIR, or LIVECONTEXT_BLOB_S3_BUCKET and its settings).`,
+        `${what} cannot be read from the blob store ${where}: ${(err as Error).message} Set LIVECONTEXT_BLOB_DIR, or LIVECONTEXT_BLOB_S3_BUCKET and its settings, to the store the agent's workers write to.`,
       );
     }
     try {
