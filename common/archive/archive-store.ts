@@ -6,7 +6,8 @@
  *
  * A segment's `hash` is the sha256 of its canonical JSON — what it holds, however it is stored; its
  * `key` is the blob store's key for the stored bytes (archive-blob.ts: gzip, then encrypted with the
- * codec keys when they are set). Reads verify the hash and are cached by it (LRU, bounded in bytes).
+ * codec keys when they are set). Reads verify the hash and are cached by it (LRU, bounded by the heap it
+ * takes, estimated: LIVECONTEXT_ARCHIVE_CACHE_MB).
  */
 import { createHash } from 'node:crypto';
 import type { HistoryEntry } from '../../agent/index';
@@ -33,7 +34,7 @@ export interface ArchiveStoreOptions {
   store?: BlobStore;
   /** Encrypts what is written; decrypts with any of the keys. Default: none (plain, compressed). */
   encryption?: EncryptionKeys;
-  /** Bytes of JSON the read cache keeps (segments, term indexes, manifests); default 64 MiB. */
+  /** About the heap the read cache may take (segments, term indexes, manifests); default 64 MiB. */
   cacheBytes?: number;
 }
 
@@ -83,8 +84,9 @@ export class ArchiveStore {
     const terms = buildTermIndex(hash, entries);
     const indexJson = canonicalJson(terms);
     const indexKey = await this.put(indexJson, `the term index of seq ${fromSeq}–${toSeq}`);
-    this.cache.set(`segment:${hash}`, content, json.length);
-    this.cache.set(`terms:${indexKey}`, new TermLookup(terms.terms), indexJson.length);
+    this.cache.set(`segment:${hash}`, content, heapOfJson(json));
+    const lookup = new TermLookup(terms.terms);
+    this.cache.set(`terms:${indexKey}`, lookup, lookup.heapBytes);
     return {
       key,
       hash,
@@ -102,7 +104,7 @@ export class ArchiveStore {
     const doc: ManifestDoc = { format: MANIFEST_FORMAT, version: 1, ...(previous ? { previous } : {}), segments };
     const json = canonicalJson(doc);
     const key = await this.put(json, 'an archive manifest');
-    this.cache.set(`manifest:${key}`, doc, json.length);
+    this.cache.set(`manifest:${key}`, doc, heapOfJson(json));
     return key;
   }
 
@@ -119,7 +121,7 @@ export class ArchiveStore {
     if (problem) throw new ArchiveReadError(`${what} cannot be read: ${problem}.`);
     const { before, entries } = doc as SegmentContent;
     const content: SegmentContent = { before, entries };
-    this.cache.set(`segment:${ref.hash}`, content, json.length);
+    this.cache.set(`segment:${ref.hash}`, content, heapOfJson(json));
     return content;
   }
 
@@ -205,7 +207,7 @@ export class ArchiveStore {
       if (cached) return cached;
       const built = buildTermIndex(ref.hash, (await this.readSegment(ref)).entries);
       const lookup = new TermLookup(built.terms);
-      this.cache.set(`terms:${ref.hash}`, lookup, JSON.stringify(built.terms).length);
+      this.cache.set(`terms:${ref.hash}`, lookup, lookup.heapBytes);
       return lookup;
     }
     const cached = this.cache.get(`terms:${ref.indexKey}`) as TermLookup | undefined;
@@ -217,7 +219,7 @@ export class ArchiveStore {
       throw new ArchiveReadError(`${what} is not the term index of segment ${ref.hash}.`);
     }
     const lookup = new TermLookup(doc.terms);
-    this.cache.set(`terms:${ref.indexKey}`, lookup, json.length);
+    this.cache.set(`terms:${ref.indexKey}`, lookup, lookup.heapBytes);
     return lookup;
   }
 
@@ -229,7 +231,7 @@ export class ArchiveStore {
     const doc = JSON.parse(json) as ManifestDoc;
     const problem = manifestProblem(doc);
     if (problem) throw new ArchiveReadError(`${what} cannot be read: ${problem}.`);
-    this.cache.set(`manifest:${key}`, doc, json.length);
+    this.cache.set(`manifest:${key}`, doc, heapOfJson(json));
     return doc;
   }
 
@@ -264,6 +266,11 @@ export class ArchiveStore {
       throw new ArchiveReadError(`${what} in the blob store ${where} cannot be read: ${err.message}. ${fix}`);
     }
   }
+}
+
+/** About the heap parsed JSON takes: objects and strings come to roughly twice its text. */
+function heapOfJson(json: string): number {
+  return 2 * json.length;
 }
 
 function sha256(text: string): string {
