@@ -10,7 +10,7 @@ import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import type { HistoryEntry } from '../../agent/index';
 import { type ArchiveIndex, emptyArchive } from '../../agent/archive';
-import type { ArchiveStore } from '../../common/archive/index';
+import { type ArchiveStore, termsOf } from '../../common/archive/index';
 import { type EntriesPage, archiveQuery, entriesQuery } from '../../workflows/messages';
 import { EXPAND_MAX_ENTRIES, expandText, recallText } from './archive-text';
 import { type Tool, defineTool } from './define-tool';
@@ -53,6 +53,9 @@ export function archiveTools(options: ArchiveToolsOptions): Tool[] {
       'and get the matching entries with their seq numbers. Use it when you need a detail from long ago.',
     parameters: Recall,
     async execute({ query, limit }, ctx) {
+      if (termsOf(query).length === 0) {
+        throw new Error(`"${query}" has no word recall can search for: use words of 3 or more letters (or numbers) that are not among the most common ones.`);
+      }
       const past = pastOf(ctx.agentId);
       const index = await past.archive();
       const working = await past.working({ afterSeq: index?.throughSeq ?? 0 });

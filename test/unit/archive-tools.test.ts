@@ -91,6 +91,13 @@ describe('recall', () => {
     );
   });
 
+  test('a query without a searchable word is refused, saying what recall searches for', async () => {
+    const agent = await agentWith(chatter(3), 2);
+    await expect(agent.recall({ query: 'is it the' })).rejects.toThrow(
+      '"is it the" has no word recall can search for: use words of 3 or more letters (or numbers) that are not among the most common ones.',
+    );
+  });
+
   test('an agent without an archive searches its working set', async () => {
     const turns = chatter(3);
     turns[0] = ['The pelican is called Bob.', 'ok'];
