@@ -28,6 +28,7 @@ import { termsOf } from './terms';
 export const DEFAULT_ARCHIVE_CACHE_BYTES = 64 * 1024 * 1024;
 const DEFAULT_RECALL_LIMIT = 10;
 const MAX_RECALL_LIMIT = 50;
+const PARALLEL_READS = 8;
 
 export interface ArchiveStoreOptions {
   /** Default: the blob store the environment names (blobStoreFromEnv). */
@@ -177,11 +178,17 @@ export class ArchiveStore {
     const limit = Math.min(Math.max(Math.floor(options.limit ?? DEFAULT_RECALL_LIMIT), 1), MAX_RECALL_LIMIT);
     const candidates: Candidate[] = [];
     const segmentOf = new Map<number, SegmentRef>();
-    for (const ref of await this.allSegments(index)) {
-      for (const [seq, score] of (await this.termLookup(ref)).match(queryTerms)) {
-        candidates.push({ seq, score });
-        segmentOf.set(seq, ref);
-      }
+    const refs = await this.allSegments(index);
+    // A few indexes read at a time (an object store answers in parallel), and let go once matched.
+    for (let i = 0; i < refs.length; i += PARALLEL_READS) {
+      const batch = refs.slice(i, i + PARALLEL_READS);
+      const lookups = await Promise.all(batch.map((ref) => this.termLookup(ref)));
+      lookups.forEach((lookup, j) => {
+        for (const [seq, score] of lookup.match(queryTerms)) {
+          candidates.push({ seq, score });
+          segmentOf.set(seq, batch[j]);
+        }
+      });
     }
     const extra = new Map<number, HistoryEntry>();
     for (const e of options.extra ?? []) {
