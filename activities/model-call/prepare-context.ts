@@ -18,6 +18,7 @@ import type { ArchiveIndexCache } from '../archive-index-cache';
 import type { EntryCache } from '../entry-cache';
 import { inputBudgetFor, tokenizerFor } from '../models/context-window';
 import type { CallModelInput } from '../types';
+import { offersArchiveTools } from './archive-offer';
 
 /** Where a model call's entries come from: the worker's caches and the archive. */
 export interface ContextSources {
@@ -30,13 +31,13 @@ export async function prepareContext(
   deps: ContextSources,
   ctx: Context,
   input: CallModelInput,
-): Promise<{ context: ModelContext; responseSchema: ReturnType<typeof turnResponseSchema> }> {
+): Promise<{ context: ModelContext; responseSchema: ReturnType<typeof turnResponseSchema>; archived: boolean }> {
   // The entries query waits for the agent's workflow worker, and a large context takes a while to
   // count; together they can outlast the heartbeat timeout, which would retry a call not yet started.
   const preparing = setInterval(() => ctx.heartbeat(), 1000);
   try {
     const { known, base } = await knownEntries(deps, ctx, input);
-    return { context: await renderCounted(known, input, base), responseSchema: turnResponseSchema(known) };
+    return { context: await renderCounted(known, input, base), responseSchema: turnResponseSchema(known), archived: offersArchiveTools(input, known) };
   } finally {
     clearInterval(preparing);
   }
