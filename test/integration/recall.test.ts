@@ -11,6 +11,7 @@ import path from 'node:path';
 import { ScriptedModelProvider, type ScriptedRequest, type ScriptStep } from '../../activities/index';
 import { type AgentSnapshot, type HistoryEntry, type ToolResultsEntry, unwrap } from '../../agent/index';
 import { archiveQuery } from '../../workflows/messages';
+import { maybeRecordHistory } from '../support/record-history';
 import { uniqueId, withWorker } from '../support/temporal';
 import { useTestConnection } from '../support/test-connection';
 
@@ -62,7 +63,9 @@ test('recall finds a fact stated 10,000 turns earlier, in the oldest archive seg
 
     // Import seals the long history into segments before the agent starts.
     const imported = `${agentId}-imported`;
-    const snapshot: AgentSnapshot = { ...template, entries, nextSeq: entries.length + 1, inbox: [], nextInputSeq: TURNS + 1, consumedInputSeq: TURNS };
+    // A small working set keeps the start input under the offload threshold, so the recording replays anywhere.
+    const config = { ...template.config, workingSetBytes: 32 * 1024 };
+    const snapshot: AgentSnapshot = { ...template, config, entries, nextSeq: entries.length + 1, inbox: [], nextInputSeq: TURNS + 1, consumedInputSeq: TURNS };
     await t.agents.restore(imported, snapshot);
     const index = (await t.agents.handle(imported).query(archiveQuery))!;
     expect(index.throughSeq).toBeGreaterThan(10_000); // the fact (seq 2) and most turns after it
@@ -87,6 +90,7 @@ test('recall finds a fact stated 10,000 turns earlier, in the oldest archive seg
     expect(results[1].results[0].result).toBe(
       `Entries 2–3 of the requested 2–3, verbatim:\n\n#2 · input · ${entries[1].timestamp}\n${FACT}\n\n#3 · model · ${entries[2].timestamp}\nNoted.`,
     );
+    await maybeRecordHistory(t.agents.handle(imported), 'recall_v1.json');
     await t.agents.stop(imported);
   });
 });
