@@ -13,7 +13,7 @@ import {
   renderModelContext,
   turnResponseSchema,
 } from '../../agent/index';
-import type { ArchiveStore, SegmentBefore } from '../../common/archive/index';
+import type { ArchiveStore, SegmentBefore, SegmentContent } from '../../common/archive/index';
 import type { ArchiveIndexCache } from '../archive-index-cache';
 import type { EntryCache } from '../entry-cache';
 import { inputBudgetFor, tokenizerFor } from '../models/context-window';
@@ -45,37 +45,36 @@ export async function prepareContext(
 
 /**
  * The entries the call renders: the working set after the archive (the entry cache) and, when older
- * entries are archived, archived segments read from the blob store (cached): the newest one, which the
- * agent names, and older ones while the model's window has room for them — up to the newest compaction,
- * whose summary stands for everything before it. The oldest segment's `before` is the state the
- * rendering starts from.
+ * entries are archived and the model's window has room for more, archived segments read from the blob
+ * store (cached), newest first — up to the newest compaction, whose summary stands for everything before
+ * it (read whatever the estimate says). The rendering starts from the oldest segment's `before`, or,
+ * when no segment is needed, from the small state blob after the newest one: a model without a known
+ * window, or whose working set fills it, reads no segment at all.
  */
 export async function knownEntries(
   deps: ContextSources,
   ctx: Context,
   input: Pick<CallModelInput, 'agentId' | 'runId' | 'uptoSeq' | 'model' | 'contextWindow' | 'archive'>,
-) {
-  const named = input.archive?.segments ?? [];
-  const [archived, working] = await Promise.all([
-    Promise.all(named.map((ref) => deps.archive.readSegment(ref))),
-    deps.entries.range(ctx.client, input.agentId, input.runId, input.archive?.throughSeq ?? 0, input.uptoSeq),
-  ]);
+): Promise<{ known: HistoryEntry[]; base?: SegmentBefore }> {
+  const working = await deps.entries.range(ctx.client, input.agentId, input.runId, input.archive?.throughSeq ?? 0, input.uptoSeq);
+  const newest = input.archive?.segments.at(-1);
+  if (!input.archive || !newest) return { known: working };
+  const archived: SegmentContent[] = [];
   const budget = inputBudgetFor(input.model, input.contextWindow);
-  if (input.archive && named.length && budget !== undefined && !hasCompaction(working) && !archived.some((s) => hasCompaction(s.entries))) {
-    let tokens = estimateTokens(JSON.stringify(working)) + named.reduce((n, r) => n + r.tokens, 0);
+  if (budget !== undefined && !hasCompaction(working)) {
+    let tokens = estimateTokens(JSON.stringify(working));
     const index = await deps.indexes.get(ctx.client, input.agentId, input.runId, input.archive.throughSeq);
-    const older = index ? index.segments.filter((r) => r.toSeq < named[0].fromSeq) : [];
-    // An archived compaction's summary stands for what came before it: it is read whatever the estimate says.
+    const refs = index?.segments.length ? index.segments : input.archive.segments;
     const summarySeq = index?.compaction?.seq;
-    for (let i = older.length - 1; i >= 0 && (tokens < budget || (summarySeq !== undefined && older[i].toSeq >= summarySeq)); i--) {
-      const segment = await deps.archive.readSegment(older[i]);
+    for (let i = refs.length - 1; i >= 0 && (tokens < budget || (summarySeq !== undefined && refs[i].toSeq >= summarySeq)); i--) {
+      const segment = await deps.archive.readSegment(refs[i]);
       archived.unshift(segment);
-      tokens += older[i].tokens;
+      tokens += refs[i].tokens;
       if (hasCompaction(segment.entries)) break;
     }
   }
-  const known = archived.length ? [...archived.flatMap((s) => s.entries), ...working] : working;
-  return { known, base: archived[0]?.before };
+  if (!archived.length) return { known: working, base: await deps.archive.readState(newest) };
+  return { known: [...archived.flatMap((s) => s.entries), ...working], base: archived[0].before };
 }
 
 const hasCompaction = (entries: readonly HistoryEntry[]) => entries.some((e) => e.kind === 'compaction');

@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { HistoryEntry } from '../../agent/index';
-import { type ArchiveIndex, type SegmentRef, entryBytes, estimateTokens } from '../../agent/archive';
+import { type ArchiveIndex, type ArchiveState, type SegmentRef, entryBytes, estimateTokens, stateAfter } from '../../agent/archive';
 import { type BlobStore, FileBlobStore } from '../codec/blob-store';
 import { blobStoreFromEnv } from '../codec/blob-store-from-env';
 import { EncryptionCodec, type EncryptionKeys, parseKeys } from '../codec/encryption-codec';
@@ -27,6 +27,8 @@ import { termsOf } from './terms';
 
 export const DEFAULT_ARCHIVE_CACHE_BYTES = 64 * 1024 * 1024;
 const DEFAULT_RECALL_LIMIT = 10;
+/** The small blob beside a segment that holds the state after it. */
+const STATE_FORMAT = 'livecontext.archive-state';
 const MAX_RECALL_LIMIT = 50;
 const PARALLEL_READS = 8;
 
@@ -88,6 +90,10 @@ export class ArchiveStore {
     this.cache.set(`segment:${hash}`, content, heapOfJson(json));
     const lookup = new TermLookup(terms.terms);
     this.cache.set(`terms:${indexKey}`, lookup, lookup.heapBytes);
+    const state = stateAfter(content.before, entries);
+    const stateJson = canonicalJson({ format: STATE_FORMAT, version: 1, segment: hash, ...state });
+    const stateKey = await this.put(stateJson, `the state after seq ${toSeq}`);
+    this.cache.set(`state:${stateKey}`, state, heapOfJson(stateJson));
     return {
       key,
       hash,
@@ -97,6 +103,7 @@ export class ArchiveStore {
       bytes: entries.reduce((sum, e) => sum + entryBytes(e), 0),
       tokens: estimateTokens(JSON.stringify(entries)),
       indexKey,
+      stateKey,
     };
   }
 
@@ -124,6 +131,34 @@ export class ArchiveStore {
     const content: SegmentContent = { before, entries };
     this.cache.set(`segment:${ref.hash}`, content, heapOfJson(json));
     return content;
+  }
+
+  /**
+   * The state after the segment (the instruction in force, widget states): from its small state blob,
+   * or, for a segment written without one, from the segment itself.
+   */
+  async readState(ref: SegmentRef): Promise<ArchiveState> {
+    if (!ref.stateKey) {
+      const segment = await this.readSegment(ref);
+      return stateAfter(segment.before, segment.entries);
+    }
+    const cached = this.cache.get(`state:${ref.stateKey}`) as ArchiveState | undefined;
+    if (cached) return cached;
+    const what = `The state after archive segment seq ${ref.fromSeq}–${ref.toSeq} (blob ${ref.stateKey})`;
+    const json = await this.open(ref.stateKey, what);
+    const doc = JSON.parse(json) as Partial<ArchiveState> & { format?: string; segment?: string };
+    if (
+      doc.format !== STATE_FORMAT ||
+      doc.segment !== ref.hash ||
+      typeof doc.systemInstruction !== 'string' ||
+      !doc.widgets ||
+      typeof doc.widgets !== 'object'
+    ) {
+      throw new ArchiveReadError(`${what} is not the state after segment ${ref.hash}.`);
+    }
+    const state: ArchiveState = { systemInstruction: doc.systemInstruction, widgets: doc.widgets };
+    this.cache.set(`state:${ref.stateKey}`, state, heapOfJson(json));
+    return state;
   }
 
   /** Every segment reference, oldest first: the manifest chain walked back, then the inline ones. */
