@@ -84,7 +84,7 @@ export function createCallModel(deps: CallModelDeps) {
   const indexes = new ArchiveIndexCache();
   return async function callModel(input: CallModelInput): Promise<ModelCallResult | CompactionNeeded> {
     const ctx = Context.current();
-    const { context, responseSchema } = await prepareContext({ entries: deps.entries, archive: deps.archive, indexes }, ctx, input);
+    const { context, responseSchema, archived } = await prepareContext({ entries: deps.entries, archive: deps.archive, indexes }, ctx, input);
     if (context.compactThrough !== undefined) {
       // Policy `compact`, over the threshold: no model call; the agent summarises first and asks again.
       const inputBudget = inputBudgetFor(input.model, input.contextWindow)!;
@@ -103,7 +103,10 @@ export function createCallModel(deps: CallModelDeps) {
     );
     if (input.params) model.updateConfig(input.params);
     // The agent's sub-agents are tools of its own (they run in the workflow), offered beside the worker's.
-    const toolSpecs = [...deps.tools.specsFor(input.tools), ...(input.subAgentTools ?? []).map((t) => zodToolSpec(t.name, t.description, SubAgentArgs))];
+    const toolSpecs = [
+      ...deps.tools.specsFor(input.tools, { archived }),
+      ...(input.subAgentTools ?? []).map((t) => zodToolSpec(t.name, t.description, SubAgentArgs)),
+    ];
     // A typed answer's schema comes from the turn's input entry, so no activity input carries it again.
     const wire = responseSchema && wireResponseFormat(responseSchema);
     const observe =

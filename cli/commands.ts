@@ -265,16 +265,15 @@ export async function historyCmd(agentId: string, v: Values) {
   const write = async (text: string) => {
     if (!process.stdout.write(text)) await once(process.stdout, 'drain');
   };
-  if (v.json) await write('[');
   while (cursor !== null && left > 0) {
     const page = await agents.entries(agentId, { afterSeq: cursor, limit: Math.min(500, left) });
     const entries = page.entries.slice(0, left);
-    if (v.json) await write(entries.map((e) => `${printed++ ? ',' : ''}\n${terminalJson(e)}`).join(''));
-    else if (entries.length) await write(`${entries.flatMap(formatEntry).join('\n')}\n`);
+    if (v.json) await write(entries.map((e) => `${printed++ ? ',' : '['}\n${terminalJson(e)}`).join(''));
+    else if (entries.length) await write(`${terminalText(entries.flatMap(formatEntry).join('\n'))}\n`);
     left -= entries.length;
     cursor = page.nextAfterSeq;
   }
-  if (v.json) await write(`${printed ? '\n' : ''}]\n`);
+  if (v.json) await write(printed ? '\n]\n' : '[]\n');
 }
 
 /** A whole number option (at least `min`), or undefined when not given. */

@@ -18,6 +18,7 @@ import type { ArchiveIndexCache } from '../archive-index-cache';
 import type { EntryCache } from '../entry-cache';
 import { inputBudgetFor, tokenizerFor } from '../models/context-window';
 import type { CallModelInput } from '../types';
+import { offersArchiveTools } from './archive-offer';
 
 /** Where a model call's entries come from: the worker's caches and the archive. */
 export interface ContextSources {
@@ -30,13 +31,13 @@ export async function prepareContext(
   deps: ContextSources,
   ctx: Context,
   input: CallModelInput,
-): Promise<{ context: ModelContext; responseSchema: ReturnType<typeof turnResponseSchema> }> {
+): Promise<{ context: ModelContext; responseSchema: ReturnType<typeof turnResponseSchema>; archived: boolean }> {
   // The entries query waits for the agent's workflow worker, and a large context takes a while to
   // count; together they can outlast the heartbeat timeout, which would retry a call not yet started.
   const preparing = setInterval(() => ctx.heartbeat(), 1000);
   try {
     const { known, base } = await knownEntries(deps, ctx, input);
-    return { context: await renderCounted(known, input, base), responseSchema: turnResponseSchema(known) };
+    return { context: await renderCounted(known, input, base), responseSchema: turnResponseSchema(known), archived: offersArchiveTools(input, known) };
   } finally {
     clearInterval(preparing);
   }
@@ -62,9 +63,11 @@ export async function knownEntries(
   const budget = inputBudgetFor(input.model, input.contextWindow);
   if (input.archive && named.length && budget !== undefined && !hasCompaction(working) && !archived.some((s) => hasCompaction(s.entries))) {
     let tokens = estimateTokens(JSON.stringify(working)) + named.reduce((n, r) => n + r.tokens, 0);
-    const index = tokens < budget ? await deps.indexes.get(ctx.client, input.agentId, input.runId, input.archive.throughSeq) : undefined;
+    const index = await deps.indexes.get(ctx.client, input.agentId, input.runId, input.archive.throughSeq);
     const older = index ? index.segments.filter((r) => r.toSeq < named[0].fromSeq) : [];
-    for (let i = older.length - 1; i >= 0 && tokens < budget; i--) {
+    // An archived compaction's summary stands for what came before it: it is read whatever the estimate says.
+    const summarySeq = index?.compaction?.seq;
+    for (let i = older.length - 1; i >= 0 && (tokens < budget || (summarySeq !== undefined && older[i].toSeq >= summarySeq)); i--) {
       const segment = await deps.archive.readSegment(older[i]);
       archived.unshift(segment);
       tokens += older[i].tokens;

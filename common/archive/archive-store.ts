@@ -6,7 +6,8 @@
  *
  * A segment's `hash` is the sha256 of its canonical JSON — what it holds, however it is stored; its
  * `key` is the blob store's key for the stored bytes (archive-blob.ts: gzip, then encrypted with the
- * codec keys when they are set). Reads verify the hash and are cached by it (LRU, bounded in bytes).
+ * codec keys when they are set). Reads verify the hash and are cached by it (LRU, bounded by the heap it
+ * takes, estimated: LIVECONTEXT_ARCHIVE_CACHE_MB).
  */
 import { createHash } from 'node:crypto';
 import type { HistoryEntry } from '../../agent/index';
@@ -27,13 +28,14 @@ import { termsOf } from './terms';
 export const DEFAULT_ARCHIVE_CACHE_BYTES = 64 * 1024 * 1024;
 const DEFAULT_RECALL_LIMIT = 10;
 const MAX_RECALL_LIMIT = 50;
+const PARALLEL_READS = 8;
 
 export interface ArchiveStoreOptions {
   /** Default: the blob store the environment names (blobStoreFromEnv). */
   store?: BlobStore;
   /** Encrypts what is written; decrypts with any of the keys. Default: none (plain, compressed). */
   encryption?: EncryptionKeys;
-  /** Bytes of JSON the read cache keeps (segments, term indexes, manifests); default 64 MiB. */
+  /** About the heap the read cache may take (segments, term indexes, manifests); default 64 MiB. */
   cacheBytes?: number;
 }
 
@@ -83,8 +85,9 @@ export class ArchiveStore {
     const terms = buildTermIndex(hash, entries);
     const indexJson = canonicalJson(terms);
     const indexKey = await this.put(indexJson, `the term index of seq ${fromSeq}–${toSeq}`);
-    this.cache.set(`segment:${hash}`, content, json.length);
-    this.cache.set(`terms:${indexKey}`, new TermLookup(terms.terms), indexJson.length);
+    this.cache.set(`segment:${hash}`, content, heapOfJson(json));
+    const lookup = new TermLookup(terms.terms);
+    this.cache.set(`terms:${indexKey}`, lookup, lookup.heapBytes);
     return {
       key,
       hash,
@@ -102,7 +105,7 @@ export class ArchiveStore {
     const doc: ManifestDoc = { format: MANIFEST_FORMAT, version: 1, ...(previous ? { previous } : {}), segments };
     const json = canonicalJson(doc);
     const key = await this.put(json, 'an archive manifest');
-    this.cache.set(`manifest:${key}`, doc, json.length);
+    this.cache.set(`manifest:${key}`, doc, heapOfJson(json));
     return key;
   }
 
@@ -119,7 +122,7 @@ export class ArchiveStore {
     if (problem) throw new ArchiveReadError(`${what} cannot be read: ${problem}.`);
     const { before, entries } = doc as SegmentContent;
     const content: SegmentContent = { before, entries };
-    this.cache.set(`segment:${ref.hash}`, content, json.length);
+    this.cache.set(`segment:${ref.hash}`, content, heapOfJson(json));
     return content;
   }
 
@@ -175,11 +178,17 @@ export class ArchiveStore {
     const limit = Math.min(Math.max(Math.floor(options.limit ?? DEFAULT_RECALL_LIMIT), 1), MAX_RECALL_LIMIT);
     const candidates: Candidate[] = [];
     const segmentOf = new Map<number, SegmentRef>();
-    for (const ref of await this.allSegments(index)) {
-      for (const [seq, score] of (await this.termLookup(ref)).match(queryTerms)) {
-        candidates.push({ seq, score });
-        segmentOf.set(seq, ref);
-      }
+    const refs = await this.allSegments(index);
+    // A few indexes read at a time (an object store answers in parallel), and let go once matched.
+    for (let i = 0; i < refs.length; i += PARALLEL_READS) {
+      const batch = refs.slice(i, i + PARALLEL_READS);
+      const lookups = await Promise.all(batch.map((ref) => this.termLookup(ref)));
+      lookups.forEach((lookup, j) => {
+        for (const [seq, score] of lookup.match(queryTerms)) {
+          candidates.push({ seq, score });
+          segmentOf.set(seq, batch[j]);
+        }
+      });
     }
     const extra = new Map<number, HistoryEntry>();
     for (const e of options.extra ?? []) {
@@ -205,7 +214,7 @@ export class ArchiveStore {
       if (cached) return cached;
       const built = buildTermIndex(ref.hash, (await this.readSegment(ref)).entries);
       const lookup = new TermLookup(built.terms);
-      this.cache.set(`terms:${ref.hash}`, lookup, JSON.stringify(built.terms).length);
+      this.cache.set(`terms:${ref.hash}`, lookup, lookup.heapBytes);
       return lookup;
     }
     const cached = this.cache.get(`terms:${ref.indexKey}`) as TermLookup | undefined;
@@ -217,7 +226,7 @@ export class ArchiveStore {
       throw new ArchiveReadError(`${what} is not the term index of segment ${ref.hash}.`);
     }
     const lookup = new TermLookup(doc.terms);
-    this.cache.set(`terms:${ref.indexKey}`, lookup, json.length);
+    this.cache.set(`terms:${ref.indexKey}`, lookup, lookup.heapBytes);
     return lookup;
   }
 
@@ -229,7 +238,7 @@ export class ArchiveStore {
     const doc = JSON.parse(json) as ManifestDoc;
     const problem = manifestProblem(doc);
     if (problem) throw new ArchiveReadError(`${what} cannot be read: ${problem}.`);
-    this.cache.set(`manifest:${key}`, doc, json.length);
+    this.cache.set(`manifest:${key}`, doc, heapOfJson(json));
     return doc;
   }
 
@@ -250,7 +259,7 @@ export class ArchiveStore {
       bytes = await this.store.get(key);
     } catch (err) {
       throw new ArchiveReadError(
-        `${what} cannot be read from the blob store ${where}: ${(err as Error).message} Every worker and client of an agent must use the same blob store (LIVECONTEXT_BLOB_DIR, or LIVECONTEXT_BLOB_S3_BUCKET and its settings).`,
+        `${what} cannot be read from the blob store ${where}: ${(err as Error).message} Set LIVECONTEXT_BLOB_DIR, or LIVECONTEXT_BLOB_S3_BUCKET and its settings, to the store the agent's workers write to.`,
       );
     }
     try {
@@ -264,6 +273,11 @@ export class ArchiveStore {
       throw new ArchiveReadError(`${what} in the blob store ${where} cannot be read: ${err.message}. ${fix}`);
     }
   }
+}
+
+/** About the heap parsed JSON takes: objects and strings come to roughly twice its text. */
+function heapOfJson(json: string): number {
+  return 2 * json.length;
 }
 
 function sha256(text: string): string {
