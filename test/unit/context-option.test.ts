@@ -1,4 +1,5 @@
-/** The CLI's context options: checked into a policy, merged over the agent's on configure, refused with the option's name. */
+/** The context policy: the CLI's options (checked into a policy, merged over the agent's on configure, refused with the option's name) and the configuration's checks. */
+import { Agent, NewAgentConfig } from '../../agent/index';
 import { contextOption } from '../../cli/context-option';
 import { describeContext } from '../../client/state-view';
 
@@ -27,4 +28,17 @@ test('the policy in a line', () => {
   expect(describeContext(undefined)).toBe('context: compact at 0.8');
   expect(describeContext({ policy: 'trim' })).toMatch(/^context: trim/);
   expect(describeContext({ compactionModel: 'x:y', compactAt: 0.6, cacheTtl: '1h' })).toBe('context: compact at 0.6 (summaries by x:y), cache TTL 1h');
+});
+
+test('the context policy in a configuration: every field optional, bad values refused by name', () => {
+  const agent = Agent.create({ config: { model: 'fake:m' }, clock: () => 0 });
+  expect(() => agent.checkConfigChange({ context: { compactAt: 0.3 } })).toThrow(/context\.compactAt/);
+  expect(() => agent.checkConfigChange({ context: { policy: 'forget' } })).toThrow(/context\.policy/);
+  expect(() => agent.checkConfigChange({ context: { cacheTtl: '1d' } })).toThrow(/context\.cacheTtl/);
+  expect(() => agent.checkConfigChange({ context: { summaries: true } })).toThrow(/context/);
+  agent.configure({ context: { compactionModel: 'openai:gpt-4.1-mini', cacheTtl: '1h' } });
+  expect(agent.config.context).toEqual({ compactionModel: 'openai:gpt-4.1-mini', cacheTtl: '1h' });
+  // An agent that sets nothing keeps a snapshot without it.
+  expect('context' in Agent.create({ config: { model: 'fake:m' }, clock: () => 0 }).toSnapshot().config).toBe(false);
+  expect(NewAgentConfig.safeParse({ model: 'fake:m', context: { policy: 'trim' } }).success).toBe(true);
 });
