@@ -23,13 +23,25 @@ import {
 import type { ArchiveStore } from '../common/archive/index';
 import type { EntriesPage, EntriesRequest } from '../workflows/messages';
 
-/** Archived entries per page (as the `entries` query's pages). */
+/** Archived entries per page, and about the bytes a page holds at most (as the `entries` query's pages). */
 const ARCHIVE_PAGE_ENTRIES = 500;
+const ARCHIVE_PAGE_BYTES = 1024 * 1024;
+
+/** The leading entries that fit in a page's bytes (at least one, however large). */
+function withinPageBytes(entries: HistoryEntry[]): HistoryEntry[] {
+  let bytes = 0;
+  for (let i = 0; i < entries.length; i++) {
+    bytes += entryBytes(entries[i]);
+    if (i > 0 && bytes > ARCHIVE_PAGE_BYTES) return entries.slice(0, i);
+  }
+  return entries;
+}
 
 /**
- * One page of history from `afterSeq` on: from the archive while the page starts in it, else the
- * working-set page the query gave. `working` is that query's answer for the same request; `index` asks
- * the agent for its archive index (only when the page starts in the archive).
+ * One page of history from `afterSeq` on: archived entries while the page starts in the archive, then
+ * the working-set entries the query gave (`working`, its answer for the same request), so pages run on
+ * across the archive's end. `index` asks the agent for its archive index (only when the page starts in
+ * the archive).
  */
 export async function pageThroughArchive(
   store: ArchiveStore,
@@ -42,13 +54,16 @@ export async function pageThroughArchive(
   if (!through || afterSeq >= through) return working;
   const archive = await index();
   if (!archive) return working; // un-archived meanwhile (a reset): the working set is all there is
-  const upto = Math.min(request.uptoSeq ?? Number.POSITIVE_INFINITY, archive.throughSeq);
+  const uptoSeq = request.uptoSeq ?? Number.POSITIVE_INFINITY;
   const limit = Math.min(Math.max(request.limit ?? ARCHIVE_PAGE_ENTRIES, 1), ARCHIVE_PAGE_ENTRIES);
-  const entries = await store.entries(archive, { afterSeq, uptoSeq: upto, limit });
-  const last = entries.at(-1)?.seq ?? upto;
-  const more =
-    last < (request.uptoSeq ?? Number.POSITIVE_INFINITY) && (last < archive.throughSeq || working.entries.length > 0 || working.nextAfterSeq !== null);
-  return { entries, nextAfterSeq: more ? last : null, lastSeq: working.lastSeq, archivedThroughSeq: archive.throughSeq };
+  const archived = await store.entries(archive, { afterSeq, uptoSeq: Math.min(uptoSeq, archive.throughSeq), limit });
+  // The archive's part ends at its last entry: the working set's first page follows it in the same page.
+  const rest = (archived.at(-1)?.seq ?? afterSeq) >= archive.throughSeq ? working.entries.filter((e) => e.seq > archive.throughSeq) : [];
+  const entries = withinPageBytes([...archived, ...rest].slice(0, limit));
+  const last = entries.at(-1)?.seq ?? afterSeq;
+  const allOfWorking = rest.length > 0 && last === rest[rest.length - 1].seq && working.nextAfterSeq === null;
+  const done = last >= uptoSeq || allOfWorking || (last >= archive.throughSeq && rest.length === 0 && working.entries.length === 0);
+  return { entries, nextAfterSeq: done ? null : last, lastSeq: working.lastSeq, archivedThroughSeq: archive.throughSeq };
 }
 
 /**

@@ -49,7 +49,7 @@ describeS3('archive segments in an S3 bucket', () => {
     const manifest = await writer.writeManifest([ref]);
 
     const names = ((await s3.client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: 'livecontext/blobs/' }))).Contents ?? []).map((o) => o.Key!);
-    expect(names.sort()).toEqual([ref.key, ref.indexKey!, manifest].map((k) => `livecontext/blobs/${k}`).sort());
+    expect(names.sort()).toEqual([ref.key, ref.indexKey!, ref.stateKey!, manifest].map((k) => `livecontext/blobs/${k}`).sort());
     for (const name of names) {
       const bytes = Buffer.from(await (await s3.client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: name }))).Body!.transformToByteArray());
       expect(name).toBe(`livecontext/blobs/${createHash('sha256').update(bytes).digest('hex')}`);

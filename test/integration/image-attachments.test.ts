@@ -123,8 +123,13 @@ test('a 1.5 MB image enters history once per run, by reference, also across cont
   p.openai.respond = () => ({ kind: 'stream', text: 'Noise.', usage: { promptTokens: 1700, completionTokens: 2 } });
   try {
     await withWorker({ taskQueue, models: p.models() }, async () => {
-      // Offloaded payloads leave the history small: a small budget makes the agent continue as new soon.
-      const { firstExecutionRunId } = await t.agents.start(agentId, { model: 'openai:gpt-4.1-mini', historyBudgetBytes: 6_000 });
+      // Offloaded payloads leave the history small: a small budget makes the agent continue as new soon. A working
+      // set the archive leaves whole keeps the image in the carried state (otherwise it would be sealed into a segment).
+      const { firstExecutionRunId } = await t.agents.start(agentId, {
+        model: 'openai:gpt-4.1-mini',
+        historyBudgetBytes: 6_000,
+        workingSetBytes: 64 * 1024 * 1024,
+      });
       const handle = t.agents.handle(agentId);
       const outcome = await t.agents.ask(agentId, {
         text: 'Describe this image.',

@@ -77,7 +77,7 @@ test('model -> two tool calls -> results -> model -> answer, each entry once, in
 
     const state = await t.agents.state(agentId);
     expect(state).toMatchObject({ runState: 'WaitingInput', blockedOn: 'input', lastSeq: 5, inboxLength: 0 });
-    expect(state.usage).toEqual({ inputTokens: 10, outputTokens: 2, cachedInputTokens: 0, costUsd: 0, modelCalls: 2 });
+    expect(state.usage).toEqual({ inputTokens: 10, outputTokens: 2, cachedInputTokens: 0, cacheHitRatio: 0, costUsd: 0, modelCalls: 2 });
     await t.agents.stop(agentId);
     await expect(t.agents.handle(agentId).result()).resolves.toMatchObject({ stopped: true });
   });
