@@ -120,24 +120,34 @@ async function nextRun(client: Client, agentId: string, before: string, limitMs:
   }
 }
 
-/** Server-side ms of the first workflow task completed at or after `sinceMs` (the new worker's replay). */
-function firstTaskSince(events: Event[], sinceMs: number): number | null {
+/**
+ * The first workflow task completed at or after `sinceMs` (event time): its Started→Completed ms and
+ * the attempt it succeeded at (failed and timed-out attempts before it are not in history, only counted).
+ */
+function firstTaskSince(events: Event[], sinceMs = 0): { ms: number; attempt: number } | null {
   const t = (e: Event) => Number(e.eventTime?.seconds ?? 0) * 1000 + (e.eventTime?.nanos ?? 0) / 1e6;
   const done = events.find((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED && t(e) >= sinceMs);
-  return done ? workflowTaskMs(events, Number(done.eventId)) : null;
+  const ms = done ? workflowTaskMs(events, Number(done.eventId)) : null;
+  if (!done || ms === null) return null;
+  const byId = (id: unknown) => events.find((e) => Number(e.eventId) === Number(id));
+  const started = byId(done.workflowTaskCompletedEventAttributes?.startedEventId);
+  const scheduled = byId(started?.workflowTaskStartedEventAttributes?.scheduledEventId);
+  return { ms: round(ms), attempt: scheduled?.workflowTaskScheduledEventAttributes?.attempt ?? 1 };
 }
 
 export interface SizeFigures {
   snapshotFile?: { entries: number; bytes: number };
   importMs?: number;
   firstTurnAfterImportMs?: number;
+  /** The imported run's first workflow task (it takes the snapshot in), server-side, and its attempt. */
+  importedRunFirstTask?: { ms: number; attempt: number } | null;
   turnMs?: number[];
   inputToAnswerP50Ms?: number;
   workerRssMiB?: { before: number | null; afterTurns: number | null; afterFirstTurn: number | null; peak: number | null };
   rssPerAgentMiB?: number | null;
   exportMs?: number;
   exportBytes?: number;
-  recovery?: { spawnToAnswerMs: number; newWorkerFirstTaskMs: number | null; rssAfterMiB: number | null; rssReadyMiB: number | null };
+  recovery?: { spawnToAnswerMs: number; newWorkerFirstTask: { ms: number; attempt: number } | null; rssAfterMiB: number | null; rssReadyMiB: number | null };
   continueAsNew?: { budgetSetTo: number; wallMs: number; continueAsNewTaskMs: number | null; newRunFirstTaskMs: number | null };
   /** Why the size stopped before the end (the figures above it were measured). */
   didNotFinish?: string;
@@ -173,7 +183,8 @@ export async function measureOldAgent(
     say(`imported in ${f.importMs} ms`);
     f.firstTurnAfterImportMs = await ask('the first turn after import');
     const afterFirstTurn = await settledRssMiB(worker);
-    say(`first turn after import ${f.firstTurnAfterImportMs} ms`);
+    f.importedRunFirstTask = firstTaskSince((await bench.client.workflow.getHandle(agentId).fetchHistory()).events ?? []);
+    say(`first turn after import ${f.firstTurnAfterImportMs} ms (the run's first task ${JSON.stringify(f.importedRunFirstTask)})`);
     f.turnMs = [];
     for (let i = 0; i < o.turns; i++) f.turnMs.push(await ask(`turn ${i + 1} of ${o.turns}`));
     f.inputToAnswerP50Ms = round(percentile(f.turnMs, 50));
@@ -209,14 +220,13 @@ export async function measureOldAgent(
     await answered('the first turn after a worker SIGKILL', o.limitMs, bench.client, agentId, () => client.ask(agentId, 'hello'));
     const spawnToAnswerMs = round(performance.now() - t0);
     const events = (await bench.client.workflow.getHandle(agentId).fetchHistory()).events ?? [];
-    const newWorkerFirstTaskMs = firstTaskSince(events, killedAt);
     f.recovery = {
       spawnToAnswerMs,
-      newWorkerFirstTaskMs: newWorkerFirstTaskMs === null ? null : round(newWorkerFirstTaskMs),
+      newWorkerFirstTask: firstTaskSince(events, killedAt),
       rssReadyMiB,
       rssAfterMiB: await settledRssMiB(worker),
     };
-    say(`after SIGKILL: spawn → answer ${spawnToAnswerMs} ms, the new worker's first task ${f.recovery.newWorkerFirstTaskMs} ms`);
+    say(`after SIGKILL: spawn → answer ${spawnToAnswerMs} ms, the new worker's first task ${JSON.stringify(f.recovery.newWorkerFirstTask)}`);
 
     // Continue-as-new: the budget below what this run added, then one more turn.
     const handle = bench.client.workflow.getHandle(agentId);
