@@ -112,16 +112,10 @@ export function writeGrownSnapshot(young: AgentSnapshot, spec: SizeSpec, file: s
   let bytes = 0;
   const write = (s: string) => (bytes += writeSync(fd, s));
   try {
-    const {
-      entries: _entries,
-      nextSeq: _nextSeq,
-      nextInputSeq: _nextInputSeq,
-      consumedInputSeq: _consumed,
-      acceptedKeys: _keys,
-      budgetFromSeq: _budgetFrom,
-      resetAfterInputSeq: _reset,
-      ...rest
-    } = young;
+    // Everything of the young agent but its history and what numbers it (and an archive, had it one):
+    // the grown snapshot is a version-1 one, every entry inline, as agents exported before the archive.
+    const dropped = new Set(['entries', 'nextSeq', 'nextInputSeq', 'consumedInputSeq', 'acceptedKeys', 'budgetFromSeq', 'resetAfterInputSeq', 'archive']);
+    const rest = Object.fromEntries(Object.entries(young).filter(([key]) => !dropped.has(key)));
     let seq = 0;
     let inputSeq = 0;
     let chunk: string[] = [];
@@ -136,7 +130,7 @@ export function writeGrownSnapshot(young: AgentSnapshot, spec: SizeSpec, file: s
       chunk.push(JSON.stringify(spec.entryBytes ? padded(e, spec.entryBytes) : e));
       if (chunk.length >= 1000) flush();
     };
-    write(`${JSON.stringify({ ...rest, inbox: [], pendingToolResults: [] }).slice(0, -1)},"entries":[`);
+    write(`${JSON.stringify({ ...rest, version: 1, inbox: [], pendingToolResults: [] }).slice(0, -1)},"entries":[`);
     let written = 0;
     for (const e of head) {
       add({ ...e, seq: ++seq });
