@@ -12,6 +12,8 @@
  */
 import { Context } from '@temporalio/activity';
 import { SubAgentArgs, zodToolSpec, type MessageDelta, type Metadata, type ModelCallResult, wireResponseFormat } from '../agent/index';
+import type { ArchiveStore } from '../common/archive/index';
+import { ArchiveIndexCache } from './archive-index-cache';
 import type { EntryCache } from './entry-cache';
 import type { ModelRouter } from './models/model-router';
 import { otherActivityWorkers, polledProviderQueue, resolveOrPassOn } from './models/missing-provider';
@@ -37,6 +39,8 @@ export interface CallModelDeps {
   models: ModelRouter;
   tools: ToolRegistry;
   entries: EntryCache;
+  /** Where archived segments are read from. */
+  archive: ArchiveStore;
   liveness?: ModelLiveness;
   prices?: PriceTable;
   /** False when the worker does not offload large payloads: an answer over the inline limit is refused. */
@@ -75,9 +79,10 @@ export interface PartialOutput {
 
 export function createCallModel(deps: CallModelDeps) {
   const liveness = deps.liveness ?? DEFAULT_MODEL_LIVENESS;
+  const indexes = new ArchiveIndexCache();
   return async function callModel(input: CallModelInput): Promise<ModelCallResult> {
     const ctx = Context.current();
-    const { context, responseSchema } = await prepareContext(deps.entries, ctx, input);
+    const { context, responseSchema } = await prepareContext({ entries: deps.entries, archive: deps.archive, indexes }, ctx, input);
     // A key this worker lacks may be on another worker: the call goes to its provider's queue if the agent
     // can route it and a worker polls there, else it is handed back to this queue a few times first.
     const attempt = { attempt: ctx.info.attempt, maximumAttempts: ctx.info.retryPolicy?.maximumAttempts, firstScheduledMs: ctx.info.scheduledTimestampMs };

@@ -5,6 +5,8 @@
 import { type ModelLiveness, type ModelStreamObserver, createCallModel } from './call-model';
 import type { PriceTable } from './models/prices';
 import { EntryCache } from './entry-cache';
+import { ArchiveStore } from '../common/archive/index';
+import { createSealArchive } from './seal-archive';
 import { createExecuteTool } from './execute-tool';
 import { deliverScheduledInput } from './deliver-scheduled-input';
 import type { ModelRouter, ProviderReadiness } from './models/model-router';
@@ -27,23 +29,30 @@ export interface ActivityDeps {
   observeModelStream?: ModelStreamObserver;
   /** The worker's cache of agent entries, when the worker feeds it too (see workflows/entry-feed.ts). */
   entryCache?: EntryCache;
+  /** The archive of sealed segments (default: from the environment, as every worker and client). */
+  archive?: ArchiveStore;
   /** The worker's stream endpoint for partial output (see stream-channel/); without it, heartbeats carry it. */
   streamChannel?: StreamChannel;
 }
 
 export function createActivities(deps: ActivityDeps) {
   const offloading = deps.offloading ?? true;
+  const entries = deps.entryCache ?? new EntryCache();
+  const archive = deps.archive ?? ArchiveStore.fromEnv();
   return {
     callModel: createCallModel({
       models: deps.models,
       tools: deps.tools,
-      entries: deps.entryCache ?? new EntryCache(),
+      entries,
+      archive,
       liveness: deps.liveness,
       prices: deps.prices,
       offloading,
       observeStream: deps.observeModelStream,
       streamChannel: deps.streamChannel,
     }),
+    /** Seals the agent's oldest working entries into a segment of its archive. */
+    sealArchive: createSealArchive({ entries, archive }),
     executeTool: createExecuteTool({ tools: deps.tools, workspaceRoot: deps.workspaceRoot }),
     /** A local activity the workflow asks before carrying a state too large to pass inline. */
     async payloadLimits(): Promise<PayloadLimits> {

@@ -1,5 +1,5 @@
 /** Inputs of the agent's activities: plain JSON, references rather than transcripts. */
-import type { ModelCallRequest, ToolCallRequest } from '../agent/index';
+import type { JsonValue, ModelCallRequest, SegmentRef, ToolCallRequest } from '../agent/index';
 
 export interface CallModelInput extends ModelCallRequest {
   /** The agent's workflow id and run id, used to query the entries this worker lacks. */
@@ -10,6 +10,28 @@ export interface CallModelInput extends ModelCallRequest {
    * (workflows/model-routing.ts); absent in calls from agents whose code predates that.
    */
   routable?: boolean;
+  /**
+   * When older entries are archived: the working set starts after `throughSeq`, and `segments` are the
+   * archived segments the context needs (the newest ones; see agent/archive.ts segmentsForContext).
+   */
+  archive?: { throughSeq: number; segments: SegmentRef[] };
+}
+
+/** One seal: the working entries `fromSeq`…`toSeq` into a segment, and maybe older references into a manifest. */
+export interface SealArchiveInput {
+  agentId: string;
+  runId: string;
+  fromSeq: number;
+  toSeq: number;
+  /** The state before `fromSeq` (the archive index's), stored with the segment for readers that start there. */
+  before: { systemInstruction: string; widgets: Record<string, JsonValue> };
+  /** References to fold into a new manifest chained to `previous` (see agent/archive.ts foldable). */
+  fold?: { segments: SegmentRef[]; previous?: string };
+}
+
+export interface SealArchiveOutput {
+  ref: SegmentRef;
+  manifestKey?: string;
 }
 
 export interface ExecuteToolInput {

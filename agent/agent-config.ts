@@ -140,6 +140,15 @@ export const AgentConfig = z.object({
    * Default 8 MiB. Lossless: the new run carries the whole agent.
    */
   historyBudgetBytes: z.number().int().positive().optional(),
+  /**
+   * How much of the agent's history the workflow holds (JSON bytes, default 256 KiB): past twice this, the
+   * oldest whole turns are sealed into the archive (see archive.ts). At least 16 KiB.
+   */
+  workingSetBytes: z
+    .number()
+    .int()
+    .min(16 * 1024)
+    .optional(),
   /** Limits that stop a runaway agent (see agent/budgets.ts); unset ones take DEFAULT_BUDGETS. */
   budgets: Budgets.optional(),
   /** Sub-agents the model may delegate to (see SubAgentProfile). */
@@ -169,6 +178,11 @@ export const ConfigChange = z
     parallelTools: z.boolean().optional(),
     approval: ApprovalPolicy.optional(),
     historyBudgetBytes: z.number().int().positive().optional(),
+    workingSetBytes: z
+      .number()
+      .int()
+      .min(16 * 1024)
+      .optional(),
     /** Replaces the agent's budgets as a whole; `{}` returns to the defaults. */
     budgets: Budgets.optional(),
     /** Replaces the sub-agent profiles as a whole; `{}` removes them. */

@@ -22,6 +22,7 @@ import {
 import type { Attachment } from './attachments';
 import type { ResponseSchema } from './response-schema';
 import { HistoryValidationError } from './errors';
+import { type ArchiveIndex, type SegmentRef, archiveAfterFold, archiveAfterSeal, chooseSeal, emptyArchive, entryBytes } from './archive';
 
 /** Seed 000: metadata stays light, at most 2 KB of JSON per entry. */
 export const METADATA_MAX_BYTES = 2048;
@@ -32,20 +33,60 @@ export type Clock = () => number;
 type Draft<T extends HistoryEntry> = Omit<T, 'seq' | 'timestamp' | 'kind'>;
 
 export class AgentState {
-  private readonly history: HistoryEntry[];
+  private history: HistoryEntry[];
   private nextSeqValue: number;
+  /** Older entries sealed into the archive (see archive.ts); `history` holds the later ones. */
+  private archiveValue: ArchiveIndex | undefined;
+  /** JSON bytes of each working entry, parallel to `history`; measured when first asked. */
+  private sizes: number[] | undefined;
 
   constructor(
     private readonly clock: Clock,
-    restored?: { entries: readonly HistoryEntry[]; nextSeq: number },
+    restored?: { entries: readonly HistoryEntry[]; nextSeq: number; archive?: ArchiveIndex },
   ) {
     this.history = restored ? [...restored.entries] : [];
     this.nextSeqValue = restored?.nextSeq ?? 1;
+    this.archiveValue = restored?.archive;
   }
 
-  /** Read-only view of every entry, oldest first. */
+  /** Read-only view of the working set: every entry not archived, oldest first (all of them for an agent without an archive). */
   get entries(): readonly HistoryEntry[] {
     return this.history;
+  }
+
+  /** The archive of older entries, once some were sealed. */
+  get archive(): ArchiveIndex | undefined {
+    return this.archiveValue;
+  }
+
+  /** Entries in all, archived ones included. */
+  get entryCount(): number {
+    return (this.archiveValue?.entries ?? 0) + this.history.length;
+  }
+
+  /** The working entries to seal next, keeping about `keepBytes` (see chooseSeal); undefined when none are due. */
+  sealCandidate(keepBytes: number): { fromSeq: number; toSeq: number; count: number; bytes: number } | undefined {
+    this.sizes ??= this.history.map(entryBytes);
+    return chooseSeal(this.history, this.sizes, keepBytes);
+  }
+
+  /**
+   * The oldest working entries, through `ref.toSeq`, are in the segment `ref`: they leave the working set,
+   * and the archive's index carries on what later entries build on. `folded`: references moved into the
+   * manifest `manifestKey` (see archive.ts foldable).
+   */
+  sealed(ref: SegmentRef, budgetFromSeq: number, folded?: { segments: readonly SegmentRef[]; manifestKey: string }): void {
+    const count = this.history.findIndex((e) => e.seq > ref.toSeq);
+    const n = count < 0 ? this.history.length : count;
+    if (n === 0 || this.history[0].seq !== ref.fromSeq) {
+      throw new HistoryValidationError('ARCHIVE_MISALIGNED', `Segment ${ref.fromSeq}–${ref.toSeq} does not start the working set (#${this.history[0]?.seq}).`);
+    }
+    const leaving = this.history.slice(0, n);
+    let index = this.archiveValue ?? emptyArchive();
+    if (folded?.segments.length) index = archiveAfterFold(index, folded.segments, folded.manifestKey);
+    this.archiveValue = archiveAfterSeal(index, leaving, ref, budgetFromSeq);
+    this.history = this.history.slice(n);
+    this.sizes = this.sizes?.slice(n);
   }
 
   /** The sequence number the next entry will get. */
@@ -73,7 +114,7 @@ export class AgentState {
       const entry = this.history[i];
       if (entry.kind === 'system_instruction') return entry.instruction;
     }
-    return '';
+    return this.archiveValue?.systemInstruction ?? '';
   }
 
   appendModelInput(draft: {
@@ -185,6 +226,7 @@ export class AgentState {
       throw new HistoryValidationError('INVALID_ENTRY', `A ${kind} entry would not be valid history (${why}).`);
     }
     this.history.push(entry);
+    this.sizes?.push(entryBytes(entry));
     this.nextSeqValue += 1;
     return entry;
   }

@@ -5,14 +5,23 @@
  */
 import { AgentState, type Clock } from './agent-state';
 import { AgentConfig, ConfigChange } from './agent-config';
-import { type AgentStatus, usageTotals } from './agent-status';
+import { type AgentStatus, type UsageTotals, usageTotals } from './agent-status';
+import type { ArchiveIndex, SegmentRef } from './archive';
 import type { HistoryEntry, JsonValue, ModelOutputEntry, ToolCallRequest, ToolCallResult, TurnEndEntry, WidgetWriteEntry } from './entries';
 import { repairModelOutput, repairToolResult } from './entry-repair';
 import { InputRejectedError } from './errors';
 import { IDEMPOTENCY_KEYS_KEPT, isBlank, parseInput, type InboxItem } from './input';
 import { inputFingerprint } from './input-fingerprint';
 import { AgentRunState, determineState } from './run-state';
-import { type AcceptedKey, type AgentSnapshot, type ApprovalState, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type TimerState } from './snapshot';
+import {
+  type AcceptedKey,
+  type AgentSnapshot,
+  type ApprovalState,
+  ARCHIVED_SNAPSHOT_VERSION,
+  SNAPSHOT_FORMAT,
+  SNAPSHOT_VERSION,
+  type TimerState,
+} from './snapshot';
 import { readCheckedSnapshot, readSnapshot } from './snapshot-check';
 import type { AgentError, StepDeps, StepOutcome } from './step-io';
 import { type ToolDecision, parseToolDecision } from './tool-decision';
@@ -51,7 +60,9 @@ export type TurnOutcome =
   /** The turn ended with a question for the person (`ask_user`); the reply is the next input. */
   | { inputSeq: number; status: 'asked'; question: string }
   /** The agent moved to a new run (continue-as-new) before answering: ask the new run. */
-  | { inputSeq: number; status: 'continued' };
+  | { inputSeq: number; status: 'continued' }
+  /** The turn ended long ago and its entries are archived: `history` reads them. */
+  | { inputSeq: number; status: 'archived' };
 
 export class Agent {
   private pendingResults: ToolCallResult[];
@@ -136,7 +147,7 @@ export class Agent {
    */
   static fromSnapshot(raw: unknown, clock: Clock, options: { imported?: boolean; checked?: boolean; since?: (change: string) => boolean } = {}): Agent {
     const snapshot = options.checked ? readCheckedSnapshot(raw) : readSnapshot(raw);
-    const state = new AgentState(clock, { entries: snapshot.entries, nextSeq: snapshot.nextSeq });
+    const state = new AgentState(clock, { entries: snapshot.entries, nextSeq: snapshot.nextSeq, ...(snapshot.archive ? { archive: snapshot.archive } : {}) });
     if (!options.imported) return new Agent(state, snapshot.config, clock, snapshot);
     // A sub-agent that was working at export answers the original, never the copy: its call is answered
     // Failed here (the patch asked only when there is one), so the copy moves on.
@@ -150,9 +161,11 @@ export class Agent {
   toSnapshot(): AgentSnapshot {
     return {
       format: SNAPSHOT_FORMAT,
-      version: SNAPSHOT_VERSION,
+      version: this.state.archive ? ARCHIVED_SNAPSHOT_VERSION : SNAPSHOT_VERSION,
       config: this.config,
       entries: [...this.state.entries],
+      // Only once entries were archived, so snapshots of other agents stay as they were.
+      ...(this.state.archive ? { archive: this.state.archive } : {}),
       nextSeq: this.state.nextSeq,
       pendingToolResults: [...this.pendingResults],
       inbox: [...this.inboxItems],
@@ -175,6 +188,14 @@ export class Agent {
       // Only once a provider refused an attachment, so snapshots of other agents stay as they were.
       ...(this.refusedAttachmentsValue.length ? { refusedAttachments: this.refusedAttachmentsValue.map((r) => ({ ...r })) } : {}),
     };
+  }
+
+  /**
+   * The oldest working entries are sealed into the segment `ref` (written by an activity): they leave the
+   * working set, and the archive's index carries what later entries build on (see AgentState.sealed).
+   */
+  archiveSealed(ref: SegmentRef, folded?: { segments: readonly SegmentRef[]; manifestKey: string }): void {
+    this.state.sealed(ref, this.budgetFromSeq, folded);
   }
 
   /** Attachments a provider refused for good, left out of later model calls. */
@@ -406,7 +427,7 @@ export class Agent {
           }
         : {}),
       ...(this.config.delegatedBy ? { delegatedBy: this.config.delegatedBy } : {}),
-      entryCount: this.state.entries.length,
+      entryCount: this.state.entryCount,
       lastSeq: this.state.lastSeq,
       inboxLength: this.inboxItems.length,
       nextInputSeq: this.nextInputSeqValue,
@@ -414,7 +435,7 @@ export class Agent {
       pendingToolCalls: this.pendingToolCalls(),
       pendingToolResultCount: this.pendingResults.length,
       lastError: this.lastErrorValue ?? null,
-      usage: usageTotals(this.state.entries),
+      usage: withArchived(usageTotals(this.state.entries), this.state.archive),
       stopping: host.stopping,
       warning: host.warning ?? unpricedCostBudget(this.config, this.state.entries) ?? null,
     };
@@ -497,7 +518,9 @@ export class Agent {
       case AgentRunState.PendingToolResults: {
         // A safe point: nothing runs. The patch is asked only when a budget is hit, so its marker is
         // written only into histories where one is.
-        const hit = budgetHit(this.state.entries, this.config.budgets, this.budgetFromSeq, this.clock());
+        const archive = this.state.archive;
+        const archivedDay = archive?.day && archive.throughSeq > this.budgetFromSeq ? archive.day : undefined;
+        const hit = budgetHit(this.state.entries, this.config.budgets, this.budgetFromSeq, this.clock(), archivedDay);
         if (hit && (deps.since?.(BUDGETS_CHANGE) ?? true)) {
           this.lastErrorValue = { ...hit, runState, at: new Date(this.clock()).toISOString() };
           deps.log?.('StateMachine', `stopped by a budget: ${hit.message}`);
@@ -621,6 +644,7 @@ export class Agent {
   turnOutcome(inputSeq: number): TurnOutcome | undefined {
     if (inputSeq > this.consumedInputSeqValue) return undefined;
     if (this.resetAfterInputSeq !== undefined && inputSeq <= this.resetAfterInputSeq) return { inputSeq, status: 'reset' };
+    if (inputSeq <= (this.state.archive?.inputSeq ?? 0)) return { inputSeq, status: 'archived' };
     const entries = this.state.entries;
     const start = entries.findIndex((e) => e.kind === 'model_input' && e.inputSeq === inputSeq);
     if (start < 0) return { inputSeq, status: 'ignored', reason: 'blank input is dropped' };
@@ -651,6 +675,19 @@ function findAnswer(entries: readonly HistoryEntry[], start: number): ModelOutpu
     if (e.kind === 'model_input') return undefined;
   }
   return undefined;
+}
+
+/** Usage totals of the working set plus the archive's. */
+function withArchived(usage: UsageTotals, archive: ArchiveIndex | undefined): UsageTotals {
+  if (!archive) return usage;
+  const a = archive.usage;
+  return {
+    inputTokens: usage.inputTokens + a.inputTokens,
+    outputTokens: usage.outputTokens + a.outputTokens,
+    cachedInputTokens: usage.cachedInputTokens + a.cachedInputTokens,
+    costUsd: usage.costUsd + a.costUsd,
+    modelCalls: usage.modelCalls + a.modelCalls,
+  };
 }
 
 function copySubAgentCalls(calls: Record<string, SubAgentCall> | undefined): Record<string, SubAgentCall> {

@@ -98,40 +98,69 @@ export function entryBytes(entry: HistoryEntry): number {
   return utf8Length(JSON.stringify(entry));
 }
 
+/** The largest segment a seal makes, unless one turn alone is larger (turns are never split). */
+export const MAX_SEGMENT_BYTES = 1024 * 1024;
+
+/** A run of working entries to seal: indexes `start`…`end` (inclusive) and their JSON bytes. */
+export interface SealPiece {
+  start: number;
+  end: number;
+  bytes: number;
+}
+
 /**
- * The entries to seal next: the oldest working entries down to about `keepBytes` left, ending where a
- * turn is closed — never the turn in progress, never a tool call without its results. Undefined when
- * the working set is within `2 × keepBytes` or nothing can be cut.
+ * How to seal a working set grown past `2 × keepBytes`: the oldest whole turns, in segments of up to
+ * about `maxSegmentBytes`, until about `keepBytes` are left — never the turn in progress (from the newest
+ * input on). Cuts fall just before an input, so the working set always starts with whole turns (and what
+ * came between them: widget writes, instructions). Empty when nothing is due or nothing can be cut.
  */
-export function chooseSeal(
+export function sealPlan(
   entries: readonly HistoryEntry[],
   sizes: readonly number[],
   keepBytes: number,
-): { fromSeq: number; toSeq: number; count: number; bytes: number } | undefined {
-  const total = sizes.reduce((a, b) => a + b, 0);
-  if (total <= 2 * keepBytes || entries.length < 2) return undefined;
-  // The turn in progress starts at the newest model_input: nothing from there on is sealed.
-  let limit = entries.length;
+  options: { maxSegmentBytes?: number; maxPieces?: number } = {},
+): SealPiece[] {
+  const maxSegment = options.maxSegmentBytes ?? MAX_SEGMENT_BYTES;
+  const maxPieces = options.maxPieces ?? Number.POSITIVE_INFINITY;
+  let remaining = 0;
+  for (const size of sizes) remaining += size;
+  if (remaining <= 2 * keepBytes) return [];
+  let limit = 0; // the turn in progress starts at the newest model_input
   for (let i = entries.length - 1; i >= 0; i--) {
     if (entries[i].kind === 'model_input') {
       limit = i;
       break;
     }
   }
-  let cut = -1; // index of the last entry sealed
+  const plan: SealPiece[] = [];
+  let start = 0;
   let bytes = 0;
-  let cutBytes = 0;
-  for (let i = 0; i < limit; i++) {
+  for (let i = 0; i < limit && plan.length < maxPieces; i++) {
     bytes += sizes[i];
-    const e = entries[i];
-    if (e.kind === 'model_output' && e.toolCalls.length > 0) continue; // its results come next
-    cut = i;
-    cutBytes = bytes;
-    if (total - bytes <= keepBytes) break;
+    if (entries[i + 1].kind !== 'model_input') continue; // only whole turns leave
+    const last = remaining - bytes <= keepBytes;
+    // Too little to be worth a segment (the turn in progress is most of what is left): wait.
+    if (last && bytes < keepBytes / 2) break;
+    if (last || bytes >= maxSegment) {
+      plan.push({ start, end: i, bytes });
+      remaining -= bytes;
+      start = i + 1;
+      bytes = 0;
+    }
+    if (last) break;
   }
-  // Too little to be worth a segment (the turn in progress is most of the working set): wait.
-  if (cut < 0 || cutBytes < keepBytes / 2) return undefined;
-  return { fromSeq: entries[0].seq, toSeq: entries[cut].seq, count: cut + 1, bytes: cutBytes };
+  return plan;
+}
+
+/** The next segment to seal (the first piece of sealPlan), as seqs; undefined when none is due. */
+export function chooseSeal(
+  entries: readonly HistoryEntry[],
+  sizes: readonly number[],
+  keepBytes: number,
+): { fromSeq: number; toSeq: number; count: number; bytes: number } | undefined {
+  const [piece] = sealPlan(entries, sizes, keepBytes, { maxPieces: 1 });
+  if (!piece) return undefined;
+  return { fromSeq: entries[0].seq, toSeq: entries[piece.end].seq, count: piece.end + 1, bytes: piece.bytes };
 }
 
 /**
@@ -212,17 +241,18 @@ export function estimateTokens(json: string): number {
 }
 
 /**
- * The segments a model call reads beside the working set: the newest ones after the last compaction
- * (whose summary stands for everything before), newest first until `maxTokens` is covered. A model's
- * window is never larger, so older segments could only be trimmed away.
+ * The segments a model call reads beside the working set: the newest ones after `afterSeq` (the last
+ * compaction's, whose summary stands for everything before), newest first until `maxTokens` is covered
+ * — a model's window is never larger, so older ones could only be trimmed away — and always the newest
+ * one, whose `before` and entries give the state the working set starts from.
  */
 export function segmentsForContext(index: ArchiveIndex | undefined, afterSeq: number, maxTokens = 1_500_000): SegmentRef[] {
-  if (!index) return [];
+  if (!index?.segments.length) return [];
   const picked: SegmentRef[] = [];
   let tokens = 0;
-  for (let i = index.segments.length - 1; i >= 0 && tokens < maxTokens; i--) {
+  for (let i = index.segments.length - 1; i >= 0; i--) {
     const ref = index.segments[i];
-    if (ref.toSeq <= afterSeq) break;
+    if (picked.length && (ref.toSeq <= afterSeq || tokens >= maxTokens)) break;
     picked.unshift(ref);
     tokens += ref.tokens;
   }

@@ -50,15 +50,27 @@ export interface BudgetHit {
 
 /**
  * The budget the next model call would exceed, or undefined. `fromSeq`: entries up to it were granted
- * by a retry and no longer count. `now`: the agent's clock, for the UTC day.
+ * by a retry and no longer count. `now`: the agent's clock, for the UTC day. `archived`: usage of the
+ * newest archived day, from entries after `fromSeq` (the turn in progress is never archived).
  */
-export function budgetHit(entries: readonly HistoryEntry[], budgets: Budgets | undefined, fromSeq: number, now: number): BudgetHit | undefined {
+export function budgetHit(
+  entries: readonly HistoryEntry[],
+  budgets: Budgets | undefined,
+  fromSeq: number,
+  now: number,
+  archived?: { day: string; tokens: number; costUsd: number },
+): BudgetHit | undefined {
   const b = { ...DEFAULT_BUDGETS, ...budgets };
   const turnStart = lastIndex(entries, (e) => e.kind === 'model_input');
   const counted = entries.filter((e, i) => i > turnStart && e.seq > fromSeq);
   const turn = sums(counted);
   const day = new Date(now).toISOString().slice(0, 10);
   const today = sums(entries.filter((e) => e.seq > fromSeq && e.timestamp.slice(0, 10) === day));
+  // Today's calls whose entries are archived already (counted as they left the working set).
+  if (archived?.day === day) {
+    today.tokens += archived.tokens;
+    today.cost += archived.costUsd;
+  }
   const fix = (field: keyof Budgets) => `Raise budgets.${field} with configure, or retry to allow as much again from here.`;
   if (b.turnModelCalls > 0 && turn.calls >= b.turnModelCalls) {
     return {

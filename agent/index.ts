@@ -35,3 +35,4 @@ export * from './sub-agents';
 export * from './tool-allowance';
 export * from './short-id';
 export * from './refused-attachments';
+export * from './archive';

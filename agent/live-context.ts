@@ -31,11 +31,13 @@ export interface RenderOptions {
   liveScreen?: string;
   /** Attachments a provider refused: left out, with a note the model reads (see refused-attachments). */
   refusedAttachments?: readonly RefusedAttachment[];
+  /** The instruction in force before the first of `entries` (when older entries are archived). */
+  systemInstruction?: string;
 }
 
 export function renderLiveContext(entries: readonly HistoryEntry[], options: RenderOptions = {}): ContextMessage[] {
   const bound = options.uptoSeq ?? Number.POSITIVE_INFINITY;
-  let instruction = '';
+  let instruction = options.systemInstruction ?? '';
   const messages: ContextMessage[] = [];
   let calls: ToolCallRequest[] = [];
   for (const entry of entries) {

@@ -4,7 +4,7 @@
  * calls it with the entries it fetched, and the same entries always give the same context.
  */
 import { fitToBudget } from './context-budget';
-import type { HistoryEntry } from './entries';
+import type { HistoryEntry, JsonValue } from './entries';
 import { type ContextMessage, renderLiveContext } from './live-context';
 import type { RefusedAttachment } from './refused-attachments';
 import { type TextTokenizer, bytesPerTokenEstimate, calibrationFactor, countMessageTokens } from './token-estimate';
@@ -29,13 +29,16 @@ export interface ModelContextOptions {
   tokenizer?: TextTokenizer;
   /** Attachments a provider refused (see refused-attachments). */
   refusedAttachments?: readonly RefusedAttachment[];
+  /** State before the first of `entries` when older entries are archived (a segment's `before`). */
+  base?: { systemInstruction: string; widgets: Readonly<Record<string, JsonValue>> };
 }
 
 export function renderModelContext(entries: readonly HistoryEntry[], options: ModelContextOptions): ModelContext {
   const tokenizer = options.tokenizer ?? bytesPerTokenEstimate;
-  const liveScreen = buildLiveScreen(rebuildWidgets(entries, options.uptoSeq));
+  const liveScreen = buildLiveScreen(rebuildWidgets(entries, options.uptoSeq, options.base?.widgets));
   const rendered = renderLiveContext(entries, {
     uptoSeq: options.uptoSeq,
+    ...(options.base?.systemInstruction ? { systemInstruction: options.base.systemInstruction } : {}),
     liveScreen,
     ...(options.refusedAttachments?.length ? { refusedAttachments: options.refusedAttachments } : {}),
   });

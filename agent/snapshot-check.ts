@@ -6,7 +6,7 @@
 import type { ContextualEntry, HistoryEntry } from './entries';
 import { isContextual } from './entries';
 import { SnapshotError } from './errors';
-import { AgentSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot';
+import { ARCHIVED_SNAPSHOT_VERSION, AgentSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot';
 import { MAX_SLEEP_SECONDS } from './timer-tools';
 
 /** Parses and checks `raw`; throws SnapshotError naming what is wrong. */
@@ -17,7 +17,7 @@ export function readSnapshot(raw: unknown): AgentSnapshot {
       .slice(0, 3)
       .map((i) => `${i.path.join('.')}: ${i.message}`)
       .join('; ');
-    throw new SnapshotError('BAD_SNAPSHOT', `Not a livecontext agent snapshot v${SNAPSHOT_VERSION} (${why}).`);
+    throw new SnapshotError('BAD_SNAPSHOT', `Not a livecontext agent snapshot v${SNAPSHOT_VERSION} or v${ARCHIVED_SNAPSHOT_VERSION} (${why}).`);
   }
   const problems = snapshotProblems(parsed.data);
   if (problems.length) {
@@ -33,7 +33,8 @@ export function readSnapshot(raw: unknown): AgentSnapshot {
  */
 export function readCheckedSnapshot(raw: unknown): AgentSnapshot {
   const s = raw as Partial<AgentSnapshot> | null | undefined;
-  if (s?.format === SNAPSHOT_FORMAT && s.version === SNAPSHOT_VERSION && Array.isArray(s.entries)) return s as AgentSnapshot;
+  if (s?.format === SNAPSHOT_FORMAT && (s.version === SNAPSHOT_VERSION || s.version === ARCHIVED_SNAPSHOT_VERSION) && Array.isArray(s.entries))
+    return s as AgentSnapshot;
   return readSnapshot(raw);
 }
 
@@ -41,6 +42,7 @@ export function readCheckedSnapshot(raw: unknown): AgentSnapshot {
 export function snapshotProblems(s: AgentSnapshot): string[] {
   const problems: string[] = [];
   const say = (p: string) => problems.length < 10 && problems.push(p);
+  checkArchive(s, say);
   checkSequence(s.entries, s.nextSeq, say);
   const open = checkTurns(s.entries, say);
   checkInputs(s, say);
@@ -64,6 +66,23 @@ export function snapshotProblems(s: AgentSnapshot): string[] {
   }
   if (s.lastError && Number.isNaN(Date.parse(s.lastError.at))) say('lastError.at is not a date');
   return problems;
+}
+
+/** Version 2 has an archive and version 1 none; the working set starts after the archive, with a turn. */
+function checkArchive(s: AgentSnapshot, say: (p: string) => void) {
+  if ((s.version === ARCHIVED_SNAPSHOT_VERSION) !== (s.archive !== undefined)) say(`a version ${s.version} snapshot ${s.archive ? 'has' : 'lacks'} an archive`);
+  if (!s.archive) return;
+  const a = s.archive;
+  const first = s.entries[0];
+  if (first && first.seq <= a.throughSeq) say(`entry #${first.seq} is also in the archive (through #${a.throughSeq})`);
+  if (a.throughSeq >= s.nextSeq) say(`the archive (through #${a.throughSeq}) reaches past nextSeq ${s.nextSeq}`);
+  if (a.inputSeq > s.consumedInputSeq) say(`the archive holds input #${a.inputSeq}, not taken yet`);
+  let prev = a.manifest?.throughSeq ?? 0;
+  for (const ref of a.segments) {
+    if (ref.fromSeq <= prev || ref.toSeq < ref.fromSeq) say(`archive segment ${ref.fromSeq}–${ref.toSeq} is out of order`);
+    prev = ref.toSeq;
+  }
+  if (prev !== a.throughSeq) say(`the archive's segments end at #${prev}, not at #${a.throughSeq}`);
 }
 
 function checkSequence(entries: readonly HistoryEntry[], nextSeq: number, say: (p: string) => void) {
@@ -120,7 +139,7 @@ function checkInputs(s: AgentSnapshot, say: (p: string) => void) {
     }
     prev = item.inputSeq;
   }
-  let seen = 0;
+  let seen = s.archive?.inputSeq ?? 0;
   for (const e of s.entries) {
     if (e.kind !== 'model_input' || e.inputSeq === undefined) continue;
     if (e.inputSeq <= seen || e.inputSeq > s.consumedInputSeq) say(`input entry #${e.seq} has input number ${e.inputSeq} out of order`);

@@ -10,6 +10,7 @@ import { AgentRunState } from './run-state';
 import { ToolCatalog } from './tool-spec';
 import { SubAgentCall } from './sub-agents';
 import { RefusedAttachments } from './refused-attachments';
+import { ArchiveIndex } from './archive';
 
 export const SNAPSHOT_FORMAT = 'livecontext.agent-snapshot';
 /**
@@ -18,6 +19,8 @@ export const SNAPSHOT_FORMAT = 'livecontext.agent-snapshot';
  */
 export const MAX_INLINE_PAYLOAD_BYTES = 1.5 * 1024 * 1024;
 export const SNAPSHOT_VERSION = 1;
+/** A snapshot whose older entries are in the archive (`archive`); readers before it would lose them, so it says so. */
+export const ARCHIVED_SNAPSHOT_VERSION = 2;
 
 const AgentErrorSchema = z.object({
   code: z.string(),
@@ -46,11 +49,14 @@ export type AcceptedKey = z.infer<typeof AcceptedKey>;
 
 export const AgentSnapshot = z.object({
   format: z.literal(SNAPSHOT_FORMAT),
-  version: z.literal(SNAPSHOT_VERSION),
+  version: z.union([z.literal(SNAPSHOT_VERSION), z.literal(ARCHIVED_SNAPSHOT_VERSION)]),
   /** The id of the agent it was exported from (informative; import may give another). */
   sourceAgentId: z.string().optional(),
   config: AgentConfig,
+  /** History: every entry, or (version 2) the working set after the archive's entries. */
   entries: z.array(HistoryEntry),
+  /** Version 2: the older entries' archive (segments in the blob store; see archive.ts). */
+  archive: ArchiveIndex.optional(),
   /** The sequence number the next history entry gets. */
   nextSeq: z.number().int().positive(),
   /** Results of tool calls already run for the last model output, not yet appended. */

@@ -163,10 +163,11 @@ const commands: Record<string, Command> = {
     run: async (p, v) => (await commandsModule()).stateCmd(need(p[0], 'agent-id'), v),
   },
   history: {
-    usage: 'livecontext history <agent-id> [--json]',
+    usage: 'livecontext history <agent-id> [--after SEQ] [--limit N] [--json]',
     args: 1,
-    summary: 'The history entries.',
-    options: json,
+    summary:
+      'The history entries, archived ones included, printed page by page as they are read; --after SEQ starts after entry SEQ, --limit N prints at most N entries.',
+    options: { ...json, after: { type: 'string' }, limit: { type: 'string' } },
     agent: true,
     run: async (p, v) => (await commandsModule()).historyCmd(need(p[0], 'agent-id'), v),
   },

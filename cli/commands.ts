@@ -1,5 +1,8 @@
 /** The agent commands of the CLI (what they do; parsing and errors live in cli.ts). */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { type AgentSnapshot, InputRejectedError, type TurnOutcome, checkPlainInputKey, readSnapshot } from '../agent/index';
 import type { AgentClient } from '../client/agent-client';
@@ -15,7 +18,7 @@ import { checkModel, modelWarning } from './model-check';
 import { watchWorkerWhile } from './worker-watch';
 import { budgetsOption } from './budget-option';
 import { safeFolderName } from '../activities/tools/workspace-folder';
-import { terminalJson, terminalText } from './terminal-text';
+import { terminalJson, terminalSafe, terminalText } from './terminal-text';
 import { NEEDS_PERSON, TIMED_OUT, approvalNotice, questionNotice, untilApprovalNeeded } from './person-wait';
 
 export type { Values };
@@ -246,10 +249,37 @@ const clip = (text: string, max = 200) => {
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 };
 
+/**
+ * `history`: page by page (archived entries from the archive), each printed as it comes, so an agent of
+ * any age is shown in bounded memory. `--json` prints one JSON array all the same.
+ */
 export async function historyCmd(agentId: string, v: Values) {
+  const after = wholeNumber(str(v, 'after'), '--after', 0) ?? 0;
+  let left = wholeNumber(str(v, 'limit'), '--limit', 1) ?? Number.POSITIVE_INFINITY;
   const { agents } = await connectAgents();
-  const entries = await agents.history(agentId);
-  print(!!v.json, entries, () => entries.flatMap(formatEntry).join('\n'));
+  let cursor: number | null = after;
+  let printed = 0;
+  const write = async (text: string) => {
+    if (!process.stdout.write(text)) await once(process.stdout, 'drain');
+  };
+  if (v.json) await write('[');
+  while (cursor !== null && left > 0) {
+    const page = await agents.entries(agentId, { afterSeq: cursor, limit: Math.min(500, left) });
+    const entries = page.entries.slice(0, left);
+    if (v.json) await write(entries.map((e) => `${printed++ ? ',' : ''}\n${terminalJson(e)}`).join(''));
+    else if (entries.length) await write(`${entries.flatMap(formatEntry).join('\n')}\n`);
+    left -= entries.length;
+    cursor = page.nextAfterSeq;
+  }
+  if (v.json) await write(`${printed ? '\n' : ''}]\n`);
+}
+
+/** A whole number option (at least `min`), or undefined when not given. */
+function wholeNumber(value: string | undefined, name: string, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!value.trim() || !Number.isInteger(n) || n < min) throw new UserError(`${name} takes a whole number of at least ${min}, not "${value}".`);
+  return n;
 }
 
 export async function listCmd(v: Values) {
@@ -312,13 +342,14 @@ export async function decideCmd(agentId: string, toolCallId: string, approved: b
 
 export async function exportCmd(agentId: string, v: Values) {
   const { agents } = await connectAgents();
-  const snapshot = { ...(await agents.snapshot(agentId)), sourceAgentId: agentId };
+  const exported = await agents.export(agentId);
   const out = str(v, 'out');
   if (out) {
-    writeFileSync(out, `${JSON.stringify(snapshot, null, 2)}\n`);
-    show(`Exported agent "${agentId}" (${snapshot.entries.length} entries) to ${out}.`);
+    // Written as it is read: archived entries come segment by segment, never the whole agent at once.
+    await pipeline(Readable.from(exported.text), createWriteStream(out));
+    show(`Exported agent "${agentId}" (${exported.entries} entries) to ${out}.`);
   } else {
-    console.log(terminalJson(snapshot));
+    for await (const piece of exported.text) if (!process.stdout.write(terminalSafe(piece))) await once(process.stdout, 'drain');
   }
   console.error(workspaceNote(agentId));
 }

@@ -33,8 +33,10 @@ export function terminalText(text: string): string {
  * escapes C0 controls already; C1 controls and bidi controls become `\uXXXX` escapes.
  */
 export function terminalJson(value: unknown): string {
-  return (JSON.stringify(value, null, 2) ?? 'null').replace(
-    /[\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g,
-    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return terminalSafe(JSON.stringify(value, null, 2) ?? 'null');
+}
+
+/** JSON text with the characters JSON.stringify leaves raw but a terminal acts on escaped (still the same JSON). */
+export function terminalSafe(json: string): string {
+  return json.replace(/[\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

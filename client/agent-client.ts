@@ -18,6 +18,7 @@ import {
   type TurnOutcome,
   readSnapshot,
 } from '../agent/index';
+import { ArchiveStore } from '../common/archive/index';
 import type { WorkerStatus } from '../common/task-queue-pollers';
 import type { agentWorkflow } from '../workflows/index';
 import {
@@ -29,6 +30,7 @@ import {
   decideToolCallUpdate,
   resetUpdate,
   configureUpdate,
+  archiveQuery,
   entriesQuery,
   inputSignal,
   retrySignal,
@@ -41,6 +43,7 @@ import {
   type NotebookWriteResult,
   updateNotebookUpdate,
 } from '../workflows/messages';
+import { archivedForStart, checkArchiveReadable, exportedSnapshot, pageThroughArchive } from './agent-archive';
 import { AgentCalls } from './agent-calls';
 import { type AgentSummary, listAgents } from './agent-list';
 import { AgentSchedules } from './agent-schedules';
@@ -86,9 +89,12 @@ export interface AgentClientOptions {
    * Costs two task-queue descriptions and one of the agent at most every 10 s per agent.
    */
   workerCheck?: boolean;
+  /** Where agents' archived entries are read and an import's are written (default: from the environment, as the workers). */
+  archive?: ArchiveStore;
 }
 
 export class AgentClient {
+  private archiveStore: ArchiveStore | undefined;
   private readonly workers: WorkerCheck;
   private readonly calls: AgentCalls;
   private readonly turns: AgentTurns;
@@ -124,7 +130,16 @@ export class AgentClient {
    */
   async restore(agentId: string, snapshot: AgentSnapshot): Promise<WorkflowHandleWithFirstExecutionRunId<typeof agentWorkflow>> {
     checkAgentId(agentId);
-    return startAgentWorkflow(this.client, this.taskQueue, this.options, agentId, { snapshot: readSnapshot(snapshot), imported: true });
+    const checked = readSnapshot(snapshot);
+    if (checked.archive) await checkArchiveReadable(this.archive, checked.archive);
+    // A long history goes to the archive first: the start carries only the working set (see agent-archive.ts).
+    const start = await archivedForStart(this.archive, checked);
+    return startAgentWorkflow(this.client, this.taskQueue, this.options, agentId, { snapshot: start, imported: true });
+  }
+
+  /** The archive of agents' older entries (blob store and codec keys as the workers'). */
+  get archive(): ArchiveStore {
+    return (this.archiveStore ??= this.options.archive ?? ArchiveStore.fromEnv());
   }
 
   /**
@@ -211,18 +226,21 @@ export class AgentClient {
     return askWorkerInfo(this.client, taskQueue);
   }
 
-  /** One page of history entries (see EntriesRequest), for clients that page themselves (the gateway). */
-  entries(agentId: string, request: EntriesRequest = {}): Promise<EntriesPage> {
-    return this.calls.query(agentId, () => this.handle(agentId).query(entriesQuery, request));
+  /**
+   * One page of history entries (see EntriesRequest), for clients that page themselves (the gateway):
+   * archived entries come from the archive, later ones from the agent.
+   */
+  async entries(agentId: string, request: EntriesRequest = {}): Promise<EntriesPage> {
+    const working = await this.calls.query(agentId, () => this.handle(agentId).query(entriesQuery, request));
+    return pageThroughArchive(this.archive, request, working, () => this.calls.query(agentId, () => this.handle(agentId).query(archiveQuery)));
   }
 
-  /** All history entries after `afterSeq`, paging through the `entries` query. */
+  /** All history entries after `afterSeq`, page by page. */
   async history(agentId: string, afterSeq = 0): Promise<HistoryEntry[]> {
     const out: HistoryEntry[] = [];
     let cursor: number | null = afterSeq;
     while (cursor !== null) {
-      const after = cursor;
-      const page: EntriesPage = await this.calls.query(agentId, () => this.handle(agentId).query(entriesQuery, { afterSeq: after }));
+      const page: EntriesPage = await this.entries(agentId, { afterSeq: cursor });
       out.push(...page.entries);
       cursor = page.nextAfterSeq;
     }
@@ -278,8 +296,18 @@ export class AgentClient {
     return lastError;
   }
 
+  /** The agent's state as its workflow holds it: the working set, and the archive's index once entries were archived. */
   snapshot(agentId: string): Promise<AgentSnapshot> {
     return this.calls.query(agentId, () => this.handle(agentId).query(snapshotQuery));
+  }
+
+  /**
+   * The agent as an export: a version-1 snapshot with every entry, archived ones included, as text in
+   * pieces (write them out as they come: a large agent is never held whole).
+   */
+  async export(agentId: string): Promise<{ entries: number; text: AsyncGenerator<string> }> {
+    const snapshot = await this.snapshot(agentId);
+    return { entries: (snapshot.archive?.entries ?? 0) + snapshot.entries.length, text: exportedSnapshot(this.archive, snapshot, agentId) };
   }
 
   /** The partial output of the model call running now, or null when none runs (see live-output.ts). */

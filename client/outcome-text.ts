@@ -20,5 +20,7 @@ export function outcomeText(outcome: TurnOutcome): string {
       return `(the turn was interrupted${outcome.by ? ` by ${outcome.by}` : ''}; the agent waits for input)`;
     case 'asked':
       return outcome.question;
+    case 'archived':
+      return `(input #${outcome.inputSeq} was answered long ago; its turn is in the archive: \`history\` shows it)`;
   }
 }

@@ -185,6 +185,7 @@ export const TurnOutcomeSchema = z
       .object({ inputSeq: z.number(), status: z.literal('asked'), question: z.string() })
       .describe('The turn ended with a question for the person; the reply is the next input.'),
     z.object({ inputSeq: z.number(), status: z.literal('continued') }),
+    z.object({ inputSeq: z.number(), status: z.literal('archived') }),
   ])
   .meta({ id: 'TurnOutcome' });
 agree<Same<z.infer<typeof TurnOutcomeSchema>, TurnOutcome>>();

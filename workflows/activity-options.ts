@@ -32,3 +32,17 @@ export const DEFAULT_TOOL_ACTIVITY_OPTIONS: ActivityOptions = {
     maximumAttempts: 10,
   },
 };
+
+/**
+ * Seals: a segment of a few hundred KB written to the blob store. Retried while the store is away (it
+ * can wait: the working set just stays larger meanwhile), then given up until the agent next rests.
+ */
+export const ARCHIVE_ACTIVITY_OPTIONS: ActivityOptions = {
+  startToCloseTimeout: '2 minutes',
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '30 seconds',
+    maximumAttempts: 8,
+  },
+};

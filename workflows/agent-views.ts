@@ -6,7 +6,14 @@ const PAGE_MAX_ENTRIES = 500;
 /** Well under gRPC's 4 MB message limit, whatever the entries hold. */
 const PAGE_MAX_BYTES = 1024 * 1024;
 
-export function pageEntries(entries: readonly HistoryEntry[], req: EntriesRequest): EntriesPage {
+/** `archivedThroughSeq`: entries up to it are archived (not in `entries`); the page says so. */
+export function pageEntries(entries: readonly HistoryEntry[], req: EntriesRequest, archivedThroughSeq?: number): EntriesPage {
+  const page = pageOf(entries, req);
+  if (!archivedThroughSeq) return page;
+  return { ...page, lastSeq: Math.max(page.lastSeq, archivedThroughSeq), archivedThroughSeq };
+}
+
+function pageOf(entries: readonly HistoryEntry[], req: EntriesRequest): EntriesPage {
   const afterSeq = req.afterSeq ?? 0;
   const uptoSeq = req.uptoSeq ?? Number.POSITIVE_INFINITY;
   const limit = Math.min(Math.max(req.limit ?? PAGE_MAX_ENTRIES, 1), PAGE_MAX_ENTRIES);

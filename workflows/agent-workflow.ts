@@ -11,6 +11,7 @@ import { agentMetrics } from './agent-metrics';
 import { registerControlHandlers } from './agent-run/control-handlers';
 import { createAgent } from './agent-run/create-agent';
 import { wasCancelled } from './agent-run/failures';
+import { archiveSealer } from './agent-run/archive-sealer';
 import { historyMonitor } from './agent-run/history-monitor';
 import { registerInputHandlers } from './agent-run/input-handlers';
 import { registerQueries } from './agent-run/query-handlers';
@@ -37,6 +38,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   const visibility = searchAttributePublisher(agent, changed);
   const metrics = agentMetrics(agent); // replay-safe counters: turns, blocks, continue-as-new
   const carrier = stateCarrier(agent, changed);
+  const sealer = archiveSealer(agent, changed);
   const status = () => agent.status({ stopping: run.stopping, warning: carrier.refusal });
 
   // Every handler is set before the first await, in this order, so messages that came with the start find theirs.
@@ -98,6 +100,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
       if (agent.config.delegatedBy && (await subAgents.reportToParent())) break;
       visibility.publish(outcome);
       metrics.rested(outcome);
+      await sealer.sealAll(); // the agent rests: a good time to move its oldest turns to the archive
       if (outcome === 'BlockedOnInput') {
         await condition(() => agent.inbox.length > 0 || run.ending() || run.overUpdateBudget());
       } else if (outcome === 'BlockedOnApproval') {
@@ -110,13 +113,19 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
       visibility.woke(outcome);
     }
     if (!run.continuing || run.stopping || run.resetRequested) break;
+    await sealer.sealAll(); // the new run carries only the working set
     const checkedJson = await carrier.canCarry();
     if (checkedJson !== undefined) {
       await condition(allHandlersFinished);
       if (run.stopping || run.resetRequested) break; // arrived while the worker was asked
       // Lossless: the new run starts from the whole agent — history, pending results, approvals, inbox,
       // configuration, widgets. Large state is offloaded by the payload codec, never truncated.
-      log.info('continuing as new', { category: 'History', historySize: workflowInfo().historySize, entries: agent.state.entries.length });
+      log.info('continuing as new', {
+        category: 'History',
+        historySize: workflowInfo().historySize,
+        entries: agent.state.entries.length,
+        archived: agent.state.archive?.entries ?? 0,
+      });
       metrics.continuedAsNew('history');
       const snapshot = agent.toSnapshot();
       // Unchanged by the handlers that finished meanwhile: the new run need not check it again.

@@ -6,6 +6,7 @@ import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/commo
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type {
   AgentConfig,
+  ArchiveIndex,
   AgentInput,
   AgentSnapshot,
   AgentStatus,
@@ -63,6 +64,11 @@ export interface EntriesPage {
   /** Pass as `afterSeq` for the next page; null when there is no more (up to `uptoSeq`). */
   nextAfterSeq: number | null;
   lastSeq: number;
+  /**
+   * Entries up to here are in the agent's archive, not in this query's pages (which start after it):
+   * read them from the archive (the `archive` query gives its index). Absent while nothing is archived.
+   */
+  archivedThroughSeq?: number;
 }
 
 export interface EntriesRequest {
@@ -157,3 +163,5 @@ export const stateQuery = defineQuery<AgentStatus>('state');
 export const entriesQuery = defineQuery<EntriesPage, [EntriesRequest?]>('entries');
 export const pendingToolCallsQuery = defineQuery<ToolCallRequest[]>('pendingToolCalls');
 export const snapshotQuery = defineQuery<AgentSnapshot>('snapshot');
+/** The index of the agent's archive (older entries sealed into segments), or null when nothing is archived. */
+export const archiveQuery = defineQuery<ArchiveIndex | null>('archive');

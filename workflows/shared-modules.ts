@@ -21,6 +21,7 @@ import * as agentState from '../agent/agent-state';
 import * as agentStatus from '../agent/agent-status';
 import * as agent from '../agent/agent';
 import * as answerDelivery from '../agent/answer-delivery';
+import * as archive from '../agent/archive';
 import * as askUser from '../agent/ask-user';
 import * as attachments from '../agent/attachments';
 import * as budgets from '../agent/budgets';
@@ -117,6 +118,7 @@ for (const namespace of [
   agentStatus,
   agent,
   answerDelivery,
+  archive,
   askUser,
   attachments,
   budgets,

@@ -1,4 +1,5 @@
 /** Reading agents: the list, one agent's status, its history page by page, its snapshot (export). */
+import { Readable } from 'node:stream';
 import { createRoute } from '@hono/zod-openapi';
 import type { AgentClient } from '../../client/agent-client';
 import { AgentList, AgentPath, AgentStatusSchema, HistoryPage, HistoryQuery, ListQuery, SnapshotSchema } from '../api-schemas';
@@ -60,7 +61,15 @@ export function mountAgentReadRoutes(api: ApiApp, agents: AgentClient): void {
 
   api.openapi(exportAgent, async (c) => {
     const { id } = c.req.valid('param');
-    // As `livecontext export` writes it: the source named, so an import elsewhere may keep the id.
-    return c.json({ ...(await agents.snapshot(id)), sourceAgentId: id }, 200);
+    // As `livecontext export` writes it: the source named, so an import elsewhere may keep the id; streamed,
+    // archived entries segment by segment, so a large agent is never held whole.
+    const exported = await agents.export(id);
+    const body = Readable.toWeb(Readable.from(encode(exported.text))) as ReadableStream<Uint8Array>;
+    return c.body(body, 200, { 'content-type': 'application/json' }) as never;
   });
+}
+
+async function* encode(pieces: AsyncIterable<string>): AsyncGenerator<Uint8Array> {
+  const encoder = new TextEncoder();
+  for await (const piece of pieces) yield encoder.encode(piece);
 }

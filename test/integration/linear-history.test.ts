@@ -87,7 +87,7 @@ test("a worker's entry cache survives continue-as-new and is dropped after a res
       const { runId } = await handle.describe();
       runs.add(runId);
       const { lastSeq } = await t.agents.state(agentId);
-      const entries = await cache.entriesUpTo(t.client, agentId, runId, lastSeq);
+      const entries = await cache.range(t.client, agentId, runId, 0, lastSeq);
       expect(entries).toEqual(await t.agents.history(agentId));
     }
     expect(runs.size).toBeGreaterThanOrEqual(3);
@@ -99,7 +99,7 @@ test("a worker's entry cache survives continue-as-new and is dropped after a res
     await t.agents.reset(agentId);
     await t.agents.ask(agentId, 'after-reset');
     const { runId } = await handle.describe();
-    const after = await cache.entriesUpTo(t.client, agentId, runId, (await t.agents.state(agentId)).lastSeq);
+    const after = await cache.range(t.client, agentId, runId, 0, (await t.agents.state(agentId)).lastSeq);
     expect(after).toEqual(await t.agents.history(agentId));
     expect(JSON.stringify(after)).toContain('after-reset');
     expect(JSON.stringify(after)).not.toContain('turn-0-');

@@ -52,6 +52,7 @@ const OUTCOMES: Record<TurnOutcome['status'], TurnOutcome[]> = {
   ],
   asked: [{ inputSeq: 2, status: 'asked', question: 'Which one?' }],
   continued: [{ inputSeq: 3, status: 'continued' }],
+  archived: [{ inputSeq: 1, status: 'archived' }],
 };
 
 test('every response schema a route declares parses instead of throwing', () => {

@@ -23,11 +23,11 @@ const seqs = (list: HistoryEntry[]) => list.map((e) => e.seq);
 test('a run fed from its start, then feed by feed: every model call is answered from the cache', async () => {
   const cache = new EntryCache();
   cache.feed('a', { runId: 'r1', afterSeq: 0, entries: entries(1, 1) });
-  expect(seqs(await cache.entriesUpTo(nowhere, 'a', 'r1', 1))).toEqual([1]);
+  expect(seqs(await cache.range(nowhere, 'a', 'r1', 0, 1))).toEqual([1]);
   cache.feed('a', { runId: 'r1', afterSeq: 1, entries: entries(2, 3) });
   cache.feed('a', { runId: 'r1', afterSeq: 3, entries: entries(4, 5) });
-  expect(seqs(await cache.entriesUpTo(nowhere, 'a', 'r1', 5))).toEqual([1, 2, 3, 4, 5]);
-  expect(seqs(await cache.entriesUpTo(nowhere, 'a', 'r1', 3))).toEqual([1, 2, 3]); // a bound below the newest
+  expect(seqs(await cache.range(nowhere, 'a', 'r1', 0, 5))).toEqual([1, 2, 3, 4, 5]);
+  expect(seqs(await cache.range(nowhere, 'a', 'r1', 0, 3))).toEqual([1, 2, 3]); // a bound below the newest
   expect(cache.fedEntries).toBe(5);
   expect(cache.fetchedEntries).toBe(0);
 });
@@ -36,7 +36,7 @@ test("continue-as-new: the new run's first feed links to the run it continued fr
   const cache = new EntryCache();
   cache.feed('a', { runId: 'r1', afterSeq: 0, entries: entries(1, 4) });
   cache.feed('a', { runId: 'r2', continuedFromRunId: 'r1', afterSeq: 4, entries: entries(5, 5) });
-  expect(seqs(await cache.entriesUpTo(nowhere, 'a', 'r2', 5))).toEqual([1, 2, 3, 4, 5]);
+  expect(seqs(await cache.range(nowhere, 'a', 'r2', 0, 5))).toEqual([1, 2, 3, 4, 5]);
 });
 
 test('feeds that do not link up are dropped, never merged', async () => {
@@ -49,15 +49,15 @@ test('feeds that do not link up are dropped, never merged', async () => {
   // An agent never cached, fed mid-run: nothing to continue.
   cache.feed('b', { runId: 'r1', afterSeq: 7, entries: entries(8, 8) });
   expect(cache.fedEntries).toBe(2);
-  expect(seqs(await cache.entriesUpTo(nowhere, 'a', 'r1', 2))).toEqual([1, 2]);
+  expect(seqs(await cache.range(nowhere, 'a', 'r1', 0, 2))).toEqual([1, 2]);
   // What the cache lacks is queried: with no server behind the client, that call fails.
-  await expect(nowhere.connection.withDeadline(Date.now() + 500, () => cache.entriesUpTo(nowhere, 'a', 'r1', 5))).rejects.toThrow();
+  await expect(nowhere.connection.withDeadline(Date.now() + 500, () => cache.range(nowhere, 'a', 'r1', 0, 5))).rejects.toThrow();
 });
 
 test('a reset run (continued from the old one, but carrying no entries) replaces the cached history', async () => {
   const cache = new EntryCache();
   cache.feed('a', { runId: 'r1', afterSeq: 0, entries: entries(1, 6) });
   cache.feed('a', { runId: 'r2', continuedFromRunId: 'r1', afterSeq: 0, entries: entries(1, 1, 'fresh') });
-  const got = await cache.entriesUpTo(nowhere, 'a', 'r2', 1);
+  const got = await cache.range(nowhere, 'a', 'r2', 0, 1);
   expect(got).toEqual(entries(1, 1, 'fresh'));
 });

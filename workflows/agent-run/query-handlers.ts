@@ -2,11 +2,12 @@
 import { setHandler } from '@temporalio/workflow';
 import type { Agent, AgentStatus } from '../../agent/index';
 import { pageEntries } from '../agent-views';
-import { entriesQuery, pendingToolCallsQuery, snapshotQuery, stateQuery } from '../messages';
+import { archiveQuery, entriesQuery, pendingToolCallsQuery, snapshotQuery, stateQuery } from '../messages';
 
 export function registerQueries(agent: Agent, status: () => AgentStatus): void {
   setHandler(stateQuery, status);
-  setHandler(entriesQuery, (req) => pageEntries(agent.state.entries, req ?? {}));
+  setHandler(entriesQuery, (req) => pageEntries(agent.state.entries, req ?? {}, agent.state.archive?.throughSeq));
+  setHandler(archiveQuery, () => agent.state.archive ?? null);
   setHandler(pendingToolCallsQuery, () => agent.pendingToolCalls());
   setHandler(snapshotQuery, () => agent.toSnapshot());
 }

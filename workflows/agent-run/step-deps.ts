@@ -4,7 +4,7 @@
  */
 import { condition, isCancellation, log, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../../activities/index';
-import { type Agent, InfrastructureError, type StepDeps } from '../../agent/index';
+import { type Agent, InfrastructureError, type StepDeps, segmentsForContext } from '../../agent/index';
 import { DEFAULT_MODEL_ACTIVITY_OPTIONS, DEFAULT_TOOL_ACTIVITY_OPTIONS } from '../activity-options';
 import { entryFeed } from '../entry-feed';
 import { MODEL_ROUTING_CHANGE, ROUTED_START_TIMEOUT, isRoutable, notTaken, notTakenFailure, providerOf, providerTaskQueue } from '../model-routing';
@@ -39,7 +39,18 @@ export function stepDeps(agent: Agent, changed: (change: string) => boolean, wai
       feed.beforeModelCall(); // this worker's callModel then needs no entries query (no command, no history)
       // The summary makes the activity readable in the Web UI ("model openai:gpt-4.1-mini").
       const options = { ...DEFAULT_MODEL_ACTIVITY_OPTIONS, summary: `model ${request.model}` };
-      const args = [{ ...request, agentId: workflowId, runId, routable: true }] as const;
+      const archive = agent.state.archive;
+      const args = [
+        {
+          ...request,
+          agentId: workflowId,
+          runId,
+          routable: true,
+          // Only once entries were archived, so model calls of other agents are scheduled as they were.
+          // The newest segment: the activity reads older ones itself when the model's window has room.
+          ...(archive ? { archive: { throughSeq: archive.throughSeq, segments: segmentsForContext(archive, archive.throughSeq) } } : {}),
+        },
+      ] as const;
       let result;
       try {
         result = await callModel.executeWithOptions(options, [...args]);

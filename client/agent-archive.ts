@@ -1,0 +1,112 @@
+/**
+ * The client's side of the archive (ageless agents): history pages that reach into sealed segments,
+ * export that streams every entry — archived ones first — as a version-1 snapshot any livecontext reads,
+ * and import that seals a large history into segments before the agent starts, so that no payload and
+ * no workflow task carries more than the working set. Clients share the workers' blob store and codec
+ * keys (as for offloaded payloads): LIVECONTEXT_BLOB_DIR or the S3 settings, LIVECONTEXT_CODEC_KEYS.
+ */
+import {
+  type AgentSnapshot,
+  type ArchiveIndex,
+  DEFAULT_WORKING_SET_BYTES,
+  type HistoryEntry,
+  SNAPSHOT_FORMAT,
+  SNAPSHOT_VERSION,
+  ARCHIVED_SNAPSHOT_VERSION,
+  archiveAfterFold,
+  archiveAfterSeal,
+  emptyArchive,
+  entryBytes,
+  foldable,
+  sealPlan,
+} from '../agent/index';
+import type { ArchiveStore } from '../common/archive/index';
+import type { EntriesPage, EntriesRequest } from '../workflows/messages';
+
+/** Archived entries per page (as the `entries` query's pages). */
+const ARCHIVE_PAGE_ENTRIES = 500;
+
+/**
+ * One page of history from `afterSeq` on: from the archive while the page starts in it, else the
+ * working-set page the query gave. `working` is that query's answer for the same request; `index` asks
+ * the agent for its archive index (only when the page starts in the archive).
+ */
+export async function pageThroughArchive(
+  store: ArchiveStore,
+  request: EntriesRequest,
+  working: EntriesPage,
+  index: () => Promise<ArchiveIndex | null>,
+): Promise<EntriesPage> {
+  const afterSeq = request.afterSeq ?? 0;
+  const through = working.archivedThroughSeq;
+  if (!through || afterSeq >= through) return working;
+  const archive = await index();
+  if (!archive) return working; // un-archived meanwhile (a reset): the working set is all there is
+  const upto = Math.min(request.uptoSeq ?? Number.POSITIVE_INFINITY, archive.throughSeq);
+  const limit = Math.min(Math.max(request.limit ?? ARCHIVE_PAGE_ENTRIES, 1), ARCHIVE_PAGE_ENTRIES);
+  const entries = await store.entries(archive, { afterSeq, uptoSeq: upto, limit });
+  const last = entries.at(-1)?.seq ?? upto;
+  const more =
+    last < (request.uptoSeq ?? Number.POSITIVE_INFINITY) && (last < archive.throughSeq || working.entries.length > 0 || working.nextAfterSeq !== null);
+  return { entries, nextAfterSeq: more ? last : null, lastSeq: working.lastSeq, archivedThroughSeq: archive.throughSeq };
+}
+
+/**
+ * The agent's snapshot as text, every entry included (archived ones read from the store, segment by
+ * segment), in the version-1 format every livecontext reads. Yields pieces, so a large agent is written
+ * as it is read and never held whole.
+ */
+export async function* exportedSnapshot(store: ArchiveStore, snapshot: AgentSnapshot, sourceAgentId: string): AsyncGenerator<string> {
+  const { entries, archive, ...rest } = snapshot;
+  const head = JSON.stringify({ ...rest, format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, sourceAgentId }, null, 2);
+  yield `${head.slice(0, head.lastIndexOf('\n}'))},\n  "entries": [`;
+  let first = true;
+  const line = (e: HistoryEntry) => {
+    const text = `${first ? '' : ','}\n    ${JSON.stringify(e)}`;
+    first = false;
+    return text;
+  };
+  if (archive) {
+    for (const ref of await store.allSegments(archive)) {
+      const segment = await store.readSegment(ref);
+      yield segment.entries.map(line).join('');
+    }
+  }
+  yield entries.map(line).join('');
+  yield `${first ? '' : '\n  '}]\n}\n`;
+}
+
+/**
+ * A snapshot to start from, with its older entries sealed into the archive first when its history is
+ * over twice the agent's working set (as the agent itself would have sealed them): the start carries
+ * only the working set and the archive's index. Other snapshots are returned as they are.
+ */
+export async function archivedForStart(store: ArchiveStore, snapshot: AgentSnapshot): Promise<AgentSnapshot> {
+  const keep = snapshot.config.workingSetBytes ?? DEFAULT_WORKING_SET_BYTES;
+  const { entries } = snapshot;
+  const plan = sealPlan(entries, entries.map(entryBytes), keep);
+  if (!plan.length) return snapshot;
+  let index = snapshot.archive ?? emptyArchive();
+  for (const piece of plan) {
+    const leaving = entries.slice(piece.start, piece.end + 1);
+    const ref = await store.writeSegment({ before: { systemInstruction: index.systemInstruction, widgets: index.widgets }, entries: leaving });
+    const fold = foldable(index);
+    if (fold.length) index = archiveAfterFold(index, fold, await store.writeManifest(fold, index.manifest?.key));
+    index = archiveAfterSeal(index, leaving, ref, snapshot.budgetFromSeq ?? 0);
+  }
+  return { ...snapshot, version: ARCHIVED_SNAPSHOT_VERSION, entries: entries.slice(plan[plan.length - 1].end + 1), archive: index };
+}
+
+/**
+ * A snapshot that names an archive (one the agent's own state carried) can start only where that archive
+ * is: its newest segment must be readable from this client's blob store, or the import is refused.
+ */
+export async function checkArchiveReadable(store: ArchiveStore, archive: ArchiveIndex): Promise<void> {
+  const newest = archive.segments.at(-1);
+  if (!newest) return;
+  try {
+    await store.readSegment(newest);
+  } catch (err) {
+    throw new Error(`The snapshot's archive cannot be read here (${(err as Error).message}). Import an export (version 1) instead.`);
+  }
+}
