@@ -97,8 +97,28 @@ async function kill(w: WorkerProcess): Promise<void> {
   await exited;
 }
 
-/** The worker's RSS once it has settled: the median of three reads half a second apart. */
+/** A worker process whose garbage the benchmark can have collected (see worker-process.ts). */
+function spawnLifetimeWorker(bench: Bench, taskQueue: string, bundlePath: string): WorkerProcess {
+  return spawnWorker(bench, 'livecontext', taskQueue, bundlePath, { nodeArgs: ['--expose-gc'], env: { BENCH_WORKER_GC_ON_STDIN: '1' }, stdin: true });
+}
+
+/** Asks the worker for a full garbage collection of its main thread and waits until done (at most 10 s). */
+async function collectGarbage(w: WorkerProcess): Promise<void> {
+  const done = new Promise<void>((resolve) => {
+    const onData = (d: Buffer) => {
+      if (!String(d).includes('GC DONE')) return;
+      w.proc.stdout!.off('data', onData);
+      resolve();
+    };
+    w.proc.stdout!.on('data', onData);
+  });
+  w.proc.stdin!.write('gc\n');
+  await Promise.race([done, sleep(10_000)]);
+}
+
+/** The worker's RSS once it has settled: after a full collection, the median of three reads half a second apart. */
 async function settledRssMiB(w: WorkerProcess): Promise<number | null> {
+  await collectGarbage(w);
   const reads: number[] = [];
   for (let i = 0; i < 3; i++) {
     await sleep(500);
@@ -145,6 +165,8 @@ export interface SizeFigures {
   inputToAnswerP50Ms?: number;
   workerRssMiB?: { before: number | null; afterTurns: number | null; afterFirstTurn: number | null; peak: number | null };
   rssPerAgentMiB?: number | null;
+  /** The worker's peak RSS (VmHWM) by the end of the timed turns, above its RSS before the import. */
+  peakAboveBeforeMiB?: number | null;
   exportMs?: number;
   exportBytes?: number;
   recovery?: { spawnToAnswerMs: number; newWorkerFirstTask: { ms: number; attempt: number } | null; rssAfterMiB: number | null; rssReadyMiB: number | null };
@@ -170,7 +192,7 @@ export async function measureOldAgent(
   const agentId = uniqueId('life-old');
   const warmId = uniqueId('life-young');
   const say = (m: string) => progress(`lifetime: ${path.basename(snapshotPath, '.json')}: ${m}`);
-  let worker = spawnWorker(bench, 'livecontext', taskQueue, o.bundlePath);
+  let worker = spawnLifetimeWorker(bench, taskQueue, o.bundlePath);
   const ask = (what: string, text = 'hello') => answered(what, o.limitMs, bench.client, agentId, () => client.ask(agentId, text));
   try {
     await worker.ready;
@@ -179,7 +201,9 @@ export async function measureOldAgent(
     await answered('the young agent', o.limitMs, bench.client, warmId, () => client.ask(warmId, 'hello'));
     const before = await settledRssMiB(worker);
 
-    f.importMs = await cli(['import', snapshotPath, '--id', agentId], taskQueue, bench.env.address, o.limitMs);
+    // Import and export read or write the whole file: their bound grows with it (one more second per MB).
+    const fileLimitMs = o.limitMs + Math.round(statSync(snapshotPath).size / 1e6) * 1000;
+    f.importMs = await cli(['import', snapshotPath, '--id', agentId], taskQueue, bench.env.address, fileLimitMs);
     say(`imported in ${f.importMs} ms`);
     f.firstTurnAfterImportMs = await ask('the first turn after import');
     const afterFirstTurn = await settledRssMiB(worker);
@@ -191,11 +215,12 @@ export async function measureOldAgent(
     const afterTurns = await settledRssMiB(worker);
     f.workerRssMiB = { before, afterFirstTurn, afterTurns, peak: memoryOf(worker.proc.pid!)?.peakMiB ?? null };
     f.rssPerAgentMiB = before === null || afterTurns === null ? null : round(afterTurns - before);
+    f.peakAboveBeforeMiB = before === null || f.workerRssMiB.peak === null ? null : round(f.workerRssMiB.peak - before);
     say(`input → answer p50 ${f.inputToAnswerP50Ms} ms; worker RSS ${before} → ${afterTurns} MiB`);
 
     const out = `${snapshotPath}.export.json`;
     try {
-      f.exportMs = await cli(['export', agentId, '--out', out], taskQueue, bench.env.address, o.limitMs);
+      f.exportMs = await cli(['export', agentId, '--out', out], taskQueue, bench.env.address, fileLimitMs);
       f.exportBytes = statSync(out).size;
     } finally {
       try {
@@ -210,7 +235,7 @@ export async function measureOldAgent(
     await kill(worker);
     const killedAt = Date.now();
     const t0 = performance.now();
-    worker = spawnWorker(bench, 'livecontext', taskQueue, o.bundlePath);
+    worker = spawnLifetimeWorker(bench, taskQueue, o.bundlePath);
     let rssReadyMiB: number | null = null;
     const w = worker;
     void w.ready.then(

@@ -35,6 +35,7 @@ const FIGURES: Figure[] = [
     goal: '≤ 8 MiB at 1M entries, ≤ 1.5×',
     meets: (v, base, _r, size) => v <= 1.5 * base && (size.entries < 1_000_000 || v <= 8),
   },
+  { name: "— the worker's peak RSS (VmHWM) above its RSS before the import (MiB)", pick: (f) => f.peakAboveBeforeMiB, goal: '' },
   { name: 'input → answer p50 (ms)', pick: (f) => f.inputToAnswerP50Ms, goal: '≤ 1.5×', meets: within(1.5) },
   { name: 'export: `livecontext export --out` (ms)', pick: (f) => f.exportMs, goal: 'linear in size', meets: linear },
   { name: 'first turn after a worker SIGKILL: new process spawn → answer (ms)', pick: (f) => f.recovery?.spawnToAnswerMs, goal: '≤ 1.5×', meets: within(1.5) },

@@ -5,7 +5,7 @@
  * its own and measured the same way (lifetime-agent.ts), side by side with the 1,000-entry agent.
  *
  * Options: `--sizes 1000,100000,1000000,100000x4k` (entry counts; `xKk` pads each entry to ~K KiB; the
- * first size is the one every figure is compared with), `--turns 10` (turns timed for the p50),
+ * first size is the one every figure is compared with), `--turns 20` (turns timed for the p50),
  * `--limit 120` (seconds one turn, import or export may take before its size is reported as not finishing).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -48,7 +48,7 @@ async function youngAgent(bench: Bench, dir: string): Promise<{ file: string; sn
 
 export async function lifetime(bench: Bench): Promise<BenchResult> {
   const sizes = parseSizes(option(bench, 'sizes', DEFAULT_SIZES));
-  const o: Omit<LifetimeOptions, 'bundlePath'> = { turns: Number(option(bench, 'turns', '10')), limitMs: Number(option(bench, 'limit', '120')) * 1000 };
+  const o: Omit<LifetimeOptions, 'bundlePath'> = { turns: Number(option(bench, 'turns', '20')), limitMs: Number(option(bench, 'limit', '120')) * 1000 };
   if (!(o.turns >= 1) || !(o.limitMs >= 1000)) throw new Error('--turns must be at least 1 and --limit at least 1 (seconds)');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'livecontext-bench-lifetime-'));
   try {
@@ -82,10 +82,10 @@ export async function lifetime(bench: Bench): Promise<BenchResult> {
         method:
           `a young agent (offline demo model, turns ${JSON.stringify(YOUNG_TURNS)}) exported with \`livecontext export\`; for each size its turns repeated with fresh seqs, input numbers and tool call ids to N entries (entries padded to ~K KiB for NxKk) and written as a version-1 snapshot; ` +
           `then on a fresh task queue and a worker process of its own (prebuilt bundle; a young agent imported and answered first, to warm it): importMs = \`livecontext import\` wall time; firstTurnAfterImportMs = the first ask(); ` +
-          `inputToAnswerP50Ms = median of ${o.turns} more ask()s; rssPerAgentMiB = the worker's VmRSS after them minus before the import (each the median of 3 reads 0.5 s apart); exportMs = \`livecontext export --out\` wall time; ` +
+          `inputToAnswerP50Ms = median of ${o.turns} more ask()s; rssPerAgentMiB = the worker's VmRSS after them minus before the import (each after a full collection of the worker's main-thread heap, the median of 3 reads 0.5 s apart), peakAboveBeforeMiB = its VmHWM then minus the same before; exportMs = \`livecontext export --out\` wall time; ` +
           `recovery = SIGKILL the worker, spawn a new one and ask at once: spawn → answer, and newWorkerFirstTaskMs = WorkflowTaskStarted→Completed (event times) of the first task completed after the kill; ` +
           `continueAsNew = configure(historyBudgetBytes = half the run's historySizeBytes) and one more ask(): continueAsNewTaskMs = the task named by the ContinuedAsNew event, newRunFirstTaskMs = the new run's first task, wallMs = that ask(); ` +
-          `every wait bounded by ${o.limitMs / 1000} s: a size that does not answer in time is reported with its workflow task's attempts and last failure, and the remaining figures of that size are not measured`,
+          `every wait bounded by ${o.limitMs / 1000} s (import and export: one more second per MB of snapshot): a size that does not answer in time is reported with its workflow task's attempts and last failure, and the remaining figures of that size are not measured`,
         sizes: measured.map(({ size, figures }) => ({ size: size.label, ...figures })),
         table,
       },

@@ -18,7 +18,7 @@ export function spawnWorker(
   side: 'livecontext' | 'baseline',
   taskQueue: string,
   codePath: string,
-  options: { nodeArgs?: string[]; env?: Record<string, string> } = {},
+  options: { nodeArgs?: string[]; env?: Record<string, string>; stdin?: boolean } = {},
 ): WorkerProcess {
   const args = [
     ...(options.nodeArgs ?? []),
@@ -34,7 +34,7 @@ export function spawnWorker(
   const proc = spawn(process.execPath, args, {
     cwd: path.join(__dirname, '..'),
     env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'inherit'],
   });
   const ready = new Promise<void>((resolve, reject) => {
     let out = '';
