@@ -64,6 +64,14 @@ export class AgentState {
     return (this.archiveValue?.entries ?? 0) + this.history.length;
   }
 
+  /** JSON bytes of the working entries (measured once per entry). */
+  workingBytes(): number {
+    this.sizes ??= this.history.map(entryBytes);
+    let bytes = 0;
+    for (const size of this.sizes) bytes += size;
+    return bytes;
+  }
+
   /** The working entries to seal next, keeping about `keepBytes` (see chooseSeal); undefined when none are due. */
   sealCandidate(keepBytes: number): { fromSeq: number; toSeq: number; count: number; bytes: number } | undefined {
     this.sizes ??= this.history.map(entryBytes);

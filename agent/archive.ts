@@ -135,20 +135,27 @@ export function sealPlan(
   const plan: SealPiece[] = [];
   let start = 0;
   let bytes = 0;
+  let cut = -1; // the last clean cut of the piece being made, and its bytes
+  let cutBytes = 0;
   for (let i = 0; i < limit && plan.length < maxPieces; i++) {
     bytes += sizes[i];
     if (entries[i + 1].kind !== 'model_input') continue; // only whole turns leave
+    cut = i;
+    cutBytes = bytes;
     const last = remaining - bytes <= keepBytes;
-    // Too little to be worth a segment (the turn in progress is most of what is left): wait.
-    if (last && bytes < keepBytes / 2) break;
     if (last || bytes >= maxSegment) {
+      // Too little to be worth a segment (the turn in progress is most of what is left): wait.
+      if (bytes < keepBytes / 2) break;
       plan.push({ start, end: i, bytes });
       remaining -= bytes;
       start = i + 1;
       bytes = 0;
+      cut = -1;
     }
     if (last) break;
   }
+  // The turn in progress is larger than the budget: what is before it goes, if it is worth a segment.
+  if (cut >= start && cutBytes >= keepBytes / 2 && plan.length < maxPieces) plan.push({ start, end: cut, bytes: cutBytes });
   return plan;
 }
 

@@ -3,6 +3,7 @@
  * (hand-edited, or from a buggy exporter) would make the agent answer from the wrong context, so it is
  * refused with the reason. The same check guards what continue-as-new carries.
  */
+import { z } from 'zod';
 import type { ContextualEntry, HistoryEntry } from './entries';
 import { isContextual } from './entries';
 import { SnapshotError } from './errors';
@@ -36,6 +37,28 @@ export function readCheckedSnapshot(raw: unknown): AgentSnapshot {
   if (s?.format === SNAPSHOT_FORMAT && (s.version === SNAPSHOT_VERSION || s.version === ARCHIVED_SNAPSHOT_VERSION) && Array.isArray(s.entries))
     return s as AgentSnapshot;
   return readSnapshot(raw);
+}
+
+/** The snapshot's schema with its entries taken as they are (each was checked as it entered the agent). */
+const CarriedSnapshot = AgentSnapshot.extend({ entries: z.array(z.object({ seq: z.number(), kind: z.string() }).passthrough()) });
+
+/**
+ * The check of a state about to be carried by continue-as-new: every invariant, and the schema of all
+ * but the entries. Entries need no schema check here: each passed it as it entered the agent (appended,
+ * imported or carried in), and checking them again is what made the task that continues cost several
+ * times the bare workflow's. Throws SnapshotError.
+ */
+export function checkCarried(snapshot: AgentSnapshot): void {
+  const parsed = CarriedSnapshot.safeParse(snapshot);
+  if (!parsed.success) {
+    const why = parsed.error.issues
+      .slice(0, 3)
+      .map((i) => `${i.path.join('.')}: ${i.message}`)
+      .join('; ');
+    throw new SnapshotError('BAD_SNAPSHOT', `The agent's state does not pass the snapshot schema (${why}).`);
+  }
+  const problems = snapshotProblems(snapshot);
+  if (problems.length) throw new SnapshotError('INCONSISTENT_SNAPSHOT', `The agent's state is inconsistent: ${problems.slice(0, 3).join('; ')}.`);
 }
 
 /** Every broken invariant of a schema-valid snapshot, in words; empty when it is consistent. */
@@ -75,6 +98,7 @@ function checkArchive(s: AgentSnapshot, say: (p: string) => void) {
   const a = s.archive;
   const first = s.entries[0];
   if (first && first.seq <= a.throughSeq) say(`entry #${first.seq} is also in the archive (through #${a.throughSeq})`);
+  else if (first && first.seq !== a.throughSeq + 1) say(`entry #${first.seq} does not follow the archive (through #${a.throughSeq})`);
   if (a.throughSeq >= s.nextSeq) say(`the archive (through #${a.throughSeq}) reaches past nextSeq ${s.nextSeq}`);
   if (a.inputSeq > s.consumedInputSeq) say(`the archive holds input #${a.inputSeq}, not taken yet`);
   let prev = a.manifest?.throughSeq ?? 0;

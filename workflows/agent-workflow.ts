@@ -114,23 +114,22 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     }
     if (!run.continuing || run.stopping || run.resetRequested) break;
     await sealer.sealAll(); // the new run carries only the working set
-    const checkedJson = await carrier.canCarry();
-    if (checkedJson !== undefined) {
+    if (await carrier.canCarry()) {
       await condition(allHandlersFinished);
       if (run.stopping || run.resetRequested) break; // arrived while the worker was asked
-      // Lossless: the new run starts from the whole agent — history, pending results, approvals, inbox,
-      // configuration, widgets. Large state is offloaded by the payload codec, never truncated.
-      log.info('continuing as new', {
-        category: 'History',
-        historySize: workflowInfo().historySize,
-        entries: agent.state.entries.length,
-        archived: agent.state.archive?.entries ?? 0,
-      });
-      metrics.continuedAsNew('history');
-      const snapshot = agent.toSnapshot();
-      // Unchanged by the handlers that finished meanwhile: the new run need not check it again.
-      const checked = JSON.stringify(snapshot) === checkedJson;
-      await continueAsNew<typeof agentWorkflow>({ snapshot, ...(checked ? { checked } : {}) });
+      // Lossless: the new run starts from the whole agent — working set and archive index, pending results,
+      // approvals, inbox, configuration, widgets. Large state is offloaded by the payload codec, never truncated.
+      const snapshot = carrier.carried(); // checked here, with no await before the continue-as-new: what is carried is what was checked
+      if (snapshot) {
+        log.info('continuing as new', {
+          category: 'History',
+          historySize: workflowInfo().historySize,
+          entries: agent.state.entries.length,
+          archived: agent.state.archive?.entries ?? 0,
+        });
+        metrics.continuedAsNew('history');
+        await continueAsNew<typeof agentWorkflow>({ snapshot, checked: true });
+      }
     }
     run.stayInRun(); // the state cannot be carried: this run goes on (see stateCarrier)
   }

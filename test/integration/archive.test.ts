@@ -109,3 +109,29 @@ test('an agent past its working set archives its oldest turns and loses nothing'
     await t.agents.stop(agentId);
   });
 });
+
+test('an agent that holds its whole history (as agents before the archive do) moves its old turns to the archive when it next rests', async () => {
+  const model = longModel();
+  const agentId = uniqueId('migrating');
+  await withWorker({ taskQueue, models: [model] }, async () => {
+    // A grown agent, started from its whole history as agents before the archive carried it.
+    const young = uniqueId('young');
+    await t.agents.start(young, { model: 'scripted:long', systemInstruction: 'Be long.' });
+    for (const text of ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten']) await t.agents.ask(young, text);
+    const whole = await t.agents.snapshot(young);
+    expect(whole.archive).toBeUndefined();
+    await t.agents.stop(young);
+    await t.client.workflow.start('agentWorkflow', {
+      taskQueue,
+      workflowId: agentId,
+      args: [{ snapshot: { ...whole, config: { ...whole.config, workingSetBytes: 16 * 1024 } }, imported: true }],
+    });
+    expect(await t.agents.ask(agentId, 'eleven')).toMatchObject({ status: 'answered' });
+    await eventually(async () => (await t.agents.snapshot(agentId)).archive !== undefined, 20_000, 'the archive');
+    const moved = await t.agents.snapshot(agentId);
+    expect(moved.archive!.entries).toBeGreaterThan(10);
+    expect(answers(await t.agents.history(agentId))).toEqual(['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven']);
+    await maybeRecordHistory(t.agents.handle(agentId), 'archive-migration_v1.json');
+    await t.agents.stop(agentId);
+  });
+});

@@ -12,6 +12,8 @@ import { eventually, uniqueId, withWorker } from '../support/temporal';
 import { useTestConnection } from '../support/test-connection';
 
 const { t, taskQueue } = useTestConnection('large');
+/** A working set the archive leaves whole (64 MiB): states this large are what the size guard is for. */
+const LARGE_WORKING_SET = 64 * 1024 * 1024;
 
 test('3 MB of model output and a 250 KB input go through; history holds references', async () => {
   const huge = 'y'.repeat(3 * 1024 * 1024);
@@ -86,7 +88,7 @@ describe('with offloading turned off (LIVECONTEXT_OFFLOAD=0)', () => {
     const agentId = uniqueId('uncarried');
     await withWorker({ taskQueue, models: [scripted], dataConverter }, async () => {
       // Past the budget at the third answer, when the state (1.8 MB) is over the inline limit.
-      const { firstExecutionRunId } = await agents.start(agentId, { model: 'scripted:big', historyBudgetBytes: 1_500_000 });
+      const { firstExecutionRunId } = await agents.start(agentId, { model: 'scripted:big', historyBudgetBytes: 1_500_000, workingSetBytes: LARGE_WORKING_SET });
       for (let i = 0; i < 5; i++) expect(await agents.ask(agentId, `q${i}`)).toMatchObject({ status: 'answered' });
       const description = await agents.handle(agentId).describe();
       expect(description.status.name).toBe('RUNNING'); // without the guard Temporal terminates it here
@@ -105,7 +107,7 @@ test('with offloading, the same large state is carried to a new run', async () =
   const agentId = uniqueId('carried');
   await withWorker({ taskQueue, models: [scripted] }, async () => {
     // Offloaded answers leave history small, so a small budget makes the agent continue as new.
-    const { firstExecutionRunId } = await t.agents.start(agentId, { model: 'scripted:big', historyBudgetBytes: 4_000 });
+    const { firstExecutionRunId } = await t.agents.start(agentId, { model: 'scripted:big', historyBudgetBytes: 4_000, workingSetBytes: LARGE_WORKING_SET });
     for (let i = 0; i < 5; i++) expect(await t.agents.ask(agentId, `q${i}`)).toMatchObject({ status: 'answered' });
     expect((await t.agents.handle(agentId).describe()).runId).not.toBe(firstExecutionRunId);
     // The last boundary carried over 1.5 MB of state: the run before it asked its worker (a local activity).
@@ -127,7 +129,7 @@ test('an agent held in its run moves on once its workers offload', async () => {
   const offDataConverter = livecontextDataConverter({ offload: false });
   const agentsOff = new AgentClient(new Client({ connection: t.connection, dataConverter: offDataConverter }), taskQueue);
   const agentId = uniqueId('moves-on');
-  const { firstExecutionRunId } = await agentsOff.start(agentId, { model: 'scripted:big', historyBudgetBytes: 1_500_000 });
+  const { firstExecutionRunId } = await agentsOff.start(agentId, { model: 'scripted:big', historyBudgetBytes: 1_500_000, workingSetBytes: LARGE_WORKING_SET });
   await withWorker({ taskQueue, models: [new ScriptedModelProvider({ big, small })], dataConverter: offDataConverter }, async () => {
     for (let i = 0; i < 4; i++) expect(await agentsOff.ask(agentId, `q${i}`)).toMatchObject({ status: 'answered' });
     expect((await agentsOff.state(agentId)).warning).toMatch(/cannot continue as new/);

@@ -61,3 +61,20 @@ test('a reset run (continued from the old one, but carrying no entries) replaces
   const got = await cache.range(nowhere, 'a', 'r2', 0, 1);
   expect(got).toEqual(entries(1, 1, 'fresh'));
 });
+
+test('the cache is bounded in bytes: it keeps what the last call needed on, and drops the least recently used agents', async () => {
+  const big = (from: number, to: number) => entries(from, to, 'y'.repeat(1000));
+  const bytesOf = (list: HistoryEntry[]) => list.reduce((n, e) => n + JSON.stringify(e).length, 0);
+  const cache = new EntryCache(bytesOf(big(1, 25)));
+  cache.feed('a', { runId: 'r', afterSeq: 0, entries: big(1, 10) });
+  cache.feed('b', { runId: 'r', afterSeq: 0, entries: big(1, 10) });
+  expect(cache.bytes).toBe(2 * bytesOf(big(1, 10)));
+  // A call of `a` needing only the entries after 6 (older ones archived): the cache keeps 7–10.
+  expect(seqs(await cache.range(nowhere, 'a', 'r', 6, 10))).toEqual([7, 8, 9, 10]);
+  expect(cache.bytes).toBe(bytesOf(big(1, 10)) + bytesOf(big(7, 10)));
+  // `c` passes the bound: `b`, the least recently used, goes; `a` stays and is still served from the cache.
+  cache.feed('c', { runId: 'r', afterSeq: 0, entries: big(1, 12) });
+  expect(cache.bytes).toBe(bytesOf(big(7, 10)) + bytesOf(big(1, 12)));
+  expect(seqs(await cache.range(nowhere, 'a', 'r', 6, 10))).toEqual([7, 8, 9, 10]);
+  await expect(nowhere.connection.withDeadline(Date.now() + 500, () => cache.range(nowhere, 'b', 'r', 0, 10))).rejects.toThrow();
+});
