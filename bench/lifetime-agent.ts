@@ -116,16 +116,19 @@ async function collectGarbage(w: WorkerProcess): Promise<void> {
   await Promise.race([done, sleep(10_000)]);
 }
 
-/** The worker's RSS once it has settled: after a full collection, the median of three reads half a second apart. */
+/**
+ * The worker's RSS once it has settled: three rounds of a full collection of its main thread's heap and
+ * 6 s (the second round takes back another ~25 MiB; the third little), the median of the last three reads.
+ */
 async function settledRssMiB(w: WorkerProcess): Promise<number | null> {
-  await collectGarbage(w);
-  const reads: number[] = [];
-  for (let i = 0; i < 3; i++) {
-    await sleep(500);
+  const curve: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    if (i % 3 === 0) await collectGarbage(w);
+    await sleep(2000);
     const m = memoryOf(w.proc.pid!);
-    if (m) reads.push(m.rssMiB);
+    if (m) curve.push(m.rssMiB);
   }
-  return reads.length ? percentile(reads, 50) : null;
+  return curve.length ? percentile(curve.slice(-3), 50) : null;
 }
 
 /** The run ids of `agentId` before and after a continue-as-new, once the new run exists (bounded). */
@@ -206,7 +209,7 @@ export async function measureOldAgent(
     f.importMs = await cli(['import', snapshotPath, '--id', agentId], taskQueue, bench.env.address, fileLimitMs);
     say(`imported in ${f.importMs} ms`);
     f.firstTurnAfterImportMs = await ask('the first turn after import');
-    const afterFirstTurn = await settledRssMiB(worker);
+    const afterFirstTurn = memoryOf(worker.proc.pid!)?.rssMiB ?? null;
     f.importedRunFirstTask = firstTaskSince((await bench.client.workflow.getHandle(agentId).fetchHistory()).events ?? []);
     say(`first turn after import ${f.firstTurnAfterImportMs} ms (the run's first task ${JSON.stringify(f.importedRunFirstTask)})`);
     f.turnMs = [];
@@ -249,7 +252,7 @@ export async function measureOldAgent(
       spawnToAnswerMs,
       newWorkerFirstTask: firstTaskSince(events, killedAt),
       rssReadyMiB,
-      rssAfterMiB: await settledRssMiB(worker),
+      rssAfterMiB: memoryOf(worker.proc.pid!)?.rssMiB ?? null,
     };
     say(`after SIGKILL: spawn → answer ${spawnToAnswerMs} ms, the new worker's first task ${JSON.stringify(f.recovery.newWorkerFirstTask)}`);
 
