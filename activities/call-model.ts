@@ -8,12 +8,14 @@
  * history entry. A stream that ends without `done`, a first token that never comes, or a stall is an
  * error (retried), never a message. A worker's stream observer sees every delta, provider events
  * included; the result keeps none of them. A turn whose input asks for a typed answer gets it checked
- * here (see typed-answer.ts).
+ * here (see typed-answer.ts). Under policy `compact`, a context over its threshold is not sent: the call
+ * answers which entries to summarise first (CompactionNeeded; see compact-context.ts).
  */
 import { Context } from '@temporalio/activity';
-import { SubAgentArgs, zodToolSpec, type MessageDelta, type Metadata, type ModelCallResult, wireResponseFormat } from '../agent/index';
+import { type CompactionNeeded, SubAgentArgs, zodToolSpec, type MessageDelta, type Metadata, type ModelCallResult, wireResponseFormat } from '../agent/index';
 import type { ArchiveStore } from '../common/archive/index';
 import { ArchiveIndexCache } from './archive-index-cache';
+import { inputBudgetFor } from './models/context-window';
 import type { EntryCache } from './entry-cache';
 import type { ModelRouter } from './models/model-router';
 import { otherActivityWorkers, polledProviderQueue, resolveOrPassOn } from './models/missing-provider';
@@ -80,9 +82,14 @@ export interface PartialOutput {
 export function createCallModel(deps: CallModelDeps) {
   const liveness = deps.liveness ?? DEFAULT_MODEL_LIVENESS;
   const indexes = new ArchiveIndexCache();
-  return async function callModel(input: CallModelInput): Promise<ModelCallResult> {
+  return async function callModel(input: CallModelInput): Promise<ModelCallResult | CompactionNeeded> {
     const ctx = Context.current();
-    const { context, responseSchema } = await prepareContext({ entries: deps.entries, archive: deps.archive, indexes }, ctx, input);
+    const { context, responseSchema, archived } = await prepareContext({ entries: deps.entries, archive: deps.archive, indexes }, ctx, input);
+    if (context.compactThrough !== undefined) {
+      // Policy `compact`, over the threshold: no model call; the agent summarises first and asks again.
+      const inputBudget = inputBudgetFor(input.model, input.contextWindow)!;
+      return { compactThrough: context.compactThrough, estimatedInputTokens: context.calibratedInputTokens ?? context.estimatedInputTokens, inputBudget };
+    }
     // A key this worker lacks may be on another worker: the call goes to its provider's queue if the agent
     // can route it and a worker polls there, else it is handed back to this queue a few times first.
     const attempt = { attempt: ctx.info.attempt, maximumAttempts: ctx.info.retryPolicy?.maximumAttempts, firstScheduledMs: ctx.info.scheduledTimestampMs };
@@ -96,7 +103,10 @@ export function createCallModel(deps: CallModelDeps) {
     );
     if (input.params) model.updateConfig(input.params);
     // The agent's sub-agents are tools of its own (they run in the workflow), offered beside the worker's.
-    const toolSpecs = [...deps.tools.specsFor(input.tools), ...(input.subAgentTools ?? []).map((t) => zodToolSpec(t.name, t.description, SubAgentArgs))];
+    const toolSpecs = [
+      ...deps.tools.specsFor(input.tools, { archived }),
+      ...(input.subAgentTools ?? []).map((t) => zodToolSpec(t.name, t.description, SubAgentArgs)),
+    ];
     // A typed answer's schema comes from the turn's input entry, so no activity input carries it again.
     const wire = responseSchema && wireResponseFormat(responseSchema);
     const observe =

@@ -3,10 +3,12 @@
  * only (`ReturnType<typeof createActivities>`), so no Node or vendor code reaches the sandbox.
  */
 import { type ModelLiveness, type ModelStreamObserver, createCallModel } from './call-model';
+import { createCompactContext } from './compact-context';
 import type { PriceTable } from './models/prices';
 import { EntryCache } from './entry-cache';
 import { ArchiveStore } from '../common/archive/index';
 import { createSealArchive } from './seal-archive';
+import { ArchiveIndexCache } from './archive-index-cache';
 import { createExecuteTool } from './execute-tool';
 import { deliverScheduledInput } from './deliver-scheduled-input';
 import type { ModelRouter, ProviderReadiness } from './models/model-router';
@@ -50,6 +52,15 @@ export function createActivities(deps: ActivityDeps) {
       offloading,
       observeStream: deps.observeModelStream,
       streamChannel: deps.streamChannel,
+    }),
+    /** The summary call of a compaction (policy `compact`), recorded by the workflow as a compaction entry. */
+    compactContext: createCompactContext({
+      models: deps.models,
+      entries,
+      archive,
+      indexes: new ArchiveIndexCache(),
+      liveness: deps.liveness,
+      prices: deps.prices,
     }),
     /** Seals the agent's oldest working entries into a segment of its archive. */
     sealArchive: createSealArchive({ entries, archive }),

@@ -1,5 +1,5 @@
 /** Inputs of the agent's activities: plain JSON, references rather than transcripts. */
-import type { JsonValue, ModelCallRequest, SegmentRef, ToolCallRequest } from '../agent/index';
+import type { CompactionRequest, JsonValue, ModelCallRequest, SegmentRef, ToolCallRequest } from '../agent/index';
 
 export interface CallModelInput extends ModelCallRequest {
   /** The agent's workflow id and run id, used to query the entries this worker lacks. */
@@ -32,6 +32,14 @@ export interface SealArchiveInput {
 export interface SealArchiveOutput {
   ref: SegmentRef;
   manifestKey?: string;
+}
+
+/** The summary call of a compaction, by reference as a model call is. */
+export interface CompactContextInput extends CompactionRequest {
+  agentId: string;
+  runId: string;
+  /** As a model call's: the archived segments the entries to summarise may be in. */
+  archive?: CallModelInput['archive'];
 }
 
 export interface ExecuteToolInput {

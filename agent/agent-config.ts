@@ -110,6 +110,27 @@ export const SubAgents = z.record(SubAgentName, SubAgentProfile).refine((r) => O
 export const DelegatedBy = z.object({ agentId: z.string().min(1), toolCallId: z.string().min(1), depth: z.number().int().positive() }).strict();
 export type DelegatedBy = z.infer<typeof DelegatedBy>;
 
+/**
+ * What happens when the model's context fills (see docs/long-running-agents.md). Every field optional:
+ * an agent that sets none compacts at 0.8 of the input budget with its own model.
+ */
+export const ContextPolicy = z
+  .object({
+    /** `compact` (default): summarise the oldest turns into a compaction entry; `trim`: leave them out of the request. */
+    policy: z.enum(['compact', 'trim']).optional(),
+    /** The model that writes summaries (a cheaper one, say). Default: the agent's `model`. */
+    compactionModel: ModelName.optional(),
+    /** The share of the input budget (window minus output reserve) at which the agent compacts. Default 0.8. */
+    compactAt: z.number().min(0.5).max(0.95).optional(),
+    /** Anthropic's prompt cache lifetime: `1h` for agents that wait longer than 5 minutes between calls. Default: the provider's (5m). */
+    cacheTtl: z.enum(['5m', '1h']).optional(),
+  })
+  .strict();
+export type ContextPolicy = z.infer<typeof ContextPolicy>;
+
+/** The threshold of policy `compact` when the agent sets none. */
+export const DEFAULT_COMPACT_AT = 0.8;
+
 export const AgentConfig = z.object({
   model: ModelName,
   /**
@@ -126,8 +147,10 @@ export const AgentConfig = z.object({
   params: ModelParams.optional(),
   /** Tool names this agent may call; absent means every tool registered on the worker. */
   tools: z.array(z.string()).optional(),
-  /** The model's context window in tokens; the context is trimmed to fit. Default: the worker's table. */
+  /** The model's context window in tokens; the context is compacted or trimmed to fit. Default: the worker's table. */
   contextWindow: z.number().int().positive().optional(),
+  /** What happens when the context fills: compaction (default) or trimming (see ContextPolicy). */
+  context: ContextPolicy.optional(),
   /** Run all tool calls of one model output concurrently (results still recorded in call order). */
   parallelTools: z.boolean().optional(),
   /**
@@ -175,6 +198,8 @@ export const ConfigChange = z
     params: NewModelParams.optional(),
     tools: ToolNames.optional(),
     contextWindow: z.number().int().positive().optional(),
+    /** Replaces the context policy as a whole; `{}` returns to the defaults. */
+    context: ContextPolicy.optional(),
     parallelTools: z.boolean().optional(),
     approval: ApprovalPolicy.optional(),
     historyBudgetBytes: z.number().int().positive().optional(),

@@ -16,8 +16,10 @@ import {
   ToolCallResult,
   ToolResultsEntry,
   WidgetWriteEntry,
+  type CompactionEntry,
   type TurnEndEntry,
   isContextual,
+  lastCompaction,
 } from './entries';
 import type { Attachment } from './attachments';
 import type { ResponseSchema } from './response-schema';
@@ -209,6 +211,38 @@ export class AgentState {
       if (isContextual(entry)) return false;
     }
     return false;
+  }
+
+  /**
+   * A summary of the conversation through `throughSeq` (see CompactionEntry). It must cover more than
+   * the compaction before it, end before this entry, and never cut a tool call from its results: the
+   * last context message it covers is not a model output whose calls are answered after the cut.
+   */
+  appendCompaction(draft: { summary: string; throughSeq: number; invocation: ModelInvocationDescriptor; usage?: TokenUsage; metadata?: Metadata }) {
+    if (draft.summary.trim() === '') throw new HistoryValidationError('EMPTY_SUMMARY', 'A compaction must carry a summary.');
+    if (!Number.isInteger(draft.throughSeq) || draft.throughSeq < 1 || draft.throughSeq > this.lastSeq) {
+      throw new HistoryValidationError('COMPACTION_RANGE', `A compaction covers entries up to #${this.lastSeq}, not #${draft.throughSeq}.`);
+    }
+    const before = lastCompaction(this.history) ?? this.archiveValue?.compaction; // the newest may be archived
+    if (before && draft.throughSeq <= before.throughSeq) {
+      throw new HistoryValidationError('COMPACTION_RANGE', `Entries up to #${before.throughSeq} are summarised already (compaction #${before.seq}).`);
+    }
+    for (let i = this.history.length - 1; i >= 0; i--) {
+      const e = this.history[i];
+      if (e.seq > draft.throughSeq || !isContextual(e)) continue;
+      if (e.kind === 'model_output' && e.toolCalls.length > 0) {
+        throw new HistoryValidationError(
+          'COMPACTION_SPLITS_CALL',
+          `A compaction through #${draft.throughSeq} would cut the tool calls of #${e.seq} from their results.`,
+        );
+      }
+      break;
+    }
+    const inv = draft.invocation;
+    if (!inv || !inv.providerId || !inv.specification || !inv.model) {
+      throw new HistoryValidationError('MISSING_INVOCATION', 'A compaction must record the ModelInvocationDescriptor of its summary call.');
+    }
+    return this.append<CompactionEntry>('compaction', draft);
   }
 
   setSystemInstruction(instruction: string) {

@@ -13,7 +13,19 @@ export interface UsageTotals {
   outputTokens: number;
   cachedInputTokens: number;
   costUsd: number;
+  /** Model calls recorded: answers and compactions' summary calls. */
   modelCalls: number;
+}
+
+/** Usage as `state` shows it: the totals and the prompt cache's hit ratio. */
+export interface StatusUsage extends UsageTotals {
+  /** Cached input tokens / input tokens over every call (0–1); absent before any input token was counted. */
+  cacheHitRatio?: number;
+}
+
+/** The totals with their cache hit ratio. */
+export function withCacheHitRatio(usage: UsageTotals): StatusUsage {
+  return usage.inputTokens > 0 ? { ...usage, cacheHitRatio: Math.round((usage.cachedInputTokens / usage.inputTokens) * 1000) / 1000 } : usage;
 }
 
 /** A snapshot of the agent's status, as the `state` query returns it. */
@@ -43,7 +55,7 @@ export interface AgentStatus {
   pendingToolCalls: ToolCallRequest[];
   pendingToolResultCount: number;
   lastError: AgentError | null;
-  usage: UsageTotals;
+  usage: StatusUsage;
   stopping: boolean;
   /** Something the agent cannot do as it should, though it goes on working (e.g. carry its state to a new run). */
   warning: string | null;
@@ -53,7 +65,7 @@ export interface AgentStatus {
 export function usageTotals(entries: readonly HistoryEntry[]): UsageTotals {
   const usage: UsageTotals = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, costUsd: 0, modelCalls: 0 };
   for (const e of entries) {
-    if (e.kind !== 'model_output') continue;
+    if (e.kind !== 'model_output' && e.kind !== 'compaction') continue;
     usage.modelCalls += 1;
     usage.inputTokens += e.usage?.inputTokens ?? 0;
     usage.outputTokens += e.usage?.outputTokens ?? 0;

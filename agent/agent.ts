@@ -5,7 +5,7 @@
  */
 import { AgentState, type Clock } from './agent-state';
 import { AgentConfig, ConfigChange } from './agent-config';
-import { type AgentStatus, type UsageTotals, usageTotals } from './agent-status';
+import { type AgentStatus, type UsageTotals, usageTotals, withCacheHitRatio } from './agent-status';
 import type { ArchiveIndex, SegmentRef } from './archive';
 import type { HistoryEntry, JsonValue, ModelOutputEntry, ToolCallRequest, ToolCallResult, TurnEndEntry, WidgetWriteEntry } from './entries';
 import { repairModelOutput, repairToolResult } from './entry-repair';
@@ -435,7 +435,7 @@ export class Agent {
       pendingToolCalls: this.pendingToolCalls(),
       pendingToolResultCount: this.pendingResults.length,
       lastError: this.lastErrorValue ?? null,
-      usage: withArchived(usageTotals(this.state.entries), this.state.archive),
+      usage: withCacheHitRatio(withArchived(usageTotals(this.state.entries), this.state.archive)),
       stopping: host.stopping,
       warning: host.warning ?? unpricedCostBudget(this.config, this.state.entries) ?? null,
     };
@@ -526,11 +526,15 @@ export class Agent {
           deps.log?.('StateMachine', `stopped by a budget: ${hit.message}`);
           return 'BlockedOnError';
         }
+        const state = this.state;
         return runModelStep(
           {
             config: this.config,
-            uptoSeq: this.state.lastSeq,
+            get uptoSeq() {
+              return state.lastSeq;
+            },
             clock: this.clock,
+            appendCompaction: (result, throughSeq) => this.state.appendCompaction({ ...result, throughSeq }),
             // Repaired as it enters, so what the agent holds always passes the snapshot schema.
             appendOutput: (raw) => this.state.appendModelOutput(repairModelOutput(raw, this.state.nextSeq)),
             setError: (error) => (this.lastErrorValue = error),

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { type UsageTotals, usageTotals } from './agent-status';
-import { type HistoryEntry, JsonValue } from './entries';
+import { type CompactionEntry, type HistoryEntry, JsonValue } from './entries';
 import { bytesPerTokenEstimate } from './token-estimate';
 import { utf8Length } from './agent-state';
 import { createWidgets, rebuildWidgets, widgetStates } from './widgets/index';
@@ -29,6 +29,11 @@ export const SegmentRef = z.object({
   tokens: z.number().int().nonnegative(),
   /** Blob key of the segment's term index (what `recall` searches). */
   indexKey: BlobKey.optional(),
+  /**
+   * Blob key of the state after the segment (the instruction in force, widget states): a model call that
+   * needs none of the segment's entries reads this instead of the segment.
+   */
+  stateKey: BlobKey.optional(),
 });
 export type SegmentRef = z.infer<typeof SegmentRef>;
 
@@ -182,7 +187,7 @@ export function archiveAfterSeal(index: ArchiveIndex, sealed: readonly HistoryEn
   for (const e of sealed) {
     if (e.kind === 'system_instruction') systemInstruction = e.instruction;
     if (e.kind === 'model_input' && e.inputSeq !== undefined) inputSeq = e.inputSeq;
-    if (e.kind === ('compaction' as string)) compaction = compactionOf(e);
+    if (e.kind === 'compaction') compaction = compactionOf(e);
   }
   const widgets = widgetStates(rebuildWidgets(sealed, Number.POSITIVE_INFINITY, index.widgets));
   const added = usageTotals(sealed);
@@ -208,16 +213,28 @@ export function archiveAfterSeal(index: ArchiveIndex, sealed: readonly HistoryEn
   };
 }
 
-/** The compaction an entry records, if it is one (the entry kind comes with compaction). */
-function compactionOf(e: HistoryEntry): ArchiveIndex['compaction'] {
-  const through = (e as { throughSeq?: unknown }).throughSeq;
-  return { seq: e.seq, throughSeq: typeof through === 'number' ? through : 0 };
+/** What later entries build on: the instruction in force and the widget states. */
+export interface ArchiveState {
+  systemInstruction: string;
+  widgets: Record<string, JsonValue>;
+}
+
+/** The state after `entries`, from the state before them (a segment's `before`). */
+export function stateAfter(before: ArchiveState, entries: readonly HistoryEntry[]): ArchiveState {
+  let systemInstruction = before.systemInstruction;
+  for (const e of entries) if (e.kind === 'system_instruction') systemInstruction = e.instruction;
+  return { systemInstruction, widgets: widgetStates(rebuildWidgets(entries, Number.POSITIVE_INFINITY, before.widgets)) };
+}
+
+/** The compaction an entry records, as the index keeps it. */
+function compactionOf(e: CompactionEntry): ArchiveIndex['compaction'] {
+  return { seq: e.seq, throughSeq: e.throughSeq };
 }
 
 function dayAfter(day: ArchivedDay | undefined, sealed: readonly HistoryEntry[], budgetFromSeq: number): { day?: ArchivedDay } {
   let out = day ? { ...day } : undefined;
   for (const e of sealed) {
-    if (e.kind !== 'model_output' || e.seq <= budgetFromSeq) continue;
+    if ((e.kind !== 'model_output' && e.kind !== 'compaction') || e.seq <= budgetFromSeq) continue; // a summary call costs as any other
     const d = e.timestamp.slice(0, 10);
     if (!out || out.day !== d) out = { day: d, tokens: 0, costUsd: 0, modelCalls: 0 };
     out.tokens += (e.usage?.inputTokens ?? 0) + (e.usage?.outputTokens ?? 0);

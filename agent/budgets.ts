@@ -111,7 +111,7 @@ function sums(entries: readonly HistoryEntry[]) {
   let tokens = 0;
   let cost = 0;
   for (const e of entries) {
-    if (e.kind !== 'model_output') continue;
+    if (e.kind !== 'model_output' && e.kind !== 'compaction') continue; // a compaction's summary call costs as any other
     calls++;
     tokens += (e.usage?.inputTokens ?? 0) + (e.usage?.outputTokens ?? 0);
     cost += e.usage?.costUsd ?? 0;

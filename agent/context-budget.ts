@@ -1,7 +1,7 @@
 /**
  * The token budget of the context projection: when the rendered context would exceed the model's
  * window, the oldest turns go first. A tool call is never separated from its result, and the system
- * instruction and the LiveScreen (on the newest message) always stay.
+ * instruction, a compaction's summary and the LiveScreen (on the newest message) always stay.
  */
 import { type ContextMessage, unwrap } from './live-context';
 
@@ -19,7 +19,7 @@ export interface BudgetResult {
  * is returned (and the provider will say the context is too long).
  */
 export function fitToBudget(messages: readonly ContextMessage[], maxTokens: number, count: (m: ContextMessage) => number): BudgetResult {
-  const head = messages[0]?.kind === 'system' ? [messages[0]] : [];
+  const head = messages.slice(0, leadingCount(messages));
   const body = messages.slice(head.length);
   const sizes = new Map<ContextMessage, number>(messages.map((m) => [m, count(m)]));
   const sum = (ms: readonly ContextMessage[]) => ms.reduce((n, m) => n + sizes.get(m)!, 0);
@@ -44,10 +44,17 @@ export function fitToBudget(messages: readonly ContextMessage[], maxTokens: numb
   return { messages: [...head, ...turns.flat(2)], tokens: total, dropped };
 }
 
+/** How many messages lead the context and always stay: the system instruction and a compaction's summary. */
+export function leadingCount(messages: readonly ContextMessage[]): number {
+  let lead = 0;
+  while (lead < messages.length && (messages[lead].kind === 'system' || messages[lead].kind === 'summary')) lead++;
+  return lead;
+}
+
 type Group = ContextMessage[];
 
 /** Turns start at each model input; each turn is a list of groups that are kept or dropped whole. */
-function splitTurns(body: readonly ContextMessage[]): Group[][] {
+export function splitTurns(body: readonly ContextMessage[]): Group[][] {
   const turns: Group[][] = [];
   for (let i = 0; i < body.length; i++) {
     const m = unwrap(body[i]);

@@ -158,6 +158,23 @@ export const TurnEndEntry = EntryBase.extend({
 });
 export type TurnEndEntry = z.infer<typeof TurnEndEntry>;
 
+/**
+ * Not a context message: a summary of the conversation through `throughSeq`, made by a model call when
+ * the context would overflow (policy `compact`). Later calls render the summary in place of every
+ * context message up to `throughSeq` (earlier summaries included); the entries themselves stay in the
+ * history. A cut is only ever at a turn or tool call/result boundary.
+ */
+export const CompactionEntry = EntryBase.extend({
+  kind: z.literal('compaction'),
+  summary: z.string().min(1),
+  /** The summary stands for every entry up to this seq, earlier summaries included. */
+  throughSeq: z.number().int().positive(),
+  /** The model that wrote the summary. */
+  invocation: ModelInvocationDescriptor,
+  usage: TokenUsage.optional(),
+});
+export type CompactionEntry = z.infer<typeof CompactionEntry>;
+
 export const HistoryEntry = z.discriminatedUnion('kind', [
   ModelInputEntry,
   ModelOutputEntry,
@@ -165,6 +182,7 @@ export const HistoryEntry = z.discriminatedUnion('kind', [
   SystemInstructionEntry,
   WidgetWriteEntry,
   TurnEndEntry,
+  CompactionEntry,
 ]);
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
@@ -173,4 +191,13 @@ export type ContextualEntry = ModelInputEntry | ModelOutputEntry | ToolResultsEn
 
 export function isContextual(entry: HistoryEntry): entry is ContextualEntry {
   return entry.kind === 'model_input' || entry.kind === 'model_output' || entry.kind === 'tool_results';
+}
+
+/** The newest compaction at or before `uptoSeq`, if any: the summary a model call renders. */
+export function lastCompaction(entries: readonly HistoryEntry[], uptoSeq = Number.POSITIVE_INFINITY): CompactionEntry | undefined {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i];
+    if (e.kind === 'compaction' && e.seq <= uptoSeq) return e;
+  }
+  return undefined;
 }

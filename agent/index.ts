@@ -35,4 +35,5 @@ export * from './sub-agents';
 export * from './tool-allowance';
 export * from './short-id';
 export * from './refused-attachments';
+export * from './compaction';
 export * from './archive';

@@ -2,8 +2,8 @@
  * RenderLiveContext (seed 000): a pure projection of the history into provider-neutral context
  * messages. The workflow and the model activity call the same function, so both see the same context.
  */
-import type { ContextualEntry, HistoryEntry, ToolCallRequest, ToolResultsEntry } from './entries';
-import { isContextual } from './entries';
+import type { CompactionEntry, ContextualEntry, HistoryEntry, ToolCallRequest, ToolResultsEntry } from './entries';
+import { isContextual, lastCompaction } from './entries';
 import { type RefusedAttachment, withoutRefused } from './refused-attachments';
 
 /** The system instruction in force (seed 000 ISystemMessage). */
@@ -22,7 +22,19 @@ export interface LiveScreenMessage {
   inner: ContextualEntry;
 }
 
-export type ContextMessage = SystemMessage | ContextualEntry | LiveScreenMessage;
+/**
+ * The newest compaction's summary, in place of every context message it covers. Rendered right after
+ * the system instruction and the same at every call until the next compaction, so the prompt prefix a
+ * provider caches stays byte-identical (see summaryText).
+ */
+export interface SummaryMessage {
+  kind: 'summary';
+  summary: string;
+  /** The summary stands for every entry up to this seq. */
+  throughSeq: number;
+}
+
+export type ContextMessage = SystemMessage | SummaryMessage | ContextualEntry | LiveScreenMessage;
 
 export interface RenderOptions {
   /** Render the history as it was at this sequence number (inclusive). Default: all of it. */
@@ -37,12 +49,16 @@ export interface RenderOptions {
 
 export function renderLiveContext(entries: readonly HistoryEntry[], options: RenderOptions = {}): ContextMessage[] {
   const bound = options.uptoSeq ?? Number.POSITIVE_INFINITY;
+  const compaction = lastCompaction(entries, bound);
+  const covered = compaction?.throughSeq ?? 0;
   let instruction = options.systemInstruction ?? '';
   const messages: ContextMessage[] = [];
   let calls: ToolCallRequest[] = [];
   for (const entry of entries) {
     if (entry.seq > bound) break;
     if (entry.kind === 'system_instruction') instruction = entry.instruction;
+    // The summary stands for what it covers.
+    else if (entry.seq <= covered) continue;
     else if (entry.kind === 'tool_results') messages.push(answerEveryCall(entry, calls));
     else if (entry.kind === 'model_input') messages.push(withoutRefused(entry, options.refusedAttachments));
     else if (isContextual(entry)) messages.push(entry);
@@ -57,11 +73,22 @@ export function renderLiveContext(entries: readonly HistoryEntry[], options: Ren
       }
     }
   }
-  return instruction ? [{ kind: 'system', instruction }, ...messages] : messages;
+  const head: ContextMessage[] = instruction ? [{ kind: 'system', instruction }] : [];
+  if (compaction) head.push(summaryMessage(compaction));
+  return [...head, ...messages];
+}
+
+function summaryMessage(c: CompactionEntry): SummaryMessage {
+  return { kind: 'summary', summary: c.summary, throughSeq: c.throughSeq };
+}
+
+/** The text a summary is sent as, the same for every provider: what it is, what it covers, then the summary. */
+export function summaryText(m: SummaryMessage): string {
+  return `[Summary of the conversation so far: history entries #1–#${m.throughSeq}, compacted to fit the context window. The entries themselves are kept in the agent's history.]\n\n${m.summary}`;
 }
 
 /** The message a LiveScreen decorates, or the message itself. */
-export function unwrap(message: ContextMessage): SystemMessage | ContextualEntry {
+export function unwrap(message: ContextMessage): SystemMessage | SummaryMessage | ContextualEntry {
   return message.kind === 'live_screen' ? message.inner : message;
 }
 

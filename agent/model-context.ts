@@ -3,6 +3,7 @@
  * LiveScreen they render, the projection of seed 000, and the token budget. Pure; the model activity
  * calls it with the entries it fetched, and the same entries always give the same context.
  */
+import { chooseCompaction } from './compaction';
 import { fitToBudget } from './context-budget';
 import type { HistoryEntry, JsonValue } from './entries';
 import { type ContextMessage, renderLiveContext } from './live-context';
@@ -20,6 +21,13 @@ export interface ModelContext {
   estimatedInputTokens: number;
   /** History messages left out to fit the budget. */
   dropped: number;
+  /**
+   * Policy `compact`, over the threshold: summarise through this seq before calling the model (see
+   * chooseCompaction). The context is then not trimmed.
+   */
+  compactThrough?: number;
+  /** Calibrated tokens of the context, as measured against the threshold (policy `compact`, with a budget). */
+  calibratedInputTokens?: number;
 }
 
 export interface ModelContextOptions {
@@ -29,6 +37,13 @@ export interface ModelContextOptions {
   tokenizer?: TextTokenizer;
   /** Attachments a provider refused (see refused-attachments). */
   refusedAttachments?: readonly RefusedAttachment[];
+  /**
+   * Policy `compact`: the share of `maxInputTokens` over which a compaction is asked for (`compactThrough`);
+   * the context is never trimmed. Absent: policy `trim`.
+   */
+  compactAt?: number;
+  /** No more compactions this step: over the threshold the context is sent as it is. */
+  compactionsDone?: boolean;
   /** State before the first of `entries` when older entries are archived (a segment's `before`). */
   base?: { systemInstruction: string; widgets: Readonly<Record<string, JsonValue>> };
 }
@@ -43,10 +58,10 @@ export function renderModelContext(entries: readonly HistoryEntry[], options: Mo
     ...(options.refusedAttachments?.length ? { refusedAttachments: options.refusedAttachments } : {}),
   });
   const factor = calibrationFactor(entries, options.uptoSeq);
-  const fitted =
-    options.maxInputTokens === undefined
-      ? { messages: rendered, dropped: 0 }
-      : fitToBudget(rendered, options.maxInputTokens, (m) => Math.ceil(countMessageTokens(m, tokenizer) * factor));
+  const count = (m: ContextMessage) => Math.ceil(countMessageTokens(m, tokenizer) * factor);
+  const budget = options.maxInputTokens;
+  const compacting = options.compactAt !== undefined && budget !== undefined;
+  const fitted = budget === undefined || compacting ? { messages: rendered, dropped: 0 } : fitToBudget(rendered, budget, count);
   const estimatedInputTokens = fitted.messages.reduce((n, m) => n + countMessageTokens(m, tokenizer), 0);
   const [first, ...rest] = fitted.messages;
   const context: ModelContext =
@@ -54,5 +69,14 @@ export function renderModelContext(entries: readonly HistoryEntry[], options: Mo
       ? { system: first.instruction, messages: rest, estimatedInputTokens, dropped: fitted.dropped }
       : { messages: fitted.messages, estimatedInputTokens, dropped: fitted.dropped };
   if (liveScreen) context.liveScreen = liveScreen;
+  if (compacting) {
+    const calibrated = rendered.reduce((n, m) => n + count(m), 0);
+    context.calibratedInputTokens = calibrated;
+    if (calibrated > options.compactAt! * budget! && !options.compactionsDone) {
+      // Down to half the threshold, so the next compaction is as far away as the first was.
+      const through = chooseCompaction(rendered, Math.floor((options.compactAt! * budget!) / 2), count);
+      if (through !== undefined) context.compactThrough = through;
+    }
+  }
   return context;
 }

@@ -6,11 +6,19 @@
  * (metadata `fallback_from`); its invocation descriptor names the one that answered. When the list is
  * exhausted the agent blocks on the error as before, and a retry starts again from the phase's model.
  */
-import type { AgentConfig } from './agent-config';
-import type { ModelOutputEntry } from './entries';
+import { type AgentConfig, DEFAULT_COMPACT_AT } from './agent-config';
+import type { CompactionEntry, ModelOutputEntry } from './entries';
 import { InfrastructureError } from './errors';
 import { AgentRunState } from './run-state';
-import type { AgentError, ModelCallResult, StepDeps, StepOutcome } from './step-io';
+import {
+  type AgentError,
+  type CompactionNeeded,
+  type CompactionResult,
+  type ModelCallResult,
+  type StepDeps,
+  type StepOutcome,
+  isCompactionNeeded,
+} from './step-io';
 import { ToolCatalog } from './tool-spec';
 import { subAgentTools } from './sub-agents';
 import { ATTACHMENT_REFUSED, REFUSED_ATTACHMENTS_CHANGE, type RefusedAttachment } from './refused-attachments';
@@ -20,11 +28,13 @@ export type ModelPhase = typeof AgentRunState.PendingInput | typeof AgentRunStat
 
 export interface ModelStepHost {
   config: AgentConfig;
-  /** The history bound of the call: the agent's last entry. */
-  uptoSeq: number;
+  /** The history bound of the call: the agent's last entry (read at each call: a compaction adds one). */
+  readonly uptoSeq: number;
   clock(): number;
   /** Records the answer (repaired as it enters) and returns its entry; throws if it cannot be recorded. */
   appendOutput(result: ModelCallResult): ModelOutputEntry;
+  /** Records a compaction's summary through `throughSeq`; throws if it cannot be recorded. */
+  appendCompaction?(result: CompactionResult, throughSeq: number): CompactionEntry;
   /** The error the agent stays blocked on; undefined clears it. */
   setError(error: AgentError | undefined): void;
   /** The digest of the MCP tool catalog the agent holds, if any. */
@@ -60,9 +70,15 @@ export interface FailedModel {
 /** Model names and codes are clipped in metadata so the entry's metadata stays within its 2 KB. */
 const CLIP = 64;
 
+/** Compactions one model step may make before it calls the model as the context is (never trimmed). */
+export const MAX_COMPACTIONS_PER_STEP = 2;
+
 export async function runModelStep(host: ModelStepHost, phase: ModelPhase, deps: StepDeps): Promise<StepOutcome> {
   const chain = modelChain(host.config, phase);
   const failed: FailedModel[] = [];
+  const policy = host.config.context;
+  const compactAt = policy?.policy === 'trim' ? undefined : (policy?.compactAt ?? DEFAULT_COMPACT_AT);
+  let compactions = 0;
   for (let i = 0; ; i++) {
     const model = chain[i];
     try {
@@ -75,8 +91,19 @@ export async function runModelStep(host: ModelStepHost, phase: ModelPhase, deps:
         ...(host.catalogDigest ? { catalogDigest: host.catalogDigest } : {}),
         ...(host.config.subAgents && Object.keys(host.config.subAgents).length ? { subAgentTools: subAgentTools(host.config) } : {}),
         ...(host.refusedAttachments?.().length ? { refusedAttachments: host.refusedAttachments() } : {}),
+        ...(compactAt !== undefined ? { compactAt } : {}),
+        ...(compactions >= MAX_COMPACTIONS_PER_STEP ? { compactionsDone: true } : {}),
+        ...(policy?.cacheTtl ? { cacheTtl: policy.cacheTtl } : {}),
         phase,
       });
+      if (isCompactionNeeded(raw)) {
+        // The context passed its threshold: summarise the oldest turns, then ask the same model again.
+        const blocked = await compactHistory(host, raw, model, phase, deps);
+        if (blocked) return blocked;
+        compactions++;
+        i--;
+        continue;
+      }
       const catalog = raw.toolCatalog ? ToolCatalog.safeParse(raw.toolCatalog) : undefined;
       if (catalog?.success) host.setCatalog?.(catalog.data);
       const entry = host.appendOutput(failed.length ? withFallbackFrom(raw, failed) : raw);
@@ -109,6 +136,48 @@ export async function runModelStep(host: ModelStepHost, phase: ModelPhase, deps:
       deps.log?.('Provider', `model call failed: ${error.message}`);
       return 'BlockedOnError';
     }
+  }
+}
+
+/** The workflow patch (StepDeps.since) behind compaction, asked only when a model call asks for one. */
+export const COMPACTION_CHANGE = 'context-compaction';
+
+/**
+ * One compaction: the summary call (the compaction model, default the agent's), its entry recorded
+ * once. A failed summary call blocks the agent on its error, as a failed model call does (a retry runs
+ * the model step, and so the compaction, again); the context is never trimmed instead.
+ */
+async function compactHistory(
+  host: ModelStepHost,
+  needed: CompactionNeeded,
+  askedBy: string,
+  phase: ModelPhase,
+  deps: StepDeps,
+): Promise<StepOutcome | undefined> {
+  const model = host.config.context?.compactionModel ?? host.config.model;
+  try {
+    if (!(deps.since?.(COMPACTION_CHANGE) ?? true) || !deps.compact || !host.appendCompaction) {
+      throw Object.assign(new Error('This agent cannot compact its context here.'), { code: 'COMPACTION_UNAVAILABLE' });
+    }
+    deps.log?.('History', `context at ~${needed.estimatedInputTokens} of ${needed.inputBudget} tokens: compacting through #${needed.compactThrough}`);
+    const result = await deps.compact({
+      uptoSeq: host.uptoSeq,
+      throughSeq: needed.compactThrough,
+      model,
+      inputBudget: needed.inputBudget,
+      askedBy,
+      ...(host.config.contextWindow ? { contextWindow: host.config.contextWindow } : {}),
+    });
+    const entry = host.appendCompaction(result, needed.compactThrough);
+    deps.log?.('History', `appended compaction #${entry.seq} through #${entry.throughSeq}`);
+    return undefined;
+  } catch (err) {
+    if (err instanceof InfrastructureError) throw err; // not the summary call's failure: nothing to record
+    const error = toAgentError(err, phase, host.clock);
+    error.message = `Compacting the context with ${model} failed: ${error.message}`;
+    host.setError(error);
+    deps.log?.('Provider', error.message);
+    return 'BlockedOnError';
   }
 }
 

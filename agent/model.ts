@@ -53,6 +53,8 @@ export interface StreamOptions {
    * ignore it: the caller checks the answer either way.
    */
   responseFormat?: ResponseFormat;
+  /** How long the provider should keep the prompt's cached prefix, where it lets the caller choose (Anthropic: 5m or 1h). */
+  cacheTtl?: '5m' | '1h';
 }
 
 /** The schema of a typed answer as models are sent it (see agent/response-schema.ts wireResponseFormat). */

@@ -14,11 +14,10 @@ import { MAX_SLEEP_SECONDS } from './timer-tools';
 export function readSnapshot(raw: unknown): AgentSnapshot {
   const parsed = AgentSnapshot.safeParse(raw);
   if (!parsed.success) {
-    const why = parsed.error.issues
-      .slice(0, 3)
-      .map((i) => `${i.path.join('.')}: ${i.message}`)
-      .join('; ');
-    throw new SnapshotError('BAD_SNAPSHOT', `Not a livecontext agent snapshot v${SNAPSHOT_VERSION} or v${ARCHIVED_SNAPSHOT_VERSION} (${why}).`);
+    throw new SnapshotError(
+      'BAD_SNAPSHOT',
+      `Not a livecontext agent snapshot v${SNAPSHOT_VERSION} or v${ARCHIVED_SNAPSHOT_VERSION} (${firstIssues(parsed.error)}).`,
+    );
   }
   const problems = snapshotProblems(parsed.data);
   if (problems.length) {
@@ -50,15 +49,17 @@ const CarriedSnapshot = AgentSnapshot.extend({ entries: z.array(z.object({ seq: 
  */
 export function checkCarried(snapshot: AgentSnapshot): void {
   const parsed = CarriedSnapshot.safeParse(snapshot);
-  if (!parsed.success) {
-    const why = parsed.error.issues
-      .slice(0, 3)
-      .map((i) => `${i.path.join('.')}: ${i.message}`)
-      .join('; ');
-    throw new SnapshotError('BAD_SNAPSHOT', `The agent's state does not pass the snapshot schema (${why}).`);
-  }
+  if (!parsed.success) throw new SnapshotError('BAD_SNAPSHOT', `The agent's state does not pass the snapshot schema (${firstIssues(parsed.error)}).`);
   const problems = snapshotProblems(snapshot);
   if (problems.length) throw new SnapshotError('INCONSISTENT_SNAPSHOT', `The agent's state is inconsistent: ${problems.slice(0, 3).join('; ')}.`);
+}
+
+/** The first schema issues, in words. */
+function firstIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.join('.')}: ${i.message}`)
+    .join('; ');
 }
 
 /** Every broken invariant of a schema-valid snapshot, in words; empty when it is consistent. */

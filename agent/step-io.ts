@@ -30,6 +30,54 @@ export interface ModelCallRequest {
   subAgentTools?: Array<{ name: string; description: string }>;
   /** Attachments a provider refused: rendered as notes, the images left out (see refused-attachments). */
   refusedAttachments?: RefusedAttachment[];
+  /**
+   * Policy `compact`: the share of the input budget over which the call answers with a CompactionNeeded
+   * instead of calling the model; the context is then never trimmed. Absent: policy `trim` (as before).
+   */
+  compactAt?: number;
+  /** This step compacted as often as it may: over the threshold, the model is called as it is. */
+  compactionsDone?: boolean;
+  /** How long the provider should keep the cached prompt prefix (Anthropic), when the agent chose. */
+  cacheTtl?: '5m' | '1h';
+}
+
+/**
+ * What a model call answers instead of a message when the context passed its compaction threshold: the
+ * oldest context messages up to `throughSeq` (ending at a turn or tool call/result boundary) should be
+ * summarised first.
+ */
+export interface CompactionNeeded {
+  compactThrough: number;
+  /** The rendered context's estimated tokens, and the input budget it was measured against. */
+  estimatedInputTokens: number;
+  inputBudget: number;
+}
+
+export function isCompactionNeeded(result: ModelCallResult | CompactionNeeded): result is CompactionNeeded {
+  return typeof (result as CompactionNeeded).compactThrough === 'number';
+}
+
+/** A summary call by reference: the callee reads the entries itself, as a model call does. */
+export interface CompactionRequest {
+  /** The history bound: the entries the agent holds when it compacts. */
+  uptoSeq: number;
+  /** Summarise the newest summary before it plus the entries after it, up to this seq. */
+  throughSeq: number;
+  /** `provider:model` that writes the summary. */
+  model: string;
+  /** The agent's model's input budget in tokens, when known: the summary is asked to stay well within it. */
+  inputBudget?: number;
+  /** The model whose call asked for the compaction, and the agent's window: the entries are read as that call read them. */
+  askedBy: string;
+  contextWindow?: number;
+}
+
+/** A summary, ready for `AgentState.appendCompaction`. */
+export interface CompactionResult {
+  summary: string;
+  invocation: ModelInvocationDescriptor;
+  usage?: TokenUsage;
+  metadata?: Metadata;
 }
 
 /** An assembled model message, ready for `AgentState.appendModelOutput`. */
@@ -62,7 +110,9 @@ export interface ApprovalRequired {
 }
 
 export interface StepDeps {
-  callModel(request: ModelCallRequest): Promise<ModelCallResult>;
+  callModel(request: ModelCallRequest): Promise<ModelCallResult | CompactionNeeded>;
+  /** The summary call of a compaction (an activity in workflows). Absent: a compaction blocks on an error. */
+  compact?(request: CompactionRequest): Promise<CompactionResult>;
   /**
    * Runs a tool outside the workflow. Should never throw (failures are Failed results); if it does,
    * doStep records a Failed result. `approved` skips the tool's own approval policy; `offered: false`

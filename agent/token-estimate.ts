@@ -7,7 +7,7 @@
 import { utf8Length } from './agent-state';
 import { attachmentLabel, imageTokens } from './attachments';
 import type { HistoryEntry } from './entries';
-import { type ContextMessage, unwrap } from './live-context';
+import { type ContextMessage, summaryText, unwrap } from './live-context';
 
 /** Counts tokens of a text. */
 export type TextTokenizer = (text: string) => number;
@@ -25,6 +25,9 @@ export function messageText(message: ContextMessage): string {
   switch (m.kind) {
     case 'system':
       parts.push(m.instruction);
+      break;
+    case 'summary':
+      parts.push(summaryText(m));
       break;
     case 'model_input':
       for (const s of m.sections) parts.push(s.title, s.content);

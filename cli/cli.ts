@@ -112,16 +112,22 @@ const commands: Record<string, Command> = {
     },
   },
   start: {
-    usage: 'livecontext start <agent-id> [--model provider:model] [--fallback-models a,b] [--system TEXT] [--tools a,b,prefix_*] [--budget name=N]…',
+    usage:
+      'livecontext start <agent-id> [--model provider:model] [--fallback-models a,b] [--system TEXT] [--tools a,b,prefix_*] [--budget name=N]… [--context-policy compact|trim] [--compaction-model provider:model] [--compact-at 0.5-0.95] [--cache-ttl 5m|1h]',
     args: 1,
     summary:
-      'Starts a new agent (--fallback-models: models tried in order when a model call fails after its retries; --budget e.g. turnModelCalls=100, dayCostUsd=5).',
+      'Starts a new agent (--fallback-models: models tried in order when a model call fails after its retries; --budget e.g. turnModelCalls=100, dayCostUsd=5; ' +
+      '--context-policy: when the context window fills, compact (summarise the oldest turns, the default) or trim (leave them out); --compact-at: the share of the window at which it compacts, default 0.8; --cache-ttl: Anthropic prompt cache lifetime).',
     options: {
       model: { type: 'string' },
       'fallback-models': { type: 'string' },
       system: { type: 'string' },
       tools: { type: 'string' },
       budget: { type: 'string', multiple: true },
+      'context-policy': { type: 'string' },
+      'compaction-model': { type: 'string' },
+      'compact-at': { type: 'string' },
+      'cache-ttl': { type: 'string' },
     },
     run: async (p, v) => (await commandsModule()).startCmd(need(p[0], 'agent-id'), v),
   },
@@ -179,14 +185,20 @@ const commands: Record<string, Command> = {
     run: async (_p, v) => (await commandsModule()).listCmd(v),
   },
   configure: {
-    usage: 'livecontext configure <agent-id> [--model provider:model] [--fallback-models a,b] [--system TEXT] [--budget name=N]… [--json]',
+    usage:
+      'livecontext configure <agent-id> [--model provider:model] [--fallback-models a,b] [--system TEXT] [--budget name=N]… [--context-policy compact|trim] [--compaction-model provider:model] [--compact-at 0.5-0.95] [--cache-ttl 5m|1h] [--json]',
     args: 1,
-    summary: "Changes the model, the fallback models (`--fallback-models ''` removes them), the budgets (replaced as a whole) and/or the system instruction.",
+    summary:
+      "Changes the model, the fallback models (`--fallback-models ''` removes them), the budgets (replaced as a whole), the context policy (the options given; `--compaction-model ''` and `--cache-ttl ''` remove theirs) and/or the system instruction.",
     options: {
       model: { type: 'string' },
       'fallback-models': { type: 'string' },
       system: { type: 'string' },
       budget: { type: 'string', multiple: true },
+      'context-policy': { type: 'string' },
+      'compaction-model': { type: 'string' },
+      'compact-at': { type: 'string' },
+      'cache-ttl': { type: 'string' },
       ...json,
     },
     agent: true,

@@ -13,10 +13,11 @@ import { UserError, connectAgents, defaultModel } from '../client/connect';
 import { formatEntry, formatTable } from './format';
 import { readImageFiles } from './image-files';
 import { readSchemaFile } from './schema-file';
-import { describeState, runStateWord } from '../client/state-view';
+import { describeContext, describeState, runStateWord } from '../client/state-view';
 import { checkModel, modelWarning } from './model-check';
 import { watchWorkerWhile } from './worker-watch';
 import { budgetsOption } from './budget-option';
+import { contextOption } from './context-option';
 import { safeFolderName } from '../activities/tools/workspace-folder';
 import { terminalJson, terminalSafe, terminalText } from './terminal-text';
 import { NEEDS_PERSON, TIMED_OUT, approvalNotice, questionNotice, untilApprovalNeeded } from './person-wait';
@@ -61,10 +62,12 @@ export async function startCmd(agentId: string, v: Values) {
   const tools = str(v, 'tools');
   const fallbacks = fallbackModels(v);
   const budgets = budgetsOption(v.budget);
+  const context = contextOption(v);
   try {
     await agents.start(agentId, {
       model,
       ...(budgets ? { budgets } : {}),
+      ...(context ? { context } : {}),
       ...(fallbacks?.length ? { fallbackModels: fallbacks } : {}),
       ...(system ? { systemInstruction: system } : {}),
       ...(tools
@@ -262,16 +265,15 @@ export async function historyCmd(agentId: string, v: Values) {
   const write = async (text: string) => {
     if (!process.stdout.write(text)) await once(process.stdout, 'drain');
   };
-  if (v.json) await write('[');
   while (cursor !== null && left > 0) {
     const page = await agents.entries(agentId, { afterSeq: cursor, limit: Math.min(500, left) });
     const entries = page.entries.slice(0, left);
-    if (v.json) await write(entries.map((e) => `${printed++ ? ',' : ''}\n${terminalJson(e)}`).join(''));
-    else if (entries.length) await write(`${entries.flatMap(formatEntry).join('\n')}\n`);
+    if (v.json) await write(entries.map((e) => `${printed++ ? ',' : '['}\n${terminalJson(e)}`).join(''));
+    else if (entries.length) await write(`${terminalText(entries.flatMap(formatEntry).join('\n'))}\n`);
     left -= entries.length;
     cursor = page.nextAfterSeq;
   }
-  if (v.json) await write(`${printed ? '\n' : ''}]\n`);
+  if (v.json) await write(printed ? '\n]\n' : '[]\n');
 }
 
 /** A whole number option (at least `min`), or undefined when not given. */
@@ -300,11 +302,15 @@ export async function configureCmd(agentId: string, v: Values) {
   const system = str(v, 'system');
   const fallbacks = fallbackModels(v);
   const budgets = budgetsOption(v.budget);
-  if (!model && system === undefined && !fallbacks && !budgets)
-    throw new UserError('Nothing to change: give --model, --fallback-models, --budget and/or --system.');
+  const contextGiven = contextOption(v) !== undefined; // checked before connecting
+  if (!model && system === undefined && !fallbacks && !budgets && !contextGiven)
+    throw new UserError('Nothing to change: give --model, --fallback-models, --budget, a context option and/or --system.');
   const { agents } = await connectAgents();
+  // The options given change the agent's policy; what they leave out stays as it is.
+  const context = contextGiven ? contextOption(v, (await agents.state(agentId)).config.context) : undefined;
   const s = await agents.configure(agentId, {
     ...(budgets ? { budgets } : {}),
+    ...(context ? { context } : {}),
     ...(model ? { model: checkModel(model) } : {}),
     ...(fallbacks ? { fallbackModels: fallbacks } : {}),
     ...(system !== undefined ? { systemInstruction: system } : {}),
@@ -313,7 +319,8 @@ export async function configureCmd(agentId: string, v: Values) {
   print(
     !!v.json,
     s,
-    () => `Agent "${agentId}": model ${s.config.model}${then}; system instruction ${s.systemInstruction ? `"${s.systemInstruction.slice(0, 60)}"` : '(none)'}.`,
+    () =>
+      `Agent "${agentId}": model ${s.config.model}${then}; system instruction ${s.systemInstruction ? `"${s.systemInstruction.slice(0, 60)}"` : '(none)'}${context ? `; ${describeContext(s.config.context)}` : ''}.`,
   );
   if (model) warn(await modelWarning(agents, agentId, s.config.model, await agents.agentTaskQueue(agentId)));
 }

@@ -39,6 +39,10 @@ export function formatEntry(entry: HistoryEntry): string[] {
           ? `#${entry.seq} agent asks: ${clip(entry.question ?? '', 400)}`
           : `#${entry.seq} (turn interrupted${entry.by ? ` by ${entry.by}` : ''}; waiting for input)`,
       ];
+    case 'compaction':
+      return [
+        `#${entry.seq} (context compacted by ${entry.invocation.providerId}:${entry.invocation.model}: #1–#${entry.throughSeq} summarised) ${clip(entry.summary, 200)}`,
+      ];
   }
 }
 

@@ -182,6 +182,10 @@ export class AgentFollower {
           screen.line(`(turn interrupted${entry.by ? ` by ${entry.by}` : ''}; the agent waits for your input)`);
         }
         break;
+      case 'compaction':
+        // The model will see a summary in place of the older turns: said once, as progress.
+        screen.line(`  · context compacted: entries #1–#${entry.throughSeq} summarised by ${entry.invocation.model}`);
+        break;
       default:
         break; // a system instruction change is said by the command that made it
     }

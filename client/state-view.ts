@@ -5,6 +5,7 @@
  * (WaitingInput, PendingToolResults…). In client/ so the CLI and the gateway share it.
  */
 import type { AgentStatus } from '../workflows/messages';
+import { DEFAULT_COMPACT_AT } from '../agent/index';
 
 export const RunStateWords = {
   waitingInput: 'waiting for input',
@@ -129,6 +130,18 @@ const clip = (text: string, max: number) => {
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 };
 
+/** The policy in a line, e.g. `context: compact at 0.8 (summaries by anthropic:claude-haiku-4-5), cache TTL 1h`. */
+export function describeContext(c: AgentStatus['config']['context']): string {
+  if (c?.policy === 'trim') return 'context: trim (the oldest turns are left out when the window fills)';
+  const by = c?.compactionModel ? ` (summaries by ${c.compactionModel})` : '';
+  return `context: compact at ${c?.compactAt ?? DEFAULT_COMPACT_AT}${by}${c?.cacheTtl ? `, cache TTL ${c.cacheTtl}` : ''}`;
+}
+
+/** The prompt cache's share of the input, e.g. `, 83% cache hits`; nothing before any input token. */
+function cacheHit(usage: AgentStatus['usage']): string {
+  return usage.inputTokens > 0 ? `, ${Math.round((usage.cachedInputTokens / usage.inputTokens) * 100)}% cache hits` : '';
+}
+
 /** The readable view of `livecontext state` and the chat's `/state`. */
 export function describeState(agentId: string, s: AgentStatus, children: Record<string, string> = {}): string {
   const doing = workingOn(s);
@@ -138,8 +151,9 @@ export function describeState(agentId: string, s: AgentStatus, children: Record<
     `agent ${agentId}: ${runStateWord(s)}${doing ? ` (${doing})` : ''}`,
     `model ${s.config.model}${s.config.executorModel ? `, after tool results ${s.config.executorModel}` : ''}`,
     `system instruction ${s.systemInstruction ? `"${clip(s.systemInstruction, 100)}"` : '(none)'}`,
+    ...(s.config.context ? [describeContext(s.config.context)] : []),
     `history ${s.entryCount} entries, ${s.inboxLength} input${s.inboxLength === 1 ? '' : 's'} queued`,
-    `usage ${usage.modelCalls} model calls, ${usage.inputTokens} in / ${usage.outputTokens} out tokens (${usage.cachedInputTokens} cached)${cost}`,
+    `usage ${usage.modelCalls} model calls, ${usage.inputTokens} in / ${usage.outputTokens} out tokens (${usage.cachedInputTokens} cached${cacheHit(usage)})${cost}`,
     ...(s.lastError ? [`error ${s.lastError.code}: ${clip(s.lastError.message, 300)}`] : []),
     ...(s.warning ? [`warning: ${s.warning}`] : []),
     ...s.awaitingApproval.map((a) => `waiting for approval: ${a.toolCallId} ${a.toolName} ${clip(a.arguments, 100)} (${a.reason})`),

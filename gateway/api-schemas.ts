@@ -130,6 +130,7 @@ const UsageTotalsSchema = z.object({
   modelCalls: z.number(),
 });
 agree<Same<z.infer<typeof UsageTotalsSchema>, UsageTotals>>();
+const StatusUsageSchema = UsageTotalsSchema.extend({ cacheHitRatio: z.number().min(0).max(1).optional() });
 
 export const TaskSchema = z.object({ id: z.number().int().positive(), title: z.string(), status: TaskStatus }).meta({ id: 'Task' });
 
@@ -158,7 +159,7 @@ export const AgentStatusSchema = z
     pendingToolCalls: z.array(ToolCallRequest),
     pendingToolResultCount: z.number(),
     lastError: AgentErrorSchema.nullable(),
-    usage: UsageTotalsSchema,
+    usage: StatusUsageSchema,
     stopping: z.boolean(),
     warning: z.string().nullable(),
     stateWord: z

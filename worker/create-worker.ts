@@ -28,6 +28,8 @@ import {
 import { EntryCache } from '../activities/entry-cache';
 import { StreamChannel } from '../activities/stream-channel/stream-server';
 import { runCommandTool } from '../activities/tools/run-command';
+import { ARCHIVE_TOOLS_SOURCE, archiveTools } from '../activities/tools/archive-tools';
+import { ArchiveStore } from '../common/archive/index';
 import { ENTRY_FEED_SINK, type EntryFeed } from '../workflows/entry-feed';
 import { TASK_QUEUE } from '../workflows/messages';
 import { type McpServersOption, closeWithWorker, startMcpServers } from './mcp-servers';
@@ -65,6 +67,11 @@ export interface LivecontextWorkerOptions {
    * off); false: partial output travels in heartbeats, each a Temporal action.
    */
   streamChannel?: StreamChannel | false;
+  /**
+   * Where the agents' archives are written and read (seals, model calls, `recall` and `expand`). Default: ArchiveStore.fromEnv(),
+   * the environment's blob store and codec keys, as every other worker and client of the agents must use.
+   */
+  archive?: ArchiveStore;
   /** Parent folder of the agents' workspaces (default `.livecontext/workspaces`). */
   workspaceRoot?: string;
   /** A prebuilt workflow bundle (from bundleWorkflowCode), to skip bundling at start-up. */
@@ -113,8 +120,12 @@ export const WORKFLOW_STACK_TRACES_PATH = require.resolve('../workflows/stack-tr
 
 export async function createLivecontextWorker(options: LivecontextWorkerOptions): Promise<Worker> {
   const runCommand = options.runCommand ?? process.env.LIVECONTEXT_RUN_COMMAND === '1';
+  // One archive store (and read cache) for the model calls, the seals and the recall tools.
+  const archive = options.archive ?? ArchiveStore.fromEnv();
   const tools = new ToolRegistry(options.tools ?? [], [
     { name: 'builtin', tools: [...(options.builtinTools === false ? [] : workspaceTools), ...(runCommand ? [runCommandTool] : [])] },
+    // Offered only to agents with archived or compacted turns (ToolRegistry.specsFor).
+    { name: ARCHIVE_TOOLS_SOURCE, tools: archiveTools({ archive }) },
   ]);
   const mcp = options.mcpServers ? await startMcpServers(options.mcpServers, tools, options.progress) : undefined;
   const models = new ModelRouter([offlineDemoProvider, openaiProvider(), anthropicProvider(), openaiProvider({ azure: {} }), ...(options.models ?? [])]);
@@ -159,6 +170,7 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
       observeModelStream: options.observeModelStream,
       entryCache,
       streamChannel,
+      archive,
     });
     const agentsWorkerOptions: WorkerOptions = {
       connection: options.connection,

@@ -16,6 +16,8 @@ export { EncryptionCodec, parseKeys, type EncryptionKeys } from '../common/codec
 export { FileBlobStore, type BlobStore } from '../common/codec/blob-store';
 export { S3BlobStore, type S3BlobStoreOptions } from '../common/codec/s3-blob-store';
 export { blobStoreFromEnv } from '../common/codec/blob-store-from-env';
+/** The agents' archives of sealed entries in the blob store (`archive` worker option). */
+export { ArchiveStore, type ArchiveStoreOptions } from '../common/archive/index';
 export { startCodecServer } from '../common/codec/codec-server';
 
 export { createActivities, type ActivityDeps } from '../activities/index';

@@ -25,6 +25,7 @@ import * as archive from '../agent/archive';
 import * as askUser from '../agent/ask-user';
 import * as attachments from '../agent/attachments';
 import * as budgets from '../agent/budgets';
+import * as compaction from '../agent/compaction';
 import * as contextBudget from '../agent/context-budget';
 import * as entries from '../agent/entries';
 import * as entryRepair from '../agent/entry-repair';
@@ -122,6 +123,7 @@ for (const namespace of [
   askUser,
   attachments,
   budgets,
+  compaction,
   contextBudget,
   entries,
   entryRepair,

@@ -13,11 +13,12 @@ import {
   renderModelContext,
   turnResponseSchema,
 } from '../../agent/index';
-import type { ArchiveStore, SegmentBefore } from '../../common/archive/index';
+import type { ArchiveStore, SegmentBefore, SegmentContent } from '../../common/archive/index';
 import type { ArchiveIndexCache } from '../archive-index-cache';
 import type { EntryCache } from '../entry-cache';
 import { inputBudgetFor, tokenizerFor } from '../models/context-window';
 import type { CallModelInput } from '../types';
+import { offersArchiveTools } from './archive-offer';
 
 /** Where a model call's entries come from: the worker's caches and the archive. */
 export interface ContextSources {
@@ -30,13 +31,13 @@ export async function prepareContext(
   deps: ContextSources,
   ctx: Context,
   input: CallModelInput,
-): Promise<{ context: ModelContext; responseSchema: ReturnType<typeof turnResponseSchema> }> {
+): Promise<{ context: ModelContext; responseSchema: ReturnType<typeof turnResponseSchema>; archived: boolean }> {
   // The entries query waits for the agent's workflow worker, and a large context takes a while to
   // count; together they can outlast the heartbeat timeout, which would retry a call not yet started.
   const preparing = setInterval(() => ctx.heartbeat(), 1000);
   try {
     const { known, base } = await knownEntries(deps, ctx, input);
-    return { context: await renderCounted(known, input, base), responseSchema: turnResponseSchema(known) };
+    return { context: await renderCounted(known, input, base), responseSchema: turnResponseSchema(known), archived: offersArchiveTools(input, known) };
   } finally {
     clearInterval(preparing);
   }
@@ -44,34 +45,39 @@ export async function prepareContext(
 
 /**
  * The entries the call renders: the working set after the archive (the entry cache) and, when older
- * entries are archived, archived segments read from the blob store (cached): the newest one, which the
- * agent names, and older ones while the model's window has room for them — up to the newest compaction,
- * whose summary stands for everything before it. The oldest segment's `before` is the state the
- * rendering starts from.
+ * entries are archived and the model's window has room for more, archived segments read from the blob
+ * store (cached), newest first — up to the newest compaction, whose summary stands for everything before
+ * it (read whatever the estimate says). The rendering starts from the oldest segment's `before`, or,
+ * when no segment is needed, from the small state blob after the newest one: a model without a known
+ * window, or whose working set fills it, reads no segment at all.
  */
-async function knownEntries(deps: ContextSources, ctx: Context, input: CallModelInput) {
-  const named = input.archive?.segments ?? [];
-  const [archived, working] = await Promise.all([
-    Promise.all(named.map((ref) => deps.archive.readSegment(ref))),
-    deps.entries.range(ctx.client, input.agentId, input.runId, input.archive?.throughSeq ?? 0, input.uptoSeq),
-  ]);
+export async function knownEntries(
+  deps: ContextSources,
+  ctx: Context,
+  input: Pick<CallModelInput, 'agentId' | 'runId' | 'uptoSeq' | 'model' | 'contextWindow' | 'archive'>,
+): Promise<{ known: HistoryEntry[]; base?: SegmentBefore }> {
+  const working = await deps.entries.range(ctx.client, input.agentId, input.runId, input.archive?.throughSeq ?? 0, input.uptoSeq);
+  const newest = input.archive?.segments.at(-1);
+  if (!input.archive || !newest) return { known: working };
+  const archived: SegmentContent[] = [];
   const budget = inputBudgetFor(input.model, input.contextWindow);
-  if (input.archive && named.length && budget !== undefined && !hasCompaction(working) && !archived.some((s) => hasCompaction(s.entries))) {
-    let tokens = estimateTokens(JSON.stringify(working)) + named.reduce((n, r) => n + r.tokens, 0);
-    const index = tokens < budget ? await deps.indexes.get(ctx.client, input.agentId, input.runId, input.archive.throughSeq) : undefined;
-    const older = index ? index.segments.filter((r) => r.toSeq < named[0].fromSeq) : [];
-    for (let i = older.length - 1; i >= 0 && tokens < budget; i--) {
-      const segment = await deps.archive.readSegment(older[i]);
+  if (budget !== undefined && !hasCompaction(working)) {
+    let tokens = estimateTokens(JSON.stringify(working));
+    const index = await deps.indexes.get(ctx.client, input.agentId, input.runId, input.archive.throughSeq);
+    const refs = index?.segments.length ? index.segments : input.archive.segments;
+    const summarySeq = index?.compaction?.seq;
+    for (let i = refs.length - 1; i >= 0 && (tokens < budget || (summarySeq !== undefined && refs[i].toSeq >= summarySeq)); i--) {
+      const segment = await deps.archive.readSegment(refs[i]);
       archived.unshift(segment);
-      tokens += older[i].tokens;
+      tokens += refs[i].tokens;
       if (hasCompaction(segment.entries)) break;
     }
   }
-  const known = archived.length ? [...archived.flatMap((s) => s.entries), ...working] : working;
-  return { known, base: archived[0]?.before };
+  if (!archived.length) return { known: working, base: await deps.archive.readState(newest) };
+  return { known: [...archived.flatMap((s) => s.entries), ...working], base: archived[0].before };
 }
 
-const hasCompaction = (entries: readonly HistoryEntry[]) => entries.some((e) => (e.kind as string) === 'compaction');
+const hasCompaction = (entries: readonly HistoryEntry[]) => entries.some((e) => e.kind === 'compaction');
 
 /**
  * The model context, counted with the model's tokenizer when it has one. Tokenizing is CPU-bound and
@@ -85,6 +91,8 @@ async function renderCounted(entries: readonly HistoryEntry[], input: CallModelI
     ...(base ? { base } : {}),
     ...(maxInputTokens !== undefined ? { maxInputTokens } : {}),
     ...(input.refusedAttachments?.length ? { refusedAttachments: input.refusedAttachments } : {}),
+    ...(input.compactAt !== undefined ? { compactAt: input.compactAt } : {}),
+    ...(input.compactionsDone ? { compactionsDone: true } : {}),
   };
   const counter = tokenizerFor(input.model);
   if (!counter) return renderModelContext(entries, options);

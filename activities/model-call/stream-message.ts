@@ -82,6 +82,7 @@ async function streamOnce(call: ModelStreamCall, messages: readonly ContextMessa
       requestMetadata: { sessionId: input.agentId, runId: input.runId, traceId: ctx.info.activityId },
       providerRaw: observe !== undefined,
       ...(wire ? { responseFormat: { name: wire.name, schema: wire.schema } } : {}),
+      ...(input.cacheTtl ? { cacheTtl: input.cacheTtl } : {}),
     })) {
       observe?.(delta);
       if (watchdog.failure) break;

@@ -5,7 +5,7 @@
  * signature only when it came from Anthropic; cache breakpoints placed automatically on the stable prefix.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import { type ContextMessage, type ResponseFormat, type ToolChoice, type ToolSpec, unwrap } from '../../agent/index';
+import { type ContextMessage, type ResponseFormat, type ToolChoice, type ToolSpec, summaryText, unwrap } from '../../agent/index';
 import { type Attachment, attachmentLabel } from '../../agent/attachments';
 import { renderSections, renderToolResult } from './render-text';
 
@@ -13,7 +13,11 @@ type MessageParam = Anthropic.Messages.MessageParam;
 type Block = Anthropic.Messages.ContentBlockParam;
 type TextBlock = Anthropic.Messages.TextBlockParam;
 
-const EPHEMERAL = { type: 'ephemeral' as const };
+/** How long Anthropic keeps a cached prefix; absent: its default (5 minutes). */
+export type CacheTtl = '5m' | '1h';
+
+/** Anthropic takes at most this many cache breakpoints per request. */
+const MAX_BREAKPOINTS = 4;
 
 export interface AnthropicRequestParts {
   system?: TextBlock[];
@@ -25,8 +29,9 @@ export function toAnthropicRequest(
   messages: readonly ContextMessage[],
   system: string | undefined,
   toolSpecs: readonly ToolSpec[],
-  options: { providerId: string; cache: boolean },
+  options: { providerId: string; cache: boolean; cacheTtl?: CacheTtl },
 ): AnthropicRequestParts {
+  let summary: TextBlock | undefined;
   const out: MessageParam[] = [];
   const push = (role: 'user' | 'assistant', blocks: Block[]) => {
     if (blocks.length === 0) return;
@@ -40,6 +45,11 @@ export function toAnthropicRequest(
     const m = unwrap(message);
     const screen: Block[] = liveScreen ? [{ type: 'text', text: liveScreen }] : [];
     switch (m.kind) {
+      case 'summary':
+        // A block of its own, so a breakpoint can end the prefix there (it may share the user message with the next input).
+        summary = { type: 'text', text: summaryText(m) };
+        push('user', [summary]);
+        break;
       case 'model_input':
         // Images before the text, as Anthropic advises for image questions; the LiveScreen stays last.
         push('user', [...(m.attachments ?? []).flatMap(imageBlocks), ...textBlock(renderSections(m.sections)), ...screen]);
@@ -74,24 +84,39 @@ export function toAnthropicRequest(
 
   const tools = toolSpecs.map((s) => ({ name: s.name, description: s.description, input_schema: s.parameters as Anthropic.Messages.Tool.InputSchema }));
   const systemBlocks = system ? [{ type: 'text' as const, text: system }] : undefined;
-  if (options.cache) placeCacheBreakpoints(tools, systemBlocks, out);
+  if (options.cache) placeCacheBreakpoints(tools, systemBlocks, summary, out, options.cacheTtl);
   return { messages: out, ...(systemBlocks ? { system: systemBlocks } : {}), ...(tools.length ? { tools } : {}) };
 }
 
 /**
  * Seed 002 `CacheConfig { strategy: auto }`: up to 4 breakpoints on the stable prefix — the tools, the
- * system prompt, the previous user turn (older turns) and the newest message (read back next call).
+ * system prompt, a compaction's summary (the prefix stays the same until the next compaction), the
+ * previous user turn (older turns) and the newest message (read back next call). Over 4, the tools'
+ * goes first (the system prompt's covers them), then the previous turn's.
  */
-function placeCacheBreakpoints(tools: Anthropic.Messages.Tool[], system: TextBlock[] | undefined, messages: MessageParam[]) {
-  if (tools.length) tools[tools.length - 1].cache_control = EPHEMERAL;
-  if (system?.length) system[system.length - 1].cache_control = EPHEMERAL;
-  const userIdx = messages.flatMap((m, i) => (m.role === 'user' ? [i] : []));
-  const marks = new Set([messages.length - 1, userIdx[userIdx.length - 2]].filter((i): i is number => i !== undefined && i >= 0));
-  for (const i of marks) {
+function placeCacheBreakpoints(
+  tools: Anthropic.Messages.Tool[],
+  system: TextBlock[] | undefined,
+  summary: TextBlock | undefined,
+  messages: MessageParam[],
+  ttl: CacheTtl | undefined,
+) {
+  const toolMark = tools.length ? tools[tools.length - 1] : undefined;
+  const systemMark = system?.length ? system[system.length - 1] : undefined;
+  const lastBlock = (i: number | undefined) => {
+    if (i === undefined || i < 0) return undefined;
     const blocks = messages[i].content as Block[];
-    const last = blocks[blocks.length - 1] as Block & { cache_control?: typeof EPHEMERAL };
-    if (last.type !== 'thinking' && last.type !== 'redacted_thinking') last.cache_control = EPHEMERAL;
-  }
+    const last = blocks[blocks.length - 1];
+    return last.type === 'thinking' || last.type === 'redacted_thinking' ? undefined : last;
+  };
+  const userIdx = messages.flatMap((m, i) => (m.role === 'user' ? [i] : []));
+  const previousTurn = lastBlock(userIdx[userIdx.length - 2]);
+  const newest = lastBlock(messages.length - 1);
+  let marks: Array<{ cache_control?: Anthropic.Messages.CacheControlEphemeral | null } | undefined> = [toolMark, systemMark, summary, previousTurn, newest];
+  marks = [...new Set(marks.filter((m) => m !== undefined))];
+  if (marks.length > MAX_BREAKPOINTS && systemMark) marks = marks.filter((m) => m !== toolMark);
+  if (marks.length > MAX_BREAKPOINTS) marks = marks.filter((m) => m !== previousTurn);
+  for (const m of marks) m!.cache_control = ttl ? { type: 'ephemeral', ttl } : { type: 'ephemeral' };
 }
 
 function mergeBlocks(a: Block[], b: Block[]): Block[] {

@@ -77,6 +77,7 @@ export class AnthropicMessagesModel extends BaseModel {
     const parts = toAnthropicRequest(messages, systemPrompt, answerTool ? [...toolSpecs, answerTool] : toolSpecs, {
       providerId: this.providerId,
       cache: this.wire.cache,
+      ...(options.cacheTtl ? { cacheTtl: options.cacheTtl } : {}),
     });
     const body = {
       model: c.modelId,

@@ -5,7 +5,7 @@
  * place for another provider's reasoning).
  */
 import type OpenAI from 'openai';
-import { type ContextMessage, type ModelInputEntry, type ResponseFormat, type ToolChoice, type ToolSpec, unwrap } from '../../agent/index';
+import { type ContextMessage, type ModelInputEntry, type ResponseFormat, type ToolChoice, type ToolSpec, summaryText, unwrap } from '../../agent/index';
 import { type Attachment, attachmentLabel } from '../../agent/attachments';
 import { renderSections, renderToolResult } from './render-text';
 
@@ -19,6 +19,10 @@ export function toOpenAIMessages(messages: readonly ContextMessage[], system: st
     switch (m.kind) {
       case 'system':
         out.push({ role: 'system', content: m.instruction });
+        break;
+      case 'summary':
+        // A user message of its own, right after the system message: the prefix OpenAI caches stays the same until the next compaction.
+        out.push({ role: 'user', content: summaryText(m) });
         break;
       case 'model_input':
         out.push({ role: 'user', content: m.attachments?.length ? inputParts(m, liveScreen) : withLiveScreen(renderSections(m.sections), liveScreen) });

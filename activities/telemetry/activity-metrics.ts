@@ -7,6 +7,9 @@
  * - `livecontext_model_calls{model, provider, outcome}`: each attempt at a model stream; outcome `ok`
  *   or the error's type (`ModelError.RateLimited`, `ModelError.Connection`…).
  * - `livecontext_model_tokens{model, kind}`: input, output and cached input tokens the provider reported.
+ * - `livecontext_model_cache_hit_ratio{model}`: per call, cached input / input (0–1), a histogram: the
+ *   prompt cache's hit ratio (the token counters give the overall one: cached_input / input).
+ * - `livecontext_compactions{model}`: compactions' summary calls that succeeded (policy `compact`).
  * - `livecontext_model_cost_microusd{model}`: the cost from the worker's price table, in millionths of
  *   a dollar (Temporal's counters count integers); nothing for a model without a price.
  * - `livecontext_tool_calls{tool, status}` and `livecontext_tool_failures{tool, kind}`: every tool run,
@@ -22,6 +25,8 @@ export type ToolFailureKind = 'error' | 'timeout' | 'bad_arguments' | 'unknown_t
 interface Instruments {
   modelCalls: ReturnType<MetricMeter['createCounter']>;
   tokens: ReturnType<MetricMeter['createCounter']>;
+  cacheHitRatio: ReturnType<MetricMeter['createHistogram']>;
+  compactions: ReturnType<MetricMeter['createCounter']>;
   cost: ReturnType<MetricMeter['createCounter']>;
   toolCalls: ReturnType<MetricMeter['createCounter']>;
   toolFailures: ReturnType<MetricMeter['createCounter']>;
@@ -37,6 +42,13 @@ function instruments(): Instruments {
     found = {
       modelCalls: meter.createCounter('livecontext_model_calls', '1', 'Model stream attempts, by model and outcome (ok or the error type).'),
       tokens: meter.createCounter('livecontext_model_tokens', '1', 'Tokens the providers reported, by model and kind (input, output, cached_input).'),
+      cacheHitRatio: meter.createHistogram(
+        'livecontext_model_cache_hit_ratio',
+        'float',
+        '1',
+        'Per model call, cached input tokens / input tokens (0–1), by model.',
+      ),
+      compactions: meter.createCounter('livecontext_compactions', '1', 'Compactions (summary calls of policy compact) that succeeded, by model.'),
       cost: meter.createCounter('livecontext_model_cost_microusd', '1', 'Cost of model calls by model from the price table, in millionths of a US dollar.'),
       toolCalls: meter.createCounter('livecontext_tool_calls', '1', 'Tool runs by tool and status (Success, Failed, ApprovalRequired).'),
       toolFailures: meter.createCounter(
@@ -79,6 +91,7 @@ export function recordModelCall(
       if (usage.inputTokens > 0) m.tokens.add(Math.round(usage.inputTokens), { model, kind: 'input' });
       if (usage.outputTokens > 0) m.tokens.add(Math.round(usage.outputTokens), { model, kind: 'output' });
       if (cached > 0) m.tokens.add(Math.round(cached), { model, kind: 'cached_input' });
+      if (usage.inputTokens > 0) m.cacheHitRatio.record(Math.min(1, cached / usage.inputTokens), { model });
     }
     if (outcome.costUsd !== undefined && outcome.costUsd > 0) m.cost.add(Math.round(outcome.costUsd * 1e6), { model });
   });
@@ -94,4 +107,9 @@ export function recordToolRun(tool: string, result: ToolCallResult | ApprovalReq
     m.toolCalls.add(1, { tool, status });
     if (status === 'Failed') m.toolFailures.add(1, { tool, kind: failure ?? 'error' });
   });
+}
+
+/** A compaction's summary call succeeded (its tokens count with the model's calls). */
+export function recordCompaction(model: string): void {
+  safely(() => instruments().compactions.add(1, { model }));
 }

@@ -7,6 +7,7 @@
  */
 import { type ToolSpec, toolAllowed, zodToolSpec } from '../../agent/index';
 import { inWorkflowTools } from '../../agent/tool-kinds/index';
+import { ARCHIVE_TOOLS_SOURCE } from './archive-tools';
 import { type Tool, toolSpec } from './define-tool';
 
 /** Where tools come from, for listing and error messages: `builtin`, `user`, `mcp:<server>`… */
@@ -82,9 +83,14 @@ export class ToolRegistry {
       .map((n) => this.tools.get(n)!.spec);
   }
 
-  /** Specs for the tools within an allowance (all when absent), in-workflow tools first. */
-  specsFor(allowance?: readonly string[]): ToolSpec[] {
+  /**
+   * Specs for the tools within an allowance (all when absent), in-workflow tools first. The archive's
+   * tools (`recall`, `expand`) only for an agent with a past out of its context (`archived`), so the
+   * requests of every other agent stay as they were.
+   */
+  specsFor(allowance?: readonly string[], options: { archived?: boolean } = {}): ToolSpec[] {
     const inWorkflow = WORKFLOW_TOOL_SPECS.filter((s) => toolAllowed(allowance, s.name));
-    return [...inWorkflow, ...this.allowedNames(allowance).map((n) => this.tools.get(n)!.spec)];
+    const offered = this.allowedNames(allowance).filter((n) => options.archived || this.tools.get(n)!.source !== ARCHIVE_TOOLS_SOURCE);
+    return [...inWorkflow, ...offered.map((n) => this.tools.get(n)!.spec)];
   }
 }

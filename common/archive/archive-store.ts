@@ -6,11 +6,12 @@
  *
  * A segment's `hash` is the sha256 of its canonical JSON — what it holds, however it is stored; its
  * `key` is the blob store's key for the stored bytes (archive-blob.ts: gzip, then encrypted with the
- * codec keys when they are set). Reads verify the hash and are cached by it (LRU, bounded in bytes).
+ * codec keys when they are set). Reads verify the hash and are cached by it (LRU, bounded by the heap it
+ * takes, estimated: LIVECONTEXT_ARCHIVE_CACHE_MB).
  */
 import { createHash } from 'node:crypto';
 import type { HistoryEntry } from '../../agent/index';
-import { type ArchiveIndex, type SegmentRef, entryBytes, estimateTokens } from '../../agent/archive';
+import { type ArchiveIndex, type ArchiveState, type SegmentRef, entryBytes, estimateTokens, stateAfter } from '../../agent/archive';
 import { type BlobStore, FileBlobStore } from '../codec/blob-store';
 import { blobStoreFromEnv } from '../codec/blob-store-from-env';
 import { EncryptionCodec, type EncryptionKeys, parseKeys } from '../codec/encryption-codec';
@@ -26,14 +27,17 @@ import { termsOf } from './terms';
 
 export const DEFAULT_ARCHIVE_CACHE_BYTES = 64 * 1024 * 1024;
 const DEFAULT_RECALL_LIMIT = 10;
+/** The small blob beside a segment that holds the state after it. */
+const STATE_FORMAT = 'livecontext.archive-state';
 const MAX_RECALL_LIMIT = 50;
+const PARALLEL_READS = 8;
 
 export interface ArchiveStoreOptions {
   /** Default: the blob store the environment names (blobStoreFromEnv). */
   store?: BlobStore;
   /** Encrypts what is written; decrypts with any of the keys. Default: none (plain, compressed). */
   encryption?: EncryptionKeys;
-  /** Bytes of JSON the read cache keeps (segments, term indexes, manifests); default 64 MiB. */
+  /** About the heap the read cache may take (segments, term indexes, manifests); default 64 MiB. */
   cacheBytes?: number;
 }
 
@@ -83,8 +87,13 @@ export class ArchiveStore {
     const terms = buildTermIndex(hash, entries);
     const indexJson = canonicalJson(terms);
     const indexKey = await this.put(indexJson, `the term index of seq ${fromSeq}–${toSeq}`);
-    this.cache.set(`segment:${hash}`, content, json.length);
-    this.cache.set(`terms:${indexKey}`, new TermLookup(terms.terms), indexJson.length);
+    this.cache.set(`segment:${hash}`, content, heapOfJson(json));
+    const lookup = new TermLookup(terms.terms);
+    this.cache.set(`terms:${indexKey}`, lookup, lookup.heapBytes);
+    const state = stateAfter(content.before, entries);
+    const stateJson = canonicalJson({ format: STATE_FORMAT, version: 1, segment: hash, ...state });
+    const stateKey = await this.put(stateJson, `the state after seq ${toSeq}`);
+    this.cache.set(`state:${stateKey}`, state, heapOfJson(stateJson));
     return {
       key,
       hash,
@@ -94,6 +103,7 @@ export class ArchiveStore {
       bytes: entries.reduce((sum, e) => sum + entryBytes(e), 0),
       tokens: estimateTokens(JSON.stringify(entries)),
       indexKey,
+      stateKey,
     };
   }
 
@@ -102,7 +112,7 @@ export class ArchiveStore {
     const doc: ManifestDoc = { format: MANIFEST_FORMAT, version: 1, ...(previous ? { previous } : {}), segments };
     const json = canonicalJson(doc);
     const key = await this.put(json, 'an archive manifest');
-    this.cache.set(`manifest:${key}`, doc, json.length);
+    this.cache.set(`manifest:${key}`, doc, heapOfJson(json));
     return key;
   }
 
@@ -119,8 +129,36 @@ export class ArchiveStore {
     if (problem) throw new ArchiveReadError(`${what} cannot be read: ${problem}.`);
     const { before, entries } = doc as SegmentContent;
     const content: SegmentContent = { before, entries };
-    this.cache.set(`segment:${ref.hash}`, content, json.length);
+    this.cache.set(`segment:${ref.hash}`, content, heapOfJson(json));
     return content;
+  }
+
+  /**
+   * The state after the segment (the instruction in force, widget states): from its small state blob,
+   * or, for a segment written without one, from the segment itself.
+   */
+  async readState(ref: SegmentRef): Promise<ArchiveState> {
+    if (!ref.stateKey) {
+      const segment = await this.readSegment(ref);
+      return stateAfter(segment.before, segment.entries);
+    }
+    const cached = this.cache.get(`state:${ref.stateKey}`) as ArchiveState | undefined;
+    if (cached) return cached;
+    const what = `The state after archive segment seq ${ref.fromSeq}–${ref.toSeq} (blob ${ref.stateKey})`;
+    const json = await this.open(ref.stateKey, what);
+    const doc = JSON.parse(json) as Partial<ArchiveState> & { format?: string; segment?: string };
+    if (
+      doc.format !== STATE_FORMAT ||
+      doc.segment !== ref.hash ||
+      typeof doc.systemInstruction !== 'string' ||
+      !doc.widgets ||
+      typeof doc.widgets !== 'object'
+    ) {
+      throw new ArchiveReadError(`${what} is not the state after segment ${ref.hash}.`);
+    }
+    const state: ArchiveState = { systemInstruction: doc.systemInstruction, widgets: doc.widgets };
+    this.cache.set(`state:${ref.stateKey}`, state, heapOfJson(json));
+    return state;
   }
 
   /** Every segment reference, oldest first: the manifest chain walked back, then the inline ones. */
@@ -175,11 +213,17 @@ export class ArchiveStore {
     const limit = Math.min(Math.max(Math.floor(options.limit ?? DEFAULT_RECALL_LIMIT), 1), MAX_RECALL_LIMIT);
     const candidates: Candidate[] = [];
     const segmentOf = new Map<number, SegmentRef>();
-    for (const ref of await this.allSegments(index)) {
-      for (const [seq, score] of (await this.termLookup(ref)).match(queryTerms)) {
-        candidates.push({ seq, score });
-        segmentOf.set(seq, ref);
-      }
+    const refs = await this.allSegments(index);
+    // A few indexes read at a time (an object store answers in parallel), and let go once matched.
+    for (let i = 0; i < refs.length; i += PARALLEL_READS) {
+      const batch = refs.slice(i, i + PARALLEL_READS);
+      const lookups = await Promise.all(batch.map((ref) => this.termLookup(ref)));
+      lookups.forEach((lookup, j) => {
+        for (const [seq, score] of lookup.match(queryTerms)) {
+          candidates.push({ seq, score });
+          segmentOf.set(seq, batch[j]);
+        }
+      });
     }
     const extra = new Map<number, HistoryEntry>();
     for (const e of options.extra ?? []) {
@@ -205,7 +249,7 @@ export class ArchiveStore {
       if (cached) return cached;
       const built = buildTermIndex(ref.hash, (await this.readSegment(ref)).entries);
       const lookup = new TermLookup(built.terms);
-      this.cache.set(`terms:${ref.hash}`, lookup, JSON.stringify(built.terms).length);
+      this.cache.set(`terms:${ref.hash}`, lookup, lookup.heapBytes);
       return lookup;
     }
     const cached = this.cache.get(`terms:${ref.indexKey}`) as TermLookup | undefined;
@@ -217,7 +261,7 @@ export class ArchiveStore {
       throw new ArchiveReadError(`${what} is not the term index of segment ${ref.hash}.`);
     }
     const lookup = new TermLookup(doc.terms);
-    this.cache.set(`terms:${ref.indexKey}`, lookup, json.length);
+    this.cache.set(`terms:${ref.indexKey}`, lookup, lookup.heapBytes);
     return lookup;
   }
 
@@ -229,7 +273,7 @@ export class ArchiveStore {
     const doc = JSON.parse(json) as ManifestDoc;
     const problem = manifestProblem(doc);
     if (problem) throw new ArchiveReadError(`${what} cannot be read: ${problem}.`);
-    this.cache.set(`manifest:${key}`, doc, json.length);
+    this.cache.set(`manifest:${key}`, doc, heapOfJson(json));
     return doc;
   }
 
@@ -250,7 +294,7 @@ export class ArchiveStore {
       bytes = await this.store.get(key);
     } catch (err) {
       throw new ArchiveReadError(
-        `${what} cannot be read from the blob store ${where}: ${(err as Error).message} Every worker and client of an agent must use the same blob store (LIVECONTEXT_BLOB_DIR, or LIVECONTEXT_BLOB_S3_BUCKET and its settings).`,
+        `${what} cannot be read from the blob store ${where}: ${(err as Error).message} Set LIVECONTEXT_BLOB_DIR, or LIVECONTEXT_BLOB_S3_BUCKET and its settings, to the store the agent's workers write to.`,
       );
     }
     try {
@@ -264,6 +308,11 @@ export class ArchiveStore {
       throw new ArchiveReadError(`${what} in the blob store ${where} cannot be read: ${err.message}. ${fix}`);
     }
   }
+}
+
+/** About the heap parsed JSON takes: objects and strings come to roughly twice its text. */
+function heapOfJson(json: string): number {
+  return 2 * json.length;
 }
 
 function sha256(text: string): string {

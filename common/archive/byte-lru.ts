@@ -1,4 +1,4 @@
-/** A least-recently-used cache bounded by the sizes its callers give (bytes of JSON, for the archive). */
+/** A least-recently-used cache bounded by the sizes its callers give (estimated heap bytes, for the archive). */
 export class ByteLru<V> {
   // Map iteration order doubles as LRU order.
   private readonly items = new Map<string, { value: V; bytes: number }>();

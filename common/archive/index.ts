@@ -4,3 +4,4 @@ export { type SegmentBefore, type SegmentContent, SEGMENT_FORMAT, MANIFEST_FORMA
 export { type RecallMatch, SNIPPET_CHARS } from './recall-match';
 export { ARCHIVE_TOOL_NAMES, entryText } from './entry-text';
 export { canonicalJson } from './canonical-json';
+export { termsOf } from './terms';

@@ -20,7 +20,7 @@ export interface AgentStateView {
   lastError: { code: string; message: string; at: string } | null;
   model: string;
   stopping: boolean;
-  usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number; costUsd: number; modelCalls: number };
+  usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number; costUsd: number; modelCalls: number; cacheHitRatio?: number };
   notebook: string;
   tasks: Array<{ id: number; title: string; status: string }>;
   /** Sub-agents working (or just answered) for the current batch of tool calls; empty when none. */

@@ -107,6 +107,8 @@ function summarize(history: HistoryEntry[]): string[] {
         return `widget:${e.widget}`;
       case 'turn_end':
         return `turn_end:${e.reason}`;
+      case 'compaction':
+        return `compaction:${e.throughSeq}`;
     }
   });
 }

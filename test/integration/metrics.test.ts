@@ -110,6 +110,9 @@ test('a tool turn with failing tools and a retried model call, a turn blocked on
     expect(total(first, 'livecontext_model_calls_total', { ...model, outcome: 'ModelError.Connection' })).toBe(1);
     expect(total(first, 'livecontext_model_tokens_total', { ...model, kind: 'input' })).toBe(60);
     expect(total(first, 'livecontext_model_tokens_total', { ...model, kind: 'output' })).toBe(8);
+    // The prompt cache's hit ratio, per call that reported input tokens (three here; none of it cached).
+    expect(total(first, 'livecontext_model_cache_hit_ratio_count', model)).toBe(3);
+    expect(total(first, 'livecontext_model_cache_hit_ratio_sum', model)).toBe(0);
     // $3 and $15 per million input and output tokens: 135 + 60 + 105 millionths of a dollar.
     expect(total(first, 'livecontext_model_cost_microusd_total', model)).toBe(300);
     expect(total(first, 'livecontext_tool_failures_total', { tool: 'boom', kind: 'error' })).toBe(1);

@@ -140,6 +140,18 @@ describe('segments', () => {
   });
 });
 
+test('fromEnv: the folder, keys and cache size the environment names; a bad cache size is refused', async () => {
+  const dir = tempDir();
+  const spec = `k1:${randomBytes(32).toString('base64')}`;
+  const written = await ArchiveStore.fromEnv({ LIVECONTEXT_BLOB_DIR: dir, LIVECONTEXT_CODEC_KEYS: spec }).writeSegment(segmentContent(1, 1));
+  expect(readdirSync(dir)).toContain(written.key.slice(0, 2));
+  const reader = ArchiveStore.fromEnv({ LIVECONTEXT_BLOB_DIR: dir, LIVECONTEXT_CODEC_KEYS: spec, LIVECONTEXT_ARCHIVE_CACHE_MB: '1' });
+  await expect(reader.readSegment(written)).resolves.toEqual(segmentContent(1, 1));
+  expect(() => ArchiveStore.fromEnv({ LIVECONTEXT_BLOB_DIR: dir, LIVECONTEXT_ARCHIVE_CACHE_MB: 'lots' })).toThrow(
+    'LIVECONTEXT_ARCHIVE_CACHE_MB must be a number of MiB (got "lots").',
+  );
+});
+
 describe('manifests and reading ranges', () => {
   async function manySegments(count: number, turnsEach = 2, say?: (i: number) => string) {
     const folder = new FileBlobStore(tempDir());

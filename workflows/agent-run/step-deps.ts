@@ -1,6 +1,6 @@
 /**
- * The step dependencies: how the agent core's `doStep` reaches outside the workflow — model calls and
- * tools as activities, durable timers, sub-agents (sub-agent-link.ts), the run's patches and its logger.
+ * The step dependencies: how the agent core's `doStep` reaches outside the workflow — model calls,
+ * compactions' summary calls and tools as activities, durable timers, sub-agents (sub-agent-link.ts), the run's patches and its logger.
  */
 import { condition, isCancellation, log, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../../activities/index';
@@ -14,6 +14,7 @@ import { decoded, STEP_CANCELLED, toAgentFailure } from './failures';
 type Activities = ReturnType<typeof createActivities>;
 const { callModel } = proxyActivities<Activities>(DEFAULT_MODEL_ACTIVITY_OPTIONS);
 const { executeTool } = proxyActivities<Activities>(DEFAULT_TOOL_ACTIVITY_OPTIONS);
+const { compactContext } = proxyActivities<Activities>(DEFAULT_MODEL_ACTIVITY_OPTIONS);
 
 /** What the waits inside a step (a timer, a sub-agent's answer) give way to. */
 export interface StepWaits {
@@ -67,6 +68,24 @@ export function stepDeps(agent: Agent, changed: (change: string) => boolean, wai
         }
       }
       return decoded(result, `a model call to ${request.model}`);
+    },
+    async compact(request) {
+      feed.beforeModelCall(); // as for a model call: the activity reads the entries from this worker's cache
+      const options = { ...DEFAULT_MODEL_ACTIVITY_OPTIONS, summary: `compaction ${request.model}` };
+      try {
+        const archive = agent.state.archive;
+        const input = {
+          ...request,
+          agentId: workflowId,
+          runId,
+          // As for a model call: the entries to summarise may be archived.
+          ...(archive ? { archive: { throughSeq: archive.throughSeq, segments: segmentsForContext(archive, archive.throughSeq) } } : {}),
+        };
+        return decoded(await compactContext.executeWithOptions(options, [input]), `a compaction by ${request.model}`);
+      } catch (err) {
+        if (isCancellation(err)) throw new InfrastructureError(STEP_CANCELLED, 'The compaction was cancelled.');
+        throw toAgentFailure(err);
+      }
     },
     async sleep(ms) {
       if (!changed(TIMERS_CARRIED_PATCH)) {

@@ -42,6 +42,16 @@ export function turnsOf(entries) {
         ms: time(e) - time(previous),
         note: [calls, usage, retryNote(e.metadata)].filter(Boolean).join(' · '),
       });
+    } else if (turn && e.kind === 'compaction' && previous) {
+      // A summary of the conversation so far, written before the model call that follows it.
+      const usage = e.usage ? `${e.usage.inputTokens} in / ${e.usage.outputTokens} out` : '';
+      turn.steps.push({
+        kind: 'model',
+        label: `compaction ${e.invocation.model}`,
+        start: time(previous),
+        ms: time(e) - time(previous),
+        note: [`summarised #1–#${e.throughSeq}`, usage].filter(Boolean).join(' · '),
+      });
     } else if (turn && e.kind === 'tool_results' && previous) {
       const batchStart = time(previous);
       const batchMs = time(e) - batchStart;
