@@ -17,6 +17,7 @@ import { continueAsNew } from './continue-as-new';
 import { eventsPerTurn } from './events-per-turn';
 import { historyPerTurn } from './history-per-turn';
 import { latency } from './latency';
+import { lifetime } from './lifetime';
 import { longConversation } from './long-conversation';
 import { recovery } from './recovery';
 import { scale } from './scale';
@@ -37,6 +38,22 @@ const BENCHMARKS: Array<[string, (bench: Bench) => Promise<BenchResult>]> = [
   ['scale', scale], // last: the longest
 ];
 
+/** Run only when named (`npm run bench -- lifetime`): long, and measured against itself, not the baseline. */
+const ON_REQUEST: Array<[string, (bench: Bench) => Promise<BenchResult>]> = [['lifetime', lifetime]];
+
+/** Benchmark names, and `--name value` options (passed to the benchmarks as bench.options). */
+function commandLine(args: string[]): { names: string[]; options: Record<string, string> } {
+  const names: string[] = [];
+  const options: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const flag = /^--([\w-]+)(?:=(.*))?$/.exec(args[i]);
+    if (!flag) names.push(args[i]);
+    else if (flag[2] !== undefined) options[flag[1]] = flag[2];
+    else options[flag[1]] = args[++i] ?? '';
+  }
+  return { names, options };
+}
+
 /**
  * One dev-server setting, the same for both sides (BENCH_SERVER_DEFAULTS=1 runs the server as it ships):
  * Temporal suggests continue-as-new at 50,000 events instead of 4,096. Otherwise the agent and the
@@ -54,8 +71,10 @@ async function main(): Promise<number> {
   process.env.LIVECONTEXT_BLOB_DIR ??= path.join(tmp, 'blobs'); // the offload codec's store, shared by worker and client
   const cli = process.env.TEMPORAL_CLI_PATH;
   const serverSettings = process.env.BENCH_SERVER_DEFAULTS === '1' ? [] : SERVER_SETTINGS;
-  const only = process.argv.slice(2); // `npm run bench -- latency throughput` runs just those
-  const selected = BENCHMARKS.filter(([name]) => !only.length || only.includes(name));
+  const { names: only, options } = commandLine(process.argv.slice(2)); // `npm run bench -- latency throughput` runs just those
+  const unknown = only.filter((n) => ![...BENCHMARKS, ...ON_REQUEST].some(([name]) => name === n));
+  if (unknown.length) throw new Error(`no benchmark named ${unknown.join(', ')}; there are ${[...BENCHMARKS, ...ON_REQUEST].map(([n]) => n).join(', ')}`);
+  const selected = only.length ? [...BENCHMARKS, ...ON_REQUEST].filter(([name]) => only.includes(name)) : BENCHMARKS;
 
   progress('starting the Temporal dev server');
   const env = await TestWorkflowEnvironment.createLocal({
@@ -69,6 +88,7 @@ async function main(): Promise<number> {
   const connection = await Connection.connect({ address: env.address });
   const results: Record<string, unknown> = {};
   const rows: Array<Row & { benchmark: string }> = [];
+  const tables: string[] = [];
   let failed = 0;
   try {
     progress('bundling the livecontext and baseline workflows');
@@ -85,6 +105,7 @@ async function main(): Promise<number> {
       }),
       baselineBundle: await bundleWorkflowCode({ workflowsPath: require.resolve('./baseline/workflows'), logger: quietLogger }),
       workspaceRoot: path.join(tmp, 'workspaces'),
+      options,
     };
     for (const [name, run] of selected) {
       progress(`== ${name}`);
@@ -93,6 +114,7 @@ async function main(): Promise<number> {
         const result = await run(bench);
         results[name] = { ...result.figures, seconds: Math.round((Date.now() - started) / 100) / 10 };
         rows.push(...result.rows.map((r) => ({ benchmark: name, ...r })));
+        if (result.table) tables.push(`${name}:\n\n${result.table}`);
       } catch (err) {
         failed++;
         const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
@@ -118,7 +140,7 @@ async function main(): Promise<number> {
     temporalCli: cli ? execFileSync(cli, ['--version']).toString().trim() : 'downloaded by @temporalio/testing (version not read)',
     date: new Date().toISOString(),
   };
-  const table = markdownTable(rows);
+  const table = [markdownTable(rows), ...tables].join('\n');
   const machineLine =
     `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB RAM, Node ${machine.node}, ${machine.temporalCli}, ${machine.date}. ` +
     `Dev server settings: ${serverSettings.join(', ') || 'as shipped'}. Total run time ${totalSeconds} s.`;
@@ -129,8 +151,10 @@ async function main(): Promise<number> {
 
   const dir = path.join(__dirname, 'results');
   mkdirSync(dir, { recursive: true });
-  // A run of some benchmarks never replaces the full results docs/benchmarks.md quotes.
-  const name = only.length ? 'partial' : 'latest';
+  // A run of some benchmarks never replaces the full results docs/benchmarks.md quotes; a benchmark run on
+  // request alone and as it ships (lifetime, no options) has results of its own, which it quotes too.
+  const alone = only.length === 1 && ON_REQUEST.some(([n]) => n === only[0]) && !Object.keys(options).length;
+  const name = alone ? only[0] : only.length ? 'partial' : 'latest';
   const json = { machine, server: { devServerDynamicConfig: serverSettings }, totalSeconds, ...results };
   writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(json, null, 2)}\n`);
   writeFileSync(path.join(dir, `${name}.md`), `# livecontext benchmarks\n\n${table}\n${machineLine}\n\nAll figures and how each was measured: ${name}.json.\n`);

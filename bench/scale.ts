@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Bench, type BenchResult, type Row, agentClient, baselineClient, percentile, progress, ratio, round, uniqueId } from './support';
-import { type WorkerProcess, spawnWorker } from './worker-spawn';
+import { type WorkerProcess, memoryOf, spawnWorker } from './worker-spawn';
 
 const DEFAULT_SIZES = [1_000, 10_000];
 /** Temporal's workflow cache of the worker (maxCachedWorkflows), both sides: smaller than any N measured. */
@@ -57,17 +57,6 @@ async function stop(w: WorkerProcess): Promise<void> {
   const timer = setTimeout(() => w.proc.kill('SIGKILL'), 20_000);
   await exited;
   clearTimeout(timer);
-}
-
-/** VmRSS and VmHWM (the kernel's peak RSS of the process) in MiB. */
-function memoryOf(pid: number): { rssMiB: number; peakMiB: number } | null {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-    return { rssMiB: round(kb('VmRSS') / 1024), peakMiB: round(kb('VmHWM') / 1024) };
-  } catch {
-    return null; // gone, or no /proc (not Linux)
-  }
 }
 
 /** CPU seconds (user + system) the process has used so far, from /proc/<pid>/stat (clock ticks of 1/100 s). */

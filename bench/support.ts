@@ -24,6 +24,8 @@ export interface Bench {
   livecontextBundle: WorkflowBundle;
   baselineBundle: WorkflowBundle;
   workspaceRoot: string;
+  /** `--name value` options from the command line (e.g. lifetime's `--sizes`). */
+  options?: Record<string, string>;
 }
 
 /** One row of the results table; numbers are formatted by the table printer. */
@@ -38,6 +40,8 @@ export interface BenchResult {
   /** Every figure, written to latest.json. */
   figures: Record<string, unknown>;
   rows: Row[];
+  /** A table of the benchmark's own, printed after the suite's (markdown). */
+  table?: string;
 }
 
 const started = Date.now();

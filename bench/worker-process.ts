@@ -2,7 +2,8 @@
  * A benchmark worker in a process of its own, so the recovery benchmark can SIGKILL it like a crashed
  * machine and time a real restart. Arguments: side (livecontext|baseline), server address, task queue,
  * prebuilt workflow bundle path, workspace root. Prints READY once polling. The scale benchmark sets
- * BENCH_WORKER_MAX_CACHED_WORKFLOWS (Temporal's workflow cache size, the same on both sides).
+ * BENCH_WORKER_MAX_CACHED_WORKFLOWS (Temporal's workflow cache size, the same on both sides); the lifetime
+ * benchmark runs it with --expose-gc and BENCH_WORKER_GC_ON_STDIN=1 (a line "gc" on stdin collects garbage).
  */
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createLivecontextWorker } from '../worker/create-worker';
@@ -21,6 +22,16 @@ async function main(): Promise<void> {
       ? await createLivecontextWorker({ connection, taskQueue, tools: [echoTool], models: [benchModels()], workspaceRoot, workflowBundle, workerOptions })
       : await Worker.create({ connection, taskQueue, workflowBundle, activities: baselineActivities, ...workerOptions });
   const running = worker.run();
+  // The lifetime benchmark reads RSS after a full collection of this (main) thread's heap: less noise.
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (process.env.BENCH_WORKER_GC_ON_STDIN === '1' && gc) {
+    process.stdin.on('data', (d) => {
+      if (!String(d).includes('gc')) return;
+      gc();
+      gc();
+      process.stdout.write('GC DONE\n');
+    });
+  }
   process.stdout.write('READY\n');
   await running;
 }

@@ -3,8 +3,9 @@
  * (recovery) or measure its memory (scale).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Bench } from './support';
+import { type Bench, round } from './support';
 
 export interface WorkerProcess {
   proc: ChildProcess;
@@ -17,7 +18,7 @@ export function spawnWorker(
   side: 'livecontext' | 'baseline',
   taskQueue: string,
   codePath: string,
-  options: { nodeArgs?: string[]; env?: Record<string, string> } = {},
+  options: { nodeArgs?: string[]; env?: Record<string, string>; stdin?: boolean } = {},
 ): WorkerProcess {
   const args = [
     ...(options.nodeArgs ?? []),
@@ -33,7 +34,7 @@ export function spawnWorker(
   const proc = spawn(process.execPath, args, {
     cwd: path.join(__dirname, '..'),
     env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'inherit'],
   });
   const ready = new Promise<void>((resolve, reject) => {
     let out = '';
@@ -44,4 +45,15 @@ export function spawnWorker(
     proc.once('exit', (code, signal) => reject(new Error(`the ${side} worker process exited (${code ?? signal}) before it was ready`)));
   });
   return { proc, ready };
+}
+
+/** VmRSS and VmHWM (the kernel's peak RSS of the process) in MiB. */
+export function memoryOf(pid: number): { rssMiB: number; peakMiB: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { rssMiB: round(kb('VmRSS') / 1024), peakMiB: round(kb('VmHWM') / 1024) };
+  } catch {
+    return null; // gone, or no /proc (not Linux)
+  }
 }
