@@ -62,6 +62,17 @@ export interface AgentStatus {
 }
 
 /** Totals from recorded entries only, so retries and replays never count twice. */
+/** Two usage totals added up (the working set's and the archive's, or the archive's and a seal's). */
+export function addUsage(a: UsageTotals, b: UsageTotals): UsageTotals {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
+    costUsd: a.costUsd + b.costUsd,
+    modelCalls: a.modelCalls + b.modelCalls,
+  };
+}
+
 export function usageTotals(entries: readonly HistoryEntry[]): UsageTotals {
   const usage: UsageTotals = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, costUsd: 0, modelCalls: 0 };
   for (const e of entries) {

@@ -5,8 +5,8 @@
  */
 import { AgentState, type Clock } from './agent-state';
 import { AgentConfig, ConfigChange } from './agent-config';
-import { type AgentStatus, type UsageTotals, usageTotals, withCacheHitRatio } from './agent-status';
-import type { ArchiveIndex, SegmentRef } from './archive';
+import { type AgentStatus, addUsage, usageTotals, withCacheHitRatio } from './agent-status';
+import type { SegmentRef } from './archive';
 import type { HistoryEntry, JsonValue, ModelOutputEntry, ToolCallRequest, ToolCallResult, TurnEndEntry, WidgetWriteEntry } from './entries';
 import { repairModelOutput, repairToolResult } from './entry-repair';
 import { InputRejectedError } from './errors';
@@ -435,7 +435,7 @@ export class Agent {
       pendingToolCalls: this.pendingToolCalls(),
       pendingToolResultCount: this.pendingResults.length,
       lastError: this.lastErrorValue ?? null,
-      usage: withCacheHitRatio(withArchived(usageTotals(this.state.entries), this.state.archive)),
+      usage: withCacheHitRatio(this.state.archive ? addUsage(usageTotals(this.state.entries), this.state.archive.usage) : usageTotals(this.state.entries)),
       stopping: host.stopping,
       warning: host.warning ?? unpricedCostBudget(this.config, this.state.entries) ?? null,
     };
@@ -679,19 +679,6 @@ function findAnswer(entries: readonly HistoryEntry[], start: number): ModelOutpu
     if (e.kind === 'model_input') return undefined;
   }
   return undefined;
-}
-
-/** Usage totals of the working set plus the archive's. */
-function withArchived(usage: UsageTotals, archive: ArchiveIndex | undefined): UsageTotals {
-  if (!archive) return usage;
-  const a = archive.usage;
-  return {
-    inputTokens: usage.inputTokens + a.inputTokens,
-    outputTokens: usage.outputTokens + a.outputTokens,
-    cachedInputTokens: usage.cachedInputTokens + a.cachedInputTokens,
-    costUsd: usage.costUsd + a.costUsd,
-    modelCalls: usage.modelCalls + a.modelCalls,
-  };
 }
 
 function copySubAgentCalls(calls: Record<string, SubAgentCall> | undefined): Record<string, SubAgentCall> {

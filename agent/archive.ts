@@ -6,7 +6,7 @@
  * all computed from the entries as they leave. Segments are written and read by activities and clients.
  */
 import { z } from 'zod';
-import { type UsageTotals, usageTotals } from './agent-status';
+import { addUsage, usageTotals } from './agent-status';
 import { type CompactionEntry, type HistoryEntry, JsonValue } from './entries';
 import { bytesPerTokenEstimate } from './token-estimate';
 import { utf8Length } from './agent-state';
@@ -181,23 +181,14 @@ export function chooseSeal(
  * from the index before. `budgetFromSeq`: entries up to it no longer count against day budgets.
  */
 export function archiveAfterSeal(index: ArchiveIndex, sealed: readonly HistoryEntry[], ref: SegmentRef, budgetFromSeq: number): ArchiveIndex {
-  let systemInstruction = index.systemInstruction;
   let inputSeq = index.inputSeq;
   let compaction = index.compaction;
   for (const e of sealed) {
-    if (e.kind === 'system_instruction') systemInstruction = e.instruction;
     if (e.kind === 'model_input' && e.inputSeq !== undefined) inputSeq = e.inputSeq;
     if (e.kind === 'compaction') compaction = compactionOf(e);
   }
-  const widgets = widgetStates(rebuildWidgets(sealed, Number.POSITIVE_INFINITY, index.widgets));
-  const added = usageTotals(sealed);
-  const usage: UsageTotals = {
-    inputTokens: index.usage.inputTokens + added.inputTokens,
-    outputTokens: index.usage.outputTokens + added.outputTokens,
-    cachedInputTokens: index.usage.cachedInputTokens + added.cachedInputTokens,
-    costUsd: index.usage.costUsd + added.costUsd,
-    modelCalls: index.usage.modelCalls + added.modelCalls,
-  };
+  const { systemInstruction, widgets } = stateAfter(index, sealed);
+  const usage = addUsage(index.usage, usageTotals(sealed));
   return {
     ...index,
     throughSeq: ref.toSeq,

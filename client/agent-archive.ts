@@ -21,18 +21,15 @@ import {
   sealPlan,
 } from '../agent/index';
 import type { ArchiveStore } from '../common/archive/index';
+import { PAGE_MAX_BYTES, PAGE_MAX_ENTRIES } from '../workflows/agent-views';
 import type { EntriesPage, EntriesRequest } from '../workflows/messages';
 
-/** Archived entries per page, and about the bytes a page holds at most (as the `entries` query's pages). */
-const ARCHIVE_PAGE_ENTRIES = 500;
-const ARCHIVE_PAGE_BYTES = 1024 * 1024;
-
-/** The leading entries that fit in a page's bytes (at least one, however large). */
+/** The leading entries that fit in a page's bytes, as the `entries` query's pages (at least one, however large). */
 function withinPageBytes(entries: HistoryEntry[]): HistoryEntry[] {
   let bytes = 0;
   for (let i = 0; i < entries.length; i++) {
     bytes += entryBytes(entries[i]);
-    if (i > 0 && bytes > ARCHIVE_PAGE_BYTES) return entries.slice(0, i);
+    if (i > 0 && bytes > PAGE_MAX_BYTES) return entries.slice(0, i);
   }
   return entries;
 }
@@ -55,7 +52,7 @@ export async function pageThroughArchive(
   const archive = await index();
   if (!archive) return working; // un-archived meanwhile (a reset): the working set is all there is
   const uptoSeq = request.uptoSeq ?? Number.POSITIVE_INFINITY;
-  const limit = Math.min(Math.max(request.limit ?? ARCHIVE_PAGE_ENTRIES, 1), ARCHIVE_PAGE_ENTRIES);
+  const limit = Math.min(Math.max(request.limit ?? PAGE_MAX_ENTRIES, 1), PAGE_MAX_ENTRIES);
   const archived = await store.entries(archive, { afterSeq, uptoSeq: Math.min(uptoSeq, archive.throughSeq), limit });
   // The archive's part ends at its last entry: the working set's first page follows it in the same page.
   const rest = (archived.at(-1)?.seq ?? afterSeq) >= archive.throughSeq ? working.entries.filter((e) => e.seq > archive.throughSeq) : [];

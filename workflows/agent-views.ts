@@ -2,9 +2,9 @@
 import { type HistoryEntry, utf8Length } from '../agent/index';
 import type { EntriesPage, EntriesRequest } from './messages';
 
-const PAGE_MAX_ENTRIES = 500;
+export const PAGE_MAX_ENTRIES = 500;
 /** Well under gRPC's 4 MB message limit, whatever the entries hold. */
-const PAGE_MAX_BYTES = 1024 * 1024;
+export const PAGE_MAX_BYTES = 1024 * 1024;
 
 /** `archivedThroughSeq`: entries up to it are archived (not in `entries`); the page says so. */
 export function pageEntries(entries: readonly HistoryEntry[], req: EntriesRequest, archivedThroughSeq?: number): EntriesPage {
