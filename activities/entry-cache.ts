@@ -50,15 +50,19 @@ export class EntryCache {
     const lastSeq = cached?.entries.length ? cached.entries[cached.entries.length - 1].seq : 0;
     const sameHistory = cached !== undefined && (cached.runId === feed.runId || cached.runId === feed.continuedFromRunId);
     let next: Cached;
+    let taken: number;
     if (feed.afterSeq === 0) {
       next = { runId: feed.runId, entries: [...feed.entries], bytes: sizeOf(feed.entries) }; // the whole of the run's entries
-    } else if (sameHistory && lastSeq === feed.afterSeq) {
-      cached.entries.push(...feed.entries);
-      next = { runId: feed.runId, entries: cached.entries, bytes: cached.bytes + sizeOf(feed.entries) };
+      taken = feed.entries.length;
+    } else if (sameHistory && links(cached.entries, lastSeq, feed)) {
+      const fresh = feed.entries.filter((e) => e.seq > lastSeq);
+      cached.entries.push(...fresh);
+      next = { runId: feed.runId, entries: cached.entries, bytes: cached.bytes + sizeOf(fresh) };
+      taken = fresh.length;
     } else {
       return;
     }
-    this.fedEntries += feed.entries.length;
+    this.fedEntries += taken;
     this.remember(agentId, next);
   }
 
@@ -134,6 +138,19 @@ export class EntryCache {
     const same = page.entries.length === 1 && isDeepStrictEqual(page.entries[0], last);
     return same ? cached : none;
   }
+}
+
+/**
+ * Whether a feed continues the cached entries: it starts where they end, or it overlaps their end (a
+ * continued run's first feed repeats what it carried since its last model call) and agrees with the
+ * newest cached entry, sequence number and timestamp.
+ */
+function links(cached: readonly HistoryEntry[], lastSeq: number, feed: EntryFeed): boolean {
+  if (feed.afterSeq === lastSeq) return true;
+  if (feed.afterSeq > lastSeq || !cached.length) return false;
+  const same = feed.entries.find((e) => e.seq === lastSeq);
+  const last = cached[cached.length - 1];
+  return same !== undefined && same.timestamp === last.timestamp && same.kind === last.kind;
 }
 
 function sizeOf(entries: readonly HistoryEntry[]): number {

@@ -3,7 +3,7 @@
  * (hand-edited, or from a buggy exporter) would make the agent answer from the wrong context, so it is
  * refused with the reason. The same check guards what continue-as-new carries.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { ContextualEntry, HistoryEntry } from './entries';
 import { isContextual } from './entries';
 import { SnapshotError } from './errors';
@@ -38,18 +38,18 @@ export function readCheckedSnapshot(raw: unknown): AgentSnapshot {
   return readSnapshot(raw);
 }
 
-/** The snapshot's schema with its entries taken as they are (each was checked as it entered the agent). */
-const CarriedSnapshot = AgentSnapshot.extend({ entries: z.array(z.object({ seq: z.number(), kind: z.string() }).passthrough()) });
-
 /**
  * The check of a state about to be carried by continue-as-new: every invariant, and the schema of all
  * but the entries. Entries need no schema check here: each passed it as it entered the agent (appended,
  * imported or carried in), and checking them again is what made the task that continues cost several
- * times the bare workflow's. Throws SnapshotError.
+ * times the bare workflow's. Even a passthrough schema over them copies every entry, so they are only
+ * looked at: each an object with a numeric seq and a kind. Throws SnapshotError.
  */
 export function checkCarried(snapshot: AgentSnapshot): void {
-  const parsed = CarriedSnapshot.safeParse(snapshot);
+  const parsed = AgentSnapshot.safeParse({ ...snapshot, entries: [] });
   if (!parsed.success) throw new SnapshotError('BAD_SNAPSHOT', `The agent's state does not pass the snapshot schema (${firstIssues(parsed.error)}).`);
+  const malformed = snapshot.entries.findIndex((e) => typeof e !== 'object' || e === null || typeof e.seq !== 'number' || typeof e.kind !== 'string');
+  if (malformed >= 0) throw new SnapshotError('BAD_SNAPSHOT', `The agent's state does not pass the snapshot schema (entries.${malformed}: not an entry).`);
   const problems = snapshotProblems(snapshot);
   if (problems.length) throw new SnapshotError('INCONSISTENT_SNAPSHOT', `The agent's state is inconsistent: ${problems.slice(0, 3).join('; ')}.`);
 }

@@ -4,10 +4,12 @@
  * Measured at that boundary: wall time from sending one more input to the new run answering it, and
  * server-side the Started→Completed time of the workflow task that issued the continue-as-new (and of
  * the new run's first task). Baseline: the same for a baseline workflow carrying 1,000 trivial entries.
- * SAMPLES workflows per side (built concurrently, not timed); their boundaries are timed one at a time.
+ * `--can-samples N` workflows per side (default 5; built concurrently, not timed); their boundaries are
+ * timed one at a time, alternating sides.
  */
 import type { Client } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
+import { temporal } from '@temporalio/proto';
 import {
   type Bench,
   type BenchResult,
@@ -28,7 +30,7 @@ import {
 
 const TURNS = 500;
 const HUGE_BUDGET = 1024 * 1024 * 1024;
-const SAMPLES = 3;
+const DEFAULT_SAMPLES = 5;
 
 /** What the boundary looked like, read from the two runs' histories. */
 async function boundary(client: Client, workflowId: string, runsBefore: number) {
@@ -47,7 +49,12 @@ async function boundary(client: Client, workflowId: string, runsBefore: number) 
     startPayloads,
   );
   const ms = (x: number | null) => (x === null ? null : round(x));
+  // The boundary as the server saw it: the old run's last events and the new run's first, in ms from the first of them.
+  const shown = [...oldEvents.slice(-8), ...newEvents.slice(0, 16)];
+  const at = (e: (typeof shown)[number]) => Number(e.eventTime?.seconds ?? 0) * 1000 + (e.eventTime?.nanos ?? 0) / 1e6;
+  const timeline = shown.map((e) => `${round(at(e) - at(shown[0]))} ${temporal.api.enums.v1.EventType[e.eventType ?? 0]}`);
   return {
+    timeline,
     entriesCarried: (carried.snapshot?.entries ?? carried.entries)?.length ?? null,
     continueAsNewTaskMs: ms(continueAsNewTaskMs(oldEvents)),
     newRunFirstTaskMs: ms(firstWorkflowTaskMs(newEvents)),
@@ -96,6 +103,8 @@ function summarize(samples: Boundary[]) {
 }
 
 export async function continueAsNew(bench: Bench): Promise<BenchResult> {
+  const SAMPLES = Number(bench.options?.['can-samples'] ?? DEFAULT_SAMPLES);
+  if (!Number.isInteger(SAMPLES) || SAMPLES < 1) throw new Error(`--can-samples ${bench.options?.['can-samples']}: give a whole number of at least 1`);
   const { queues, agents, baseline } = bothSides(bench, 'can');
   const agentIds = Array.from({ length: SAMPLES }, (_, i) => uniqueId(`can-agent-${i}`));
   const baselineIds = Array.from({ length: SAMPLES }, (_, i) => uniqueId(`can-baseline-${i}`));

@@ -38,7 +38,10 @@ export function entryFeed(entries: () => readonly HistoryEntry[]) {
     const all = entries();
     return all.length ? all[all.length - 1].seq : 0;
   };
-  let fedUpTo = lastSeq(); // a continued run starts with the entries it carried, which the worker may have
+  // A continued run carries entries the worker may have. The old run fed them up to its last model call
+  // only: what came after (that call's output, tool results, the input that ended the run) was never fed.
+  // So the first feed starts at the newest model output it carried; the cache takes the part it lacks.
+  let fedUpTo = continuedFromExecutionRunId ? beforeNewestOutput(entries()) : lastSeq();
   return {
     beforeModelCall(): void {
       const all = entries();
@@ -58,4 +61,10 @@ export function entryFeed(entries: () => readonly HistoryEntry[]) {
       fedUpTo = upTo;
     },
   };
+}
+
+/** The seq before the newest model output (0 when there is none): where the unfed tail of a carried run begins. */
+function beforeNewestOutput(all: readonly HistoryEntry[]): number {
+  for (let i = all.length - 1; i >= 0; i--) if (all[i].kind === 'model_output') return i > 0 ? all[i - 1].seq : 0;
+  return 0;
 }

@@ -39,6 +39,20 @@ test("continue-as-new: the new run's first feed links to the run it continued fr
   expect(seqs(await cache.range(nowhere, 'a', 'r2', 0, 5))).toEqual([1, 2, 3, 4, 5]);
 });
 
+test("a continued run's first feed repeats what it carried since the last model call: the cache takes the part it lacks", async () => {
+  const cache = new EntryCache();
+  cache.feed('a', { runId: 'r1', afterSeq: 0, entries: entries(1, 4) });
+  // r1 appended 5 and 6 after its last feed, then continued as new; r2 feeds from 3 on.
+  cache.feed('a', { runId: 'r2', continuedFromRunId: 'r1', afterSeq: 3, entries: entries(4, 7) });
+  expect(cache.fedEntries).toBe(4 + 3);
+  expect(seqs(await cache.range(nowhere, 'a', 'r2', 0, 7))).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  // An overlap that disagrees with the cached entry (another history under the same seq) is dropped.
+  const other = new EntryCache();
+  other.feed('a', { runId: 'r1', afterSeq: 0, entries: entries(1, 4) });
+  other.feed('a', { runId: 'r2', continuedFromRunId: 'r1', afterSeq: 3, entries: entries(4, 5).map((e) => ({ ...e, timestamp: '2027-01-01T00:00:00.000Z' })) });
+  expect(other.fedEntries).toBe(4);
+});
+
 test('feeds that do not link up are dropped, never merged', async () => {
   const cache = new EntryCache();
   cache.feed('a', { runId: 'r1', afterSeq: 0, entries: entries(1, 2) });

@@ -10,6 +10,7 @@ import {
   type ModelCallResult,
   SnapshotError,
   type StepDeps,
+  checkCarried,
   readCheckedSnapshot,
   readSnapshot,
   repairModelOutput,
@@ -145,6 +146,19 @@ test.each(broken)('an inconsistent snapshot is refused: %s', (_name, breakIt, re
   breakIt(s);
   expect(() => Agent.fromSnapshot(s, clock)).toThrow(SnapshotError);
   expect(() => Agent.fromSnapshot(s, clock)).toThrow(reason);
+});
+
+test('the check before continue-as-new refuses what the new run could not read, without a schema pass over the entries', () => {
+  expect(() => checkCarried(validSnapshot())).not.toThrow();
+  const broken = (change: (s: AgentSnapshot) => void) => {
+    const s = validSnapshot();
+    change(s);
+    return () => checkCarried(s);
+  };
+  expect(broken((s) => ((s.entries as unknown[])[1] = null))).toThrow(/entries\.1: not an entry/);
+  expect(broken((s) => ((s.entries[0] as { seq: unknown }).seq = '1'))).toThrow(/entries\.0: not an entry/);
+  expect(broken((s) => ((s.config as { model: unknown }).model = 7))).toThrow(/snapshot schema \(config\.model/);
+  expect(broken((s) => (s.nextSeq = 2))).toThrow(/inconsistent: nextSeq 2 is not above/);
 });
 
 test('an imported snapshot asks its approvals again; a carried one keeps them', () => {
