@@ -3,6 +3,7 @@
  * gateway, an in-process worker with scripted models, and the dev server:
  * - a parent delegating to two sub-agents shows them in its tree with each child's own run state (read
  *   from GET /agents/<child>); a child's link opens it like any agent, with a link back to its parent;
+ *   the parent's history loads when it is opened again even while the child's is still loading (held here);
  * - a looping model stopped by its budget (`turnModelCalls: 2`) shows which budget and what to do, and
  *   the Retry button lets it go on (to the next stop);
  * - the Interrupt button ends a turn held by a slow tool (the tool sees its cancellation), and a question
@@ -73,6 +74,7 @@ describeInBrowser('web page: sub-agents, budgets, interrupts, questions (headles
         subAgents: { researcher: { model: 'scripted:researcher', description: 'finds things out' } },
       });
       const { page, errors, close } = await openPage(parent);
+      let releaseChildHistory = () => {};
       try {
         expect(await page.locator('#agent-tree').isVisible()).toBe(false); // in no tree yet
 
@@ -90,6 +92,21 @@ describeInBrowser('web page: sub-agents, budgets, interrupts, questions (headles
         }
         await page.screenshot({ path: path.join(ARTIFACTS, '1-parent-tree.png') });
 
+        // The first child's history is held unanswered, as a loaded gateway can: its load is still under way
+        // when the parent is opened again, and must neither hold up nor swallow the parent's (the tree's
+        // answered children come from the parent's history).
+        const childHistory = new Promise<void>((resolve) => (releaseChildHistory = resolve));
+        let childHistoryAsked!: () => void;
+        const childHistoryPending = new Promise<void>((resolve) => (childHistoryAsked = resolve));
+        await page.route(
+          (url) => url.pathname === `/agents/${encodeURIComponent(ids[0])}/history`,
+          async (route) => {
+            childHistoryAsked();
+            await childHistory;
+            await route.continue().catch(() => {}); // the page may be closed by then
+          },
+        );
+
         // The first child opens from its link, like any agent: its task as its input, a link up to its parent.
         await page.click(`#agent-tree a.agent-link[data-agent-id="${ids[0]}"]`);
         await page.locator('#agent-title', { hasText: ids[0] }).waitFor();
@@ -105,15 +122,27 @@ describeInBrowser('web page: sub-agents, budgets, interrupts, questions (headles
         writeFileSync(path.join(controlDir, `release-${b}`), '');
         await page.locator('.msg.assistant', { hasText: `research on ${a}` }).waitFor();
         await page.screenshot({ path: path.join(ARTIFACTS, '2-child.png') });
+        await childHistoryPending;
         await up.click();
         await page.locator('#agent-title', { hasText: parent }).waitFor();
-        await page.locator('.msg.assistant', { hasText: `results: Success: research on ${a} | Success: research on ${b}` }).waitFor();
+        await page
+          .locator('.msg.assistant', { hasText: `results: Success: research on ${a} | Success: research on ${b}` })
+          .waitFor()
+          .catch(async (err: Error) => {
+            // Which side failed: the agent (no answer in its history) or the page (an answer it did not show).
+            const answered = (await t.agents.history(parent)).some((e) => e.kind === 'model_output' && e.contents.join('').startsWith('results:'));
+            const status = answered
+              ? 'answered, in its history: the page did not show it'
+              : `not answered; its state: ${JSON.stringify(await t.agents.state(parent))}`;
+            throw new Error(`${err.message}\nThe parent has ${status}. The page shows: ${JSON.stringify(await page.locator('.msg').allTextContents())}`);
+          });
         // The batch is over: the children are still in the tree, from history, as answered.
         for (const id of ids) await page.locator(`#agent-tree .tree-child[data-agent-id="${id}"] .tree-meta`, { hasText: 'researcher · answered' }).waitFor();
         expect(await children.count()).toBe(2);
         await page.screenshot({ path: path.join(ARTIFACTS, '3-parent-answered.png') });
         expect(errors).toEqual([]);
       } finally {
+        releaseChildHistory();
         await close(); // also when it failed: no page left polling a gateway whose worker is gone
       }
     });

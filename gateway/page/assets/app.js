@@ -27,7 +27,7 @@ const view = {
   state: {},
   entries: [],
   historyTimer: null,
-  /** The history load under way (one at a time), and whether another is wanted after it. */
+  /** The history load under way for the current entries, `{ generation, done }`, and whether another is wanted after it. */
   historyLoad: null,
   historyAgain: false,
   /** Bumped when the entries start over (another agent, a reset): a load of before drops what it read. */
@@ -151,24 +151,33 @@ function scheduleHistory(delayMs = 300) {
 }
 
 /**
- * One load at a time: a load asked for while one is under way runs after it. Two at once both read
- * after the same entry and both appended what they read — the same turn twice on the timeline, as
- * after a gateway restart, when the first load waited on the gateway and the resumed stream asked
- * again. Entries are also kept by seq, so none is ever taken twice.
+ * One load at a time into the same entries: a load asked for while one is under way runs after it. Two
+ * at once both read after the same entry and both appended what they read — the same turn twice on the
+ * timeline, as after a gateway restart, when the first load waited on the gateway and the resumed
+ * stream asked again. Entries are also kept by seq, so none is ever taken twice.
+ * A load for entries since dropped (another agent was opened, or this one was reset) keeps nothing of
+ * what it reads, so the new entries' load does not wait for it: it once did, and a load asked for
+ * meanwhile was then dropped — a parent opened from its child while the child's history was still
+ * loading showed no timeline and none of its answered sub-agents until its next event.
  */
 function loadHistory(agentId) {
-  if (view.historyLoad) {
+  const running = view.historyLoad;
+  if (running && running.generation === view.historyGeneration) {
     view.historyAgain = true;
-    return view.historyLoad;
+    return running.done;
   }
-  view.historyLoad = readHistory(agentId).finally(() => {
+  const load = { generation: view.historyGeneration, done: null };
+  view.historyLoad = load;
+  view.historyAgain = false;
+  load.done = readHistory(agentId).finally(() => {
+    if (view.historyLoad !== load) return; // a load for newer entries has taken over
     view.historyLoad = null;
-    if (view.historyAgain && agentId === view.agentId) {
+    if (view.historyAgain) {
       view.historyAgain = false;
-      void loadHistory(agentId);
+      if (view.agentId) void loadHistory(view.agentId);
     }
   });
-  return view.historyLoad;
+  return load.done;
 }
 
 async function readHistory(agentId) {
@@ -187,7 +196,7 @@ async function readHistory(agentId) {
     tree.update(view.state, view.entries);
     for (const e of view.entries) if (e.kind === 'tool_results') for (const r of e.results ?? []) conversation.setResultStatus(r.toolCallId, r.status);
   } catch (err) {
-    if (agentId === view.agentId) fill($('timeline'), `Timeline unavailable: ${err.message}`);
+    if (agentId === view.agentId && generation === view.historyGeneration) fill($('timeline'), `Timeline unavailable: ${err.message}`);
   }
 }
 
