@@ -164,7 +164,7 @@ export const AgentConfig = z.object({
    */
   historyBudgetBytes: z.number().int().positive().optional(),
   /**
-   * How much of the agent's history the workflow holds (JSON bytes, default 256 KiB): past twice this, the
+   * How much of the agent's history the workflow holds (JSON bytes, default 64 KiB): past twice this, the
    * oldest whole turns are sealed into the archive (see archive.ts). At least 16 KiB.
    */
   workingSetBytes: z

@@ -79,11 +79,22 @@ export type ArchiveIndex = z.infer<typeof ArchiveIndex>;
 /** Segment references kept inline; older ones are folded into the manifest chain. */
 export const INLINE_SEGMENTS = 32;
 
-/** How large the working set may grow: sealing starts over `2 × workingSetBytes` and keeps about `workingSetBytes`. */
-export const DEFAULT_WORKING_SET_BYTES = 256 * 1024;
+/**
+ * How large the working set may grow: sealing starts over `2 × workingSetBytes` and keeps about
+ * `workingSetBytes`. Small enough that what continue-as-new carries, and a new run or a worker after a
+ * restart reads, stays under the payload codec's 128 KiB offload threshold: the model call reads older
+ * turns from the archive, which its worker caches.
+ */
+export const DEFAULT_WORKING_SET_BYTES = 64 * 1024;
+
+/** The default before SMALLER_WORKING_SET_CHANGE: agents whose runs sealed under it keep it in those runs. */
+export const FIRST_WORKING_SET_BYTES = 256 * 1024;
 
 /** The workflow patch behind sealing and the working set: agents before it carried every entry. */
 export const ARCHIVE_CHANGE = 'ageless-archive';
+
+/** The workflow patch behind the smaller default working set (asked only when it alone makes a seal due). */
+export const SMALLER_WORKING_SET_CHANGE = 'working-set-64k';
 
 export function emptyArchive(): ArchiveIndex {
   return {

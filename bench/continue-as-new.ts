@@ -153,7 +153,7 @@ export async function continueAsNew(bench: Bench): Promise<BenchResult> {
     return {
       figures: {
         method: `${SAMPLES} workflows per side, each built by ${TURNS} sequential turns (huge budget, one run); then configure(historyBudgetBytes = half the run's describe().historySizeBytes) and one more ask(): wallMs = that ask() (client side); continueAsNewTaskMs = eventTime(WorkflowTaskCompleted) − eventTime(its WorkflowTaskStarted) for the task named by the ContinuedAsNew event; newRunFirstTaskMs = the same for the new run's first task; figures are medians over the ${SAMPLES} workflows`,
-        note: 'livecontext carries its whole snapshot; payloads over 128 KiB are offloaded by the codec to the blob store, so carriedStartEventBytes is the started event as stored',
+        note: 'livecontext carries its working set (default 64 KiB of entries; older turns were sealed into the archive where the agent rested) and the archive index; payloads over 128 KiB would be offloaded by the codec to the blob store, so carriedStartEventBytes is the started event as stored',
         livecontext: lc,
         baseline: bl,
         ratioWall: ratio(lc.wallMs, bl.wallMs),

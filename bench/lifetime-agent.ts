@@ -24,6 +24,8 @@ export interface LifetimeOptions {
   turns: number;
   /** The prebuilt workflow bundle the worker processes load. */
   bundlePath: string;
+  /** Continue-as-new boundaries measured per size (medians reported). */
+  canSamples: number;
 }
 
 /** What the agent did not do, in words, with what was seen; the figures measured before it stay. */
@@ -158,6 +160,14 @@ function firstTaskSince(events: Event[], sinceMs = 0): { ms: number; attempt: nu
   return { ms: round(ms), attempt: scheduled?.workflowTaskScheduledEventAttributes?.attempt ?? 1 };
 }
 
+/** One continue-as-new boundary: the budget that caused it, the ask across it, and its two workflow tasks. */
+export interface CanSample {
+  budgetSetTo: number;
+  wallMs: number;
+  continueAsNewTaskMs: number | null;
+  newRunFirstTaskMs: number | null;
+}
+
 export interface SizeFigures {
   snapshotFile?: { entries: number; bytes: number };
   importMs?: number;
@@ -173,7 +183,8 @@ export interface SizeFigures {
   exportMs?: number;
   exportBytes?: number;
   recovery?: { spawnToAnswerMs: number; newWorkerFirstTask: { ms: number; attempt: number } | null; rssAfterMiB: number | null; rssReadyMiB: number | null };
-  continueAsNew?: { budgetSetTo: number; wallMs: number; continueAsNewTaskMs: number | null; newRunFirstTaskMs: number | null };
+  /** Medians over the samples. */
+  continueAsNew?: { wallMs: number | null; continueAsNewTaskMs: number | null; newRunFirstTaskMs: number | null; samples: CanSample[] };
   /** Why the size stopped before the end (the figures above it were measured). */
   didNotFinish?: string;
 }
@@ -259,25 +270,50 @@ export async function measureOldAgent(
     };
     say(`after SIGKILL: spawn → answer ${spawnToAnswerMs} ms, the new worker's first task ${JSON.stringify(f.recovery.newWorkerFirstTask)}`);
 
-    // Continue-as-new: the budget below what this run added, then one more turn.
+    // Continue-as-new, `canSamples` times: the budget below what this run added, then one more turn. The
+    // first boundary leaves the imported run; later ones leave a run that a few turns grew (budget: half
+    // of that growth, so the new run's answer does not continue again).
     const handle = bench.client.workflow.getHandle(agentId);
-    const d = await handle.describe();
-    const budgetSetTo = Math.max(1, Math.floor(Number(d.raw.workflowExecutionInfo?.historySizeBytes ?? 0) / 2));
-    await client.configure(agentId, { historyBudgetBytes: budgetSetTo });
-    const wallMs = await ask('the turn across continue-as-new', 'hello');
-    const newRun = await nextRun(bench.client, agentId, d.runId, o.limitMs);
-    const oldEvents = (await bench.client.workflow.getHandle(agentId, d.runId).fetchHistory()).events ?? [];
-    // The new run's first task may still be running when the answer came from the old run: wait for it.
-    let newEvents: Event[] = [];
-    for (const until = Date.now() + o.limitMs; ; await sleep(200)) {
-      newEvents = (await bench.client.workflow.getHandle(agentId, newRun).fetchHistory()).events ?? [];
-      if (firstWorkflowTaskMs(newEvents) !== null) break;
-      if (Date.now() > until)
-        throw new DidNotFinish(`the new run's first task did not complete within ${o.limitMs / 1000} s (${await whatWasSeen(bench.client, agentId)})`);
+    const samples: CanSample[] = [];
+    for (let k = 0; k < o.canSamples; k++) {
+      let budgetSetTo: number;
+      if (k === 0) {
+        budgetSetTo = Math.max(1, Math.floor(Number((await handle.describe()).raw.workflowExecutionInfo?.historySizeBytes ?? 0) / 2));
+      } else {
+        const sizeOf = async () => Number((await handle.describe()).raw.workflowExecutionInfo?.historySizeBytes ?? 0);
+        await client.configure(agentId, { historyBudgetBytes: 1 << 30 });
+        const then = await sizeOf();
+        for (let w = 0; w < 4; w++) await ask('a turn between continue-as-new samples', `warm ${w}`);
+        budgetSetTo = Math.max(1, Math.floor(((await sizeOf()) - then) / 2));
+      }
+      const runBefore = (await handle.describe()).runId;
+      await client.configure(agentId, { historyBudgetBytes: budgetSetTo });
+      const wallMs = await ask('the turn across continue-as-new', 'hello');
+      const newRun = await nextRun(bench.client, agentId, runBefore, o.limitMs);
+      const oldEvents = (await bench.client.workflow.getHandle(agentId, runBefore).fetchHistory()).events ?? [];
+      // The new run's first task may still be running when the answer came from the old run: wait for it.
+      let newEvents: Event[] = [];
+      for (const until = Date.now() + o.limitMs; ; await sleep(200)) {
+        newEvents = (await bench.client.workflow.getHandle(agentId, newRun).fetchHistory()).events ?? [];
+        if (firstWorkflowTaskMs(newEvents) !== null) break;
+        if (Date.now() > until)
+          throw new DidNotFinish(`the new run's first task did not complete within ${o.limitMs / 1000} s (${await whatWasSeen(bench.client, agentId)})`);
+      }
+      const ms = (x: number | null) => (x === null ? null : round(x));
+      samples.push({ budgetSetTo, wallMs, continueAsNewTaskMs: ms(continueAsNewTaskMs(oldEvents)), newRunFirstTaskMs: ms(firstWorkflowTaskMs(newEvents)) });
+      const last = samples[samples.length - 1];
+      say(`continue-as-new ${k + 1}/${o.canSamples}: the task that continues ${last.continueAsNewTaskMs} ms, the new run's first ${last.newRunFirstTaskMs} ms`);
     }
-    const ms = (x: number | null) => (x === null ? null : round(x));
-    f.continueAsNew = { budgetSetTo, wallMs, continueAsNewTaskMs: ms(continueAsNewTaskMs(oldEvents)), newRunFirstTaskMs: ms(firstWorkflowTaskMs(newEvents)) };
-    say(`continue-as-new: the task that continues ${f.continueAsNew.continueAsNewTaskMs} ms, the new run's first ${f.continueAsNew.newRunFirstTaskMs} ms`);
+    const median = (pick: (s: CanSample) => number | null) => {
+      const values = samples.map(pick).filter((v): v is number => v !== null);
+      return values.length ? round(percentile(values, 50)) : null;
+    };
+    f.continueAsNew = {
+      wallMs: median((s) => s.wallMs),
+      continueAsNewTaskMs: median((s) => s.continueAsNewTaskMs),
+      newRunFirstTaskMs: median((s) => s.newRunFirstTaskMs),
+      samples,
+    };
   } catch (err) {
     if (!(err instanceof DidNotFinish)) throw err;
     f.didNotFinish = err.message;

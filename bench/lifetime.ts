@@ -48,8 +48,13 @@ async function youngAgent(bench: Bench, dir: string): Promise<{ file: string; sn
 
 export async function lifetime(bench: Bench): Promise<BenchResult> {
   const sizes = parseSizes(option(bench, 'sizes', DEFAULT_SIZES));
-  const o: Omit<LifetimeOptions, 'bundlePath'> = { turns: Number(option(bench, 'turns', '20')), limitMs: Number(option(bench, 'limit', '120')) * 1000 };
-  if (!(o.turns >= 1) || !(o.limitMs >= 1000)) throw new Error('--turns must be at least 1 and --limit at least 1 (seconds)');
+  const o: Omit<LifetimeOptions, 'bundlePath'> = {
+    turns: Number(option(bench, 'turns', '20')),
+    limitMs: Number(option(bench, 'limit', '120')) * 1000,
+    canSamples: Number(option(bench, 'can-samples', '5')),
+  };
+  if (!(o.turns >= 1) || !(o.limitMs >= 1000) || !Number.isInteger(o.canSamples) || o.canSamples < 1)
+    throw new Error('--turns and --can-samples must be at least 1, and --limit at least 1 (seconds)');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'livecontext-bench-lifetime-'));
   try {
     // The CLI runs compiled code: build it now, not inside a timed import.
@@ -84,7 +89,7 @@ export async function lifetime(bench: Bench): Promise<BenchResult> {
           `then on a fresh task queue and a worker process of its own (prebuilt bundle; a young agent imported and answered first, to warm it): importMs = \`livecontext import\` wall time; firstTurnAfterImportMs = the first ask(); ` +
           `inputToAnswerP50Ms = median of ${o.turns} more ask()s; rssPerAgentMiB = the worker's VmRSS after them minus before the import (before: after a young agent took as many turns and the RSS settled twice; each settled: three rounds of a full collection of the worker's main-thread heap and 6 s, the median of the last 3 reads), peakAboveBeforeMiB = its VmHWM then minus the same before; exportMs = \`livecontext export --out\` wall time; ` +
           `recovery = SIGKILL the worker, spawn a new one and ask at once: spawn → answer, and newWorkerFirstTaskMs = WorkflowTaskStarted→Completed (event times) of the first task completed after the kill; ` +
-          `continueAsNew = configure(historyBudgetBytes = half the run's historySizeBytes) and one more ask(): continueAsNewTaskMs = the task named by the ContinuedAsNew event, newRunFirstTaskMs = the new run's first task, wallMs = that ask(); ` +
+          `continueAsNew, ${o.canSamples} boundaries (medians): configure(historyBudgetBytes = half the imported run's historySizeBytes; later ones: half of what 4 more turns added to the run) and one more ask(): continueAsNewTaskMs = the task named by the ContinuedAsNew event, newRunFirstTaskMs = the new run's first task, wallMs = that ask(); ` +
           `every wait bounded by ${o.limitMs / 1000} s (import and export: one more second per MB of snapshot): a size that does not answer in time is reported with its workflow task's attempts and last failure, and the remaining figures of that size are not measured`,
         sizes: measured.map(({ size, figures }) => ({ size: size.label, ...figures })),
         table,

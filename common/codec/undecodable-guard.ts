@@ -1,7 +1,7 @@
 /**
  * A worker must never be stalled by a payload it cannot decode. Temporal decodes a workflow task's
  * payloads before the workflow sees them, and one that fails — an unknown encoding, `binary/encrypted`
- * without the key, a blob reference to a missing blob, bytes that are not JSON — fails the whole task
+ * without the key, a blob reference to a missing blob, bytes that are not JSON in a payload no codec wrote — fails the whole task
  * on every retry. A signal stays in history, so that agent would never answer again.
  *
  * On workers, the codec chain is wrapped so that each payload is decoded on its own and one that
@@ -37,7 +37,10 @@ export class UndecodableGuardCodec implements PayloadCodec {
         try {
           let decoded = [payload];
           for (let i = this.codecs.length - 1; i >= 0; i--) decoded = await this.codecs[i].decode(decoded, context);
-          const problem = unreadable(decoded[0]);
+          // What a codec gave back (decrypted, authenticated; or fetched by its content hash) was encoded by a
+          // payload converter behind the same codecs: its JSON need not be parsed here as well as in the
+          // workflow — for a carried state, the largest payload a worker reads, that doubled the parse.
+          const problem = unreadable(decoded[0], decoded[0] === payload);
           return problem ? marker(problem) : decoded[0];
         } catch (err) {
           return marker((err as Error)?.message ?? String(err));
@@ -47,13 +50,13 @@ export class UndecodableGuardCodec implements PayloadCodec {
   }
 }
 
-/** Why the default payload converter would fail on this payload, or undefined if it reads it. */
-function unreadable(payload: Payload | undefined): string | undefined {
+/** Why the default payload converter would fail on this payload, or undefined if it reads it; `checkJson` false takes JSON as JSON. */
+function unreadable(payload: Payload | undefined, checkJson: boolean): string | undefined {
   const raw = payload?.metadata?.encoding;
   if (!raw) return 'the payload has no encoding';
   const encoding = dec.decode(raw);
   if (!KNOWN_ENCODINGS.has(encoding)) return `unknown encoding "${encoding.slice(0, 100)}"`;
-  if (encoding !== 'json/plain') return undefined;
+  if (encoding !== 'json/plain' || !checkJson) return undefined;
   try {
     JSON.parse(dec.decode(payload.data ?? new Uint8Array()));
     return undefined;

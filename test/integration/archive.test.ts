@@ -110,6 +110,24 @@ test('an agent past its working set archives its oldest turns and loses nothing'
   });
 });
 
+test('with the default working set, what the workflow holds (what continue-as-new carries) stays under the offload threshold', async () => {
+  const model = longModel();
+  const agentId = uniqueId('default-set');
+  await withWorker({ taskQueue, models: [model] }, async () => {
+    await t.agents.start(agentId, { model: 'scripted:long' });
+    // ~4 KB a turn: past twice the 64 KiB default after ~32 turns.
+    const inputs = Array.from({ length: 40 }, (_, i) => `turn-${i}`);
+    for (const text of inputs) expect(await t.agents.ask(agentId, text)).toMatchObject({ status: 'answered' });
+    await eventually(async () => (await t.agents.snapshot(agentId)).archive !== undefined, 20_000, 'a seal');
+    const snapshot = await t.agents.snapshot(agentId);
+    expect(snapshot.archive!.entries).toBeGreaterThan(30);
+    expect(JSON.stringify(snapshot).length).toBeLessThan(128 * 1024);
+    expect(answers(await t.agents.history(agentId))).toEqual(inputs);
+    await maybeRecordHistory(t.agents.handle(agentId), 'archive-default-seal_v1.json');
+    await t.agents.stop(agentId);
+  });
+});
+
 test('an agent that holds its whole history (as agents before the archive do) moves its old turns to the archive when it next rests', async () => {
   const model = longModel();
   const agentId = uniqueId('migrating');

@@ -62,6 +62,16 @@ test('each payload is decoded on its own: one that cannot be becomes a marker, t
   for (const p of out) expect(() => defaultPayloadConverter.fromPayload(p)).not.toThrow();
 });
 
+test("what a codec gives back is checked for its encoding, its JSON taken as its encoder's converter wrote it", async () => {
+  const store = new FileBlobStore(mkdtempSync(path.join(tmpdir(), 'lc-blobs-')));
+  const guard = new UndecodableGuardCodec([new OffloadCodec(store, 1)]);
+  const [unknown] = await new OffloadCodec(store, 1).encode([raw('json/protobuf', '{}')]);
+  const [fine] = await new OffloadCodec(store, 1).encode([payload({ state: 'x'.repeat(100) })]);
+  const out = await guard.decode([unknown, fine]);
+  expect(reason(out[0])).toBe('unknown encoding "json/protobuf"');
+  expect(defaultPayloadConverter.fromPayload(out[1])).toEqual({ state: 'x'.repeat(100) });
+});
+
 test('a marker keeps its reason short, whatever the error said', async () => {
   const long = raw(`x/${'e'.repeat(5000)}`, '{}');
   const [marker] = await new UndecodableGuardCodec([]).decode([long]);

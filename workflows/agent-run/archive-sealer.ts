@@ -8,7 +8,15 @@
  */
 import { log, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../../activities/index';
-import { ARCHIVE_CHANGE, type Agent, DEFAULT_WORKING_SET_BYTES, emptyArchive, foldable } from '../../agent/index';
+import {
+  ARCHIVE_CHANGE,
+  type Agent,
+  DEFAULT_WORKING_SET_BYTES,
+  FIRST_WORKING_SET_BYTES,
+  SMALLER_WORKING_SET_CHANGE,
+  emptyArchive,
+  foldable,
+} from '../../agent/index';
 import { ARCHIVE_ACTIVITY_OPTIONS } from '../activity-options';
 import { decoded } from './failures';
 
@@ -20,11 +28,18 @@ const RETRY_AFTER_EVENTS = 200;
 export function archiveSealer(agent: Agent, changed: (change: string) => boolean) {
   const { workflowId, runId } = workflowInfo();
   let failedAt: number | undefined;
+  /** The seal due, if any; under the smaller default only once its patch says so, so older histories replay as they ran. */
+  const due = () => {
+    const configured = agent.config.workingSetBytes;
+    const cut = agent.state.sealCandidate(configured ?? DEFAULT_WORKING_SET_BYTES);
+    if (!cut || configured !== undefined || changed(SMALLER_WORKING_SET_CHANGE)) return cut;
+    return agent.state.sealCandidate(FIRST_WORKING_SET_BYTES);
+  };
   return {
     /** Seals one segment when one is due; true when it did (call again: more may be due). */
     async sealOne(): Promise<boolean> {
       if (failedAt !== undefined && workflowInfo().historyLength - failedAt < RETRY_AFTER_EVENTS) return false;
-      const cut = agent.state.sealCandidate(agent.config.workingSetBytes ?? DEFAULT_WORKING_SET_BYTES);
+      const cut = due();
       if (!cut || !changed(ARCHIVE_CHANGE)) return false;
       const index = agent.state.archive ?? emptyArchive();
       const fold = foldable(index);
