@@ -5,7 +5,7 @@
  * is written entry by entry, so a 400 MB snapshot never sits in this process as one string.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-import type { AgentSnapshot, HistoryEntry } from '../agent/index';
+import type { AgentSnapshot, HistoryEntry, ToolCallRequest } from '../agent/index';
 
 /** One size of the benchmark: N entries, as they come from the young agent or padded to ~entryBytes each. */
 export interface SizeSpec {
@@ -70,14 +70,30 @@ function padText(seq: number, chars: number): string {
   return POOL.slice(start, start + chars);
 }
 
-/** A copy of `e` for repetition `rep`: new seq (and input number), tool call ids made unique. */
-function copy(e: HistoryEntry, seq: number, inputSeq: number, rep: number): HistoryEntry {
+/**
+ * A repeated note rewrites itself instead of being appended again: an agent's notebook is bounded (64 K
+ * characters), and one appended a million times over would not be an old agent but a broken one.
+ */
+function rewritten(call: ToolCallRequest): ToolCallRequest {
+  if (call.toolName !== 'memory_notebook_replace') return call;
+  const args = JSON.parse(call.rawArguments) as { old_text?: string; new_text?: string };
+  if (args.old_text !== '' || !args.new_text) return call;
+  const again = { old_text: args.new_text, new_text: args.new_text };
+  return { ...call, rawArguments: JSON.stringify(again), ...(call.arguments ? { arguments: again } : {}) };
+}
+
+/** A copy of `e` for repetition `rep` (`again`: its turn was repeated before): new seq (and input number), tool call ids made unique. */
+function copy(e: HistoryEntry, seq: number, inputSeq: number, rep: number, again: boolean): HistoryEntry {
   const id = (toolCallId: string) => `${toolCallId}-r${rep}`;
   switch (e.kind) {
     case 'model_input':
       return { ...e, seq, inputSeq };
     case 'model_output':
-      return { ...e, seq, toolCalls: e.toolCalls.map((c) => ({ ...c, toolCallId: id(c.toolCallId) })) };
+      return {
+        ...e,
+        seq,
+        toolCalls: e.toolCalls.map((c) => (again ? rewritten({ ...c, toolCallId: id(c.toolCallId) }) : { ...c, toolCallId: id(c.toolCallId) })),
+      };
     case 'tool_results':
       return { ...e, seq, results: e.results.map((r) => ({ ...r, toolCallId: id(r.toolCallId) })) };
     default:
@@ -140,7 +156,7 @@ export function writeGrownSnapshot(young: AgentSnapshot, spec: SizeSpec, file: s
       const turn = turns[rep % turns.length];
       inputSeq++;
       for (const e of turn) {
-        add(copy(e, ++seq, inputSeq, rep));
+        add(copy(e, ++seq, inputSeq, rep, rep >= turns.length));
         written++;
       }
     }

@@ -4,7 +4,7 @@
  * before it ran a call of that name as an ordinary tool, and replays so.
  */
 import { parseToolArguments } from '../lenient-args';
-import { WIDGET_KINDS, type Widget, enumerateWidgetTools } from '../widgets/index';
+import { NOTEBOOK_CAP_CHANGE, WIDGET_KINDS, type Widget, enumerateWidgetTools } from '../widgets/index';
 import { type ToolKind, callBase, withMetadata } from './tool-kind';
 
 export const widgetToolKind: ToolKind<Widget> = {
@@ -18,6 +18,9 @@ export const widgetToolKind: ToolKind<Widget> = {
     const tool = widget.tools.find((t) => t.name === call.toolName)!;
     const args = parseToolArguments(tool.parameters, call);
     if (!args.ok) return { ...base, status: 'Failed', result: args.message, elapsedMs: 0 };
+    // A widget stays bounded however long the agent lives; histories from before the bound replay as they ran.
+    const over = widget.overLimit?.(call.toolName, args.data);
+    if (over && (!deps.since || deps.since(NOTEBOOK_CAP_CHANGE))) return { ...base, status: 'Failed', result: over, elapsedMs: 0 };
     const out = widget.executeTool(call.toolName, args.data);
     deps.log?.('Widgets', `${widget.name}.${call.toolName} -> ${out.status}`, out.metadata);
     return withMetadata({ ...base, status: out.status, result: out.result, elapsedMs: 0 }, out.metadata);

@@ -75,8 +75,11 @@ export function applyNotebookReplace(content: string, args: NotebookReplaceArgs)
   };
 }
 
-/** The largest notebook a host write may leave (the notebook is in every model call). */
+/** The largest notebook a write may leave (the notebook is in every model call); for the model's own edits, since NOTEBOOK_CAP_CHANGE. */
 export const NOTEBOOK_MAX_CHARS = 64 * 1024;
+
+/** The workflow patch behind the bound on the model's notebook edits (asked only when an edit would pass it). */
+export const NOTEBOOK_CAP_CHANGE = 'notebook-cap';
 
 /** A host write: replace the whole notebook, or append to it. */
 export const NotebookHostWrite = z.union([z.object({ set: z.string() }).strict(), z.object({ append: z.string() }).strict()]);
@@ -116,6 +119,17 @@ export class MemoryNotebookWidget implements Widget {
     if (!edit.ok) return { status: 'Failed', result: edit.message, metadata: edit.metadata };
     this.contentValue = edit.content;
     return { status: 'Success', result: edit.message, metadata: edit.metadata };
+  }
+
+  overLimit(toolName: string, args: unknown): string | undefined {
+    const parsed = NotebookReplaceArgs.safeParse(args);
+    if (toolName !== MEMORY_NOTEBOOK_REPLACE || !parsed.success) return undefined;
+    const edit = applyNotebookReplace(this.contentValue, parsed.data);
+    if (!edit.ok || edit.content.length <= NOTEBOOK_MAX_CHARS || edit.content.length <= this.contentValue.length) return undefined;
+    return (
+      `The notebook would hold ${edit.content.length} characters; it holds at most ${NOTEBOOK_MAX_CHARS} (it is in every model call). ` +
+      'Nothing changed: make room first (replace older notes with shorter ones, or delete what no longer matters).'
+    );
   }
 
   applyHostWrite(write: unknown): WidgetToolResult {

@@ -40,6 +40,12 @@ export interface Widget {
   /** Runs one of `tools` (arguments not yet validated). Must not throw; must be deterministic. */
   executeTool(toolName: string, args: unknown): WidgetToolResult;
   /**
+   * Why a call of the model's (validated arguments) would take the widget past its size bound, if it
+   * would: the widget is carried by every run and shown in every model call, so it must not grow with
+   * the agent's age. Checked when the call runs, never when history is rebuilt (what ran, ran).
+   */
+  overLimit?(toolName: string, args: unknown): string | undefined;
+  /**
    * A write by the host (not the model), e.g. replacing the notebook (seed 000 `UpdateMemoryNotebook`).
    * Validates `write` and applies it; must not throw. Widgets without host writes leave it out.
    */

@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AgentSnapshot, readSnapshot } from '../../agent/index';
+import { AgentSnapshot, readSnapshot, rebuildNotebook } from '../../agent/index';
 import { parseSizes, writeGrownSnapshot } from '../../bench/lifetime-snapshot';
 import { FAKE_INVOCATION as invocation } from '../support/scripted-deps';
 
@@ -25,7 +25,7 @@ const young = AgentSnapshot.parse({
       seq: 5,
       timestamp: at,
       contents: ['Writing.'],
-      toolCalls: [{ toolName: 'memory_notebook_replace', toolCallId: 'c1', rawArguments: '{}' }],
+      toolCalls: [{ toolName: 'memory_notebook_replace', toolCallId: 'c1', rawArguments: '{"old_text":"","new_text":"- likes tea\\n"}' }],
       invocation,
     },
     { kind: 'tool_results', seq: 6, timestamp: at, results: [{ toolName: 'memory_notebook_replace', toolCallId: 'c1', status: 'Success', result: 'ok' }] },
@@ -62,6 +62,8 @@ test('the young agent grown to 1,000 entries is a snapshot import reads, whole t
   const ids = snapshot.entries.flatMap((e) => (e.kind === 'model_output' ? e.toolCalls.map((c) => c.toolCallId) : []));
   expect(new Set(ids).size).toBe(ids.length);
   expect(snapshot.entries.filter((e) => e.kind === 'system_instruction')).toHaveLength(1); // the head, once
+  // The note is appended once and rewritten at every repetition: the notebook does not grow with the agent.
+  expect(rebuildNotebook(snapshot.entries)).toBe('- likes tea\n');
 });
 
 test('entries padded to ~4 KiB each', () => {

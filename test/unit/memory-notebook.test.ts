@@ -4,6 +4,8 @@ import {
   AgentState,
   MemoryNotebookWidget,
   type ModelCallResult,
+  NOTEBOOK_CAP_CHANGE,
+  NOTEBOOK_MAX_CHARS,
   NOTEBOOK_PLACEHOLDER,
   applyNotebookReplace,
   buildLiveScreen,
@@ -89,6 +91,47 @@ describe('the notebook in the agent', () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  test("the model's notebook stays bounded: an edit past the bound fails and changes nothing; older histories replay as they ran", async () => {
+    const run = async (since?: (change: string) => boolean) => {
+      const agent = Agent.create({ config: { model: 'p:m' }, clock });
+      const call = (id: string, args: Record<string, string>) => ({
+        toolName: 'memory_notebook_replace',
+        toolCallId: id,
+        rawArguments: JSON.stringify(args),
+        arguments: args,
+      });
+      const big = 'n'.repeat(NOTEBOOK_MAX_CHARS - 10);
+      const outputs: ModelCallResult[] = [
+        { contents: [], toolCalls: [call('a', { old_text: '', new_text: big })], invocation },
+        { contents: [], toolCalls: [call('b', { old_text: '', new_text: 'x'.repeat(20) })], invocation },
+        { contents: [], toolCalls: [call('c', { old_text: 'n'.repeat(100), new_text: 'short' })], invocation },
+        { contents: ['done'], toolCalls: [], invocation },
+      ];
+      const asked: string[] = [];
+      const deps: StepDeps = {
+        callModel: async () => outputs.shift()!,
+        executeTool: async () => {
+          throw new Error('widget tools must not become activities');
+        },
+        ...(since ? { since: (change: string) => (asked.push(change), since(change)) } : {}),
+      };
+      agent.enqueueInput({ text: 'go' });
+      while ((await agent.doStep(deps)) === 'ProgressMade');
+      return { agent, asked };
+    };
+    const { agent } = await run();
+    const results = agent.state.entries.flatMap((e) => (e.kind === 'tool_results' ? e.results : []));
+    expect(results.map((r) => r.status)).toEqual(['Success', 'Failed', 'Success']); // a shrinking edit is always allowed
+    expect(results[1].result).toMatch(/at most 65536 .*make room first/);
+    expect(agent.notebook.content.length).toBe(NOTEBOOK_MAX_CHARS - 10 - 100 + 5);
+    expect(rebuildNotebook(agent.state.entries)).toBe(agent.notebook.content);
+    // A history recorded before the bound (the patch not taken) ran the edit, and replays so.
+    const old = await run(() => false);
+    expect(old.asked).toEqual([NOTEBOOK_CAP_CHANGE]);
+    expect(old.agent.notebook.content.length).toBe(NOTEBOOK_MAX_CHARS + 10 - 100 + 5);
+    expect(rebuildNotebook(old.agent.state.entries)).toBe(old.agent.notebook.content);
   });
 
   test('an agent limited to other tools does not run the notebook tool in the workflow', async () => {
