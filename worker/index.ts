@@ -30,6 +30,7 @@ export { runCommandTool, createRunCommandTool } from '../activities/tools/run-co
 /** MCP servers' tools (`createLivecontextWorker({ mcpServers })`); the MCP SDK itself loads only when servers are given. */
 export { loadMcpConfigFile, parseMcpConfig, type McpServerConfig } from '../activities/mcp/config';
 export type { McpServersOption } from './mcp-servers';
+export { MCP_IDEMPOTENCY_META_KEY } from '../activities/mcp/idempotency-meta';
 
 /** Model providers. */
 export { ModelRouter, type ModelProvider, type ProviderReadiness, type Readiness } from '../activities/models/model-router';
