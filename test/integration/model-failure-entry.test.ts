@@ -2,13 +2,14 @@
  * A model call that blocks the agent is part of its record: a model_failure entry says what failed
  * (code, message), which model, when, and after how many attempts — once Temporal's retries ran out (a
  * 503 six times) and for a failure that is not retried (401, attempts unknown). The model never sees
- * it (the retry sends the same messages as the failed call), `history` shows it, export and restore
+ * it (the retry sends the same messages as the failed call), `history` (CLI, REST) shows it, export and restore
  * keep it, and the run replays; with LIVECONTEXT_RECORD_HISTORIES=1 it is recorded as model-failure_v1.
  */
 import { Worker } from '@temporalio/worker';
 import { ModelError } from '../../activities/index';
 import type { HistoryEntry, ModelFailureEntry } from '../../agent/index';
 import { cli } from '../support/cli';
+import { startTestGateway } from '../support/gateway';
 import type { FakeOpenAIResponse } from '../support/fake-openai-server';
 import { useProviderServers } from '../support/provider-servers';
 import { maybeRecordHistory } from '../support/record-history';
@@ -71,6 +72,16 @@ test('a blocking model failure leaves a model_failure entry the model never sees
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain(`✗ model call to ${MODEL} failed after 6 attempts at ${outage.timestamp} (${ModelError.Server})`);
     expect(shown.stdout).toContain(`✗ model call to ${MODEL} failed at ${denied.timestamp} (${ModelError.Authentication})`);
+
+    // The gateway's REST history serves them like any entry.
+    const gateway = await startTestGateway(t.agents);
+    try {
+      const page = await gateway.request('GET', `/agents/${agentId}/history`);
+      expect(page.status).toBe(200);
+      expect(failures(page.body.entries)).toEqual(failures(history));
+    } finally {
+      await gateway.close();
+    }
 
     // Export and restore keep the entries like any other.
     const copy = uniqueId('model-failure-copy');
