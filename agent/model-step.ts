@@ -10,7 +10,7 @@
  */
 import { type AgentConfig, DEFAULT_COMPACT_AT } from './agent-config';
 import type { CompactionEntry, ModelFailureEntry, ModelOutputEntry } from './entries';
-import { InfrastructureError } from './errors';
+import { HistoryValidationError, InfrastructureError } from './errors';
 import { AgentRunState } from './run-state';
 import {
   type AgentError,
@@ -196,8 +196,14 @@ export const MODEL_FAILURE_ENTRY_CHANGE = 'model-failure-entry';
 /** Records a blocking failure in history: histories recorded before the patch replay without the entry. */
 function recordFailure(host: ModelStepHost, deps: StepDeps, failure: Omit<ModelFailureEntry, 'seq' | 'timestamp' | 'kind'>): void {
   if (!host.appendFailure || !(deps.since?.(MODEL_FAILURE_ENTRY_CHANGE) ?? true)) return;
-  const entry = host.appendFailure(failure);
-  deps.log?.('History', `appended model_failure #${entry.seq} (${entry.code})`);
+  try {
+    const entry = host.appendFailure({ ...failure, code: failure.code || 'MODEL_CALL_FAILED' });
+    deps.log?.('History', `appended model_failure #${entry.seq} (${entry.code})`);
+  } catch (err) {
+    // The record must never cost the agent its block (a workflow task that fails for good): lastError still says it all.
+    if (!(err instanceof HistoryValidationError)) throw err;
+    deps.log?.('History', `the model failure could not be recorded: ${err.message}`);
+  }
 }
 
 /** The attempts a failed call took, when the workflow side knew them (see workflows/agent-run/failures.ts). */

@@ -106,3 +106,9 @@ test('history prints it; recall finds nothing in it and expand leaves it out', a
   expect(shown).not.toContain('model_failure');
   expect(shown).not.toContain('down');
 });
+
+test('a failure that cannot be recorded still blocks the agent on its error', async () => {
+  const { deps } = setUp({ 'fake:m': [failure('', 'no code at all')] });
+  const agent = await blockedAgent({ model: 'fake:m' }, deps);
+  expect(agent.state.entries.at(-1)).toMatchObject({ kind: 'model_failure', code: 'MODEL_CALL_FAILED', message: 'no code at all' });
+});
