@@ -17,7 +17,9 @@ import {
   ToolResultsEntry,
   WidgetWriteEntry,
   type CompactionEntry,
+  type ModelFailureEntry,
   type TurnEndEntry,
+  MODEL_FAILURE_MESSAGE_MAX,
   isContextual,
   lastCompaction,
 } from './entries';
@@ -243,6 +245,12 @@ export class AgentState {
       throw new HistoryValidationError('MISSING_INVOCATION', 'A compaction must record the ModelInvocationDescriptor of its summary call.');
     }
     return this.append<CompactionEntry>('compaction', draft);
+  }
+
+  /** A model call that left the agent blocked (see ModelFailureEntry); the message is cut to MODEL_FAILURE_MESSAGE_MAX. */
+  appendModelFailure(draft: Draft<ModelFailureEntry>) {
+    const message = draft.message.length > MODEL_FAILURE_MESSAGE_MAX ? `${draft.message.slice(0, MODEL_FAILURE_MESSAGE_MAX - 1)}…` : draft.message;
+    return this.append<ModelFailureEntry>('model_failure', { ...draft, message });
   }
 
   setSystemInstruction(instruction: string) {

@@ -538,6 +538,7 @@ export class Agent {
             // Repaired as it enters, so what the agent holds always passes the snapshot schema.
             appendOutput: (raw) => this.state.appendModelOutput(repairModelOutput(raw, this.state.nextSeq)),
             setError: (error) => (this.lastErrorValue = error),
+            appendFailure: (failure) => this.state.appendModelFailure(failure),
             ...(this.toolCatalogValue ? { catalogDigest: this.toolCatalogValue.digest } : {}),
             refusedAttachments: () => this.refusedAttachmentsValue.map((r) => ({ ...r })),
             refuseAttachments: (reason) => {

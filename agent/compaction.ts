@@ -75,6 +75,7 @@ function transcriptLines(e: HistoryEntry): string[] {
       return [e.reason === 'ask_user' ? `#${e.seq} agent asked the user: ${e.question ?? ''}` : `#${e.seq} (the turn was interrupted)`];
     case 'widget_write':
     case 'compaction':
+    case 'model_failure': // the record's, not the model's: a summary leaves it out as the context does
       return [];
   }
 }

@@ -175,6 +175,32 @@ export const CompactionEntry = EntryBase.extend({
 });
 export type CompactionEntry = z.infer<typeof CompactionEntry>;
 
+/**
+ * Not a context message: a model call (or a compaction's summary call) that failed after its retries and
+ * left the agent blocked on the error (seed 004: "on error stay in state"). `lastError` says so while it
+ * lasts; this entry keeps it in the record, with when (its timestamp). The model never sees it; a retry
+ * that succeeds follows it with the call's output.
+ */
+export const ModelFailureEntry = EntryBase.extend({
+  kind: z.literal('model_failure'),
+  /** The framework's error code: a `ModelError.*` type (activities/models/provider-errors.ts) or another. */
+  code: z.string().min(1),
+  /** The error's message (at most MODEL_FAILURE_MESSAGE_MAX characters). */
+  message: z.string(),
+  /** The model called last (`provider:model`); models that failed before it in the same step are in `fallbackFrom`. */
+  model: z.string().min(1),
+  /** What the call was for: the agent's next output, or a compaction's summary. */
+  call: z.enum(['model', 'compaction']),
+  /** How many times the call ran, when known (Temporal's retries of the call ran out). */
+  attempts: z.number().int().positive().optional(),
+  /** Models of the agent's `fallbackModels` chain that failed before `model`, in order, with their codes. */
+  fallbackFrom: z.array(z.object({ model: z.string(), code: z.string() })).optional(),
+});
+export type ModelFailureEntry = z.infer<typeof ModelFailureEntry>;
+
+/** A model failure's message is cut here: a provider's error text can be long, the record stays light. */
+export const MODEL_FAILURE_MESSAGE_MAX = 2000;
+
 export const HistoryEntry = z.discriminatedUnion('kind', [
   ModelInputEntry,
   ModelOutputEntry,
@@ -183,6 +209,7 @@ export const HistoryEntry = z.discriminatedUnion('kind', [
   WidgetWriteEntry,
   TurnEndEntry,
   CompactionEntry,
+  ModelFailureEntry,
 ]);
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 

@@ -5,10 +5,12 @@
  * retries and the history shows every attempt. The answer records the models that failed before it
  * (metadata `fallback_from`); its invocation descriptor names the one that answered. When the list is
  * exhausted the agent blocks on the error as before, and a retry starts again from the phase's model.
+ * A call that blocks the agent also leaves a model_failure entry (what failed, when, after how many
+ * attempts), so the failure stays in the record after a retry clears `lastError`.
  */
 import { type AgentConfig, DEFAULT_COMPACT_AT } from './agent-config';
-import type { CompactionEntry, ModelOutputEntry } from './entries';
-import { InfrastructureError } from './errors';
+import type { CompactionEntry, ModelFailureEntry, ModelOutputEntry } from './entries';
+import { HistoryValidationError, InfrastructureError } from './errors';
 import { AgentRunState } from './run-state';
 import {
   type AgentError,
@@ -37,6 +39,8 @@ export interface ModelStepHost {
   appendCompaction?(result: CompactionResult, throughSeq: number): CompactionEntry;
   /** The error the agent stays blocked on; undefined clears it. */
   setError(error: AgentError | undefined): void;
+  /** Records a model call that blocks the agent (see ModelFailureEntry); throws if it cannot be recorded. */
+  appendFailure?(failure: Omit<ModelFailureEntry, 'seq' | 'timestamp' | 'kind'>): ModelFailureEntry;
   /** The digest of the MCP tool catalog the agent holds, if any. */
   catalogDigest?: string;
   /** Records a changed MCP tool catalog a model call discovered. */
@@ -131,9 +135,11 @@ export async function runModelStep(host: ModelStepHost, phase: ModelPhase, deps:
         deps.log?.('Provider', `model call to ${model} failed (${error.code}); falling back to ${next}`);
         continue;
       }
+      const own = error.message;
       if (failed.length > 1) error.message = `${error.message} [${describeTried(failed)}]`;
       host.setError(error);
       deps.log?.('Provider', `model call failed: ${error.message}`);
+      recordFailure(host, deps, { code: error.code, message: own, model, call: 'model', ...attemptsOf(err), ...fallbacks(failed) });
       return 'BlockedOnError';
     }
   }
@@ -174,11 +180,41 @@ async function compactHistory(
   } catch (err) {
     if (err instanceof InfrastructureError) throw err; // not the summary call's failure: nothing to record
     const error = toAgentError(err, phase, host.clock);
+    const own = error.message;
     error.message = `Compacting the context with ${model} failed: ${error.message}`;
     host.setError(error);
     deps.log?.('Provider', error.message);
+    if ((err as { code?: unknown })?.code !== 'COMPACTION_UNAVAILABLE')
+      recordFailure(host, deps, { code: error.code, message: own, model, call: 'compaction', ...attemptsOf(err) });
     return 'BlockedOnError';
   }
+}
+
+/** The workflow patch (StepDeps.since) behind model_failure entries, asked only when a model call blocks the agent. */
+export const MODEL_FAILURE_ENTRY_CHANGE = 'model-failure-entry';
+
+/** Records a blocking failure in history: histories recorded before the patch replay without the entry. */
+function recordFailure(host: ModelStepHost, deps: StepDeps, failure: Omit<ModelFailureEntry, 'seq' | 'timestamp' | 'kind'>): void {
+  if (!host.appendFailure || !(deps.since?.(MODEL_FAILURE_ENTRY_CHANGE) ?? true)) return;
+  try {
+    const entry = host.appendFailure({ ...failure, code: failure.code || 'MODEL_CALL_FAILED' });
+    deps.log?.('History', `appended model_failure #${entry.seq} (${entry.code})`);
+  } catch (err) {
+    // The record must never cost the agent its block (a workflow task that fails for good): lastError still says it all.
+    if (!(err instanceof HistoryValidationError)) throw err;
+    deps.log?.('History', `the model failure could not be recorded: ${err.message}`);
+  }
+}
+
+/** The attempts a failed call took, when the workflow side knew them (see workflows/agent-run/failures.ts). */
+function attemptsOf(err: unknown): { attempts?: number } {
+  const attempts = (err as { attempts?: unknown } | null)?.attempts;
+  return typeof attempts === 'number' && Number.isInteger(attempts) && attempts > 0 ? { attempts } : {};
+}
+
+/** The models that failed before the last one of the step, when there were any. */
+function fallbacks(failed: readonly FailedModel[]): { fallbackFrom?: FailedModel[] } {
+  return failed.length > 1 ? { fallbackFrom: failed.slice(0, -1).map((f) => ({ model: f.model, code: f.code })) } : {};
 }
 
 /** The phase's model (`executorModel` after tool results, when set), then the fallbacks, each once. */

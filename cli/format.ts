@@ -1,5 +1,5 @@
 /** How entries and outcomes look on a terminal. */
-import type { HistoryEntry, ModelInputEntry } from '../agent/index';
+import type { HistoryEntry, ModelFailureEntry, ModelInputEntry } from '../agent/index';
 import { terminalText } from './terminal-text';
 
 const clip = (text: string, max = 160) => {
@@ -43,7 +43,17 @@ export function formatEntry(entry: HistoryEntry): string[] {
       return [
         `#${entry.seq} (context compacted by ${entry.invocation.providerId}:${entry.invocation.model}: #1–#${entry.throughSeq} summarised) ${clip(entry.summary, 200)}`,
       ];
+    case 'model_failure':
+      return [`#${entry.seq} ✗ ${modelFailureText(entry)}`];
   }
+}
+
+/** A blocking model failure in words: which call, which model, the code and message, after how many attempts, at what time. */
+export function modelFailureText(e: ModelFailureEntry): string {
+  const what = e.call === 'compaction' ? 'compaction by' : 'model call to';
+  const attempts = e.attempts ? ` after ${e.attempts} attempt${e.attempts === 1 ? '' : 's'}` : '';
+  const before = e.fallbackFrom?.length ? `; failed before it: ${e.fallbackFrom.map((f) => `${f.model} (${f.code})`).join(', ')}` : '';
+  return `${what} ${e.model} failed${attempts} at ${e.timestamp} (${e.code}): ${clip(e.message, 200)}${before}; the agent was blocked on it`;
 }
 
 /** Tool activity between an input entry and the answer, shown as progress lines (piped chat: on stderr). */

@@ -28,6 +28,7 @@ import {
 import { EntryCache } from '../activities/entry-cache';
 import { StreamChannel } from '../activities/stream-channel/stream-server';
 import { runCommandTool } from '../activities/tools/run-command';
+import { type HttpRequestOptions, createHttpRequestTool, httpRequestFromEnv } from '../activities/tools/http-request';
 import { ARCHIVE_TOOLS_SOURCE, archiveTools } from '../activities/tools/archive-tools';
 import { ArchiveStore } from '../common/archive/index';
 import { ENTRY_FEED_SINK, type EntryFeed } from '../workflows/entry-feed';
@@ -50,6 +51,12 @@ export interface LivecontextWorkerOptions {
   mcpServers?: McpServersOption;
   /** Offer `run_command` (shell commands in the agent's workspace). Off unless true or LIVECONTEXT_RUN_COMMAND=1. */
   runCommand?: boolean;
+  /**
+   * Offer `http_request` to the hosts listed (`{ hosts: ['api.example.com', 'localhost:8080'] }`); each
+   * call waits for approval unless `approval: false`. Default: LIVECONTEXT_HTTP_HOSTS (and
+   * LIVECONTEXT_HTTP_APPROVAL=0); not offered without a list; false: not offered.
+   */
+  httpRequest?: HttpRequestOptions | false;
   /**
    * Model providers by `provider` id. Default: `openai` (OPENAI_API_KEY, OPENAI_BASE_URL), `anthropic`
    * (ANTHROPIC_API_KEY), `azure` (AZURE_OPENAI_*) and the offline `demo`; yours are added (same id replaces).
@@ -120,10 +127,18 @@ export const WORKFLOW_STACK_TRACES_PATH = require.resolve('../workflows/stack-tr
 
 export async function createLivecontextWorker(options: LivecontextWorkerOptions): Promise<Worker> {
   const runCommand = options.runCommand ?? process.env.LIVECONTEXT_RUN_COMMAND === '1';
+  const http = options.httpRequest === false ? undefined : (options.httpRequest ?? httpRequestFromEnv());
   // One archive store (and read cache) for the model calls, the seals and the recall tools.
   const archive = options.archive ?? ArchiveStore.fromEnv();
   const tools = new ToolRegistry(options.tools ?? [], [
-    { name: 'builtin', tools: [...(options.builtinTools === false ? [] : workspaceTools), ...(runCommand ? [runCommandTool] : [])] },
+    {
+      name: 'builtin',
+      tools: [
+        ...(options.builtinTools === false ? [] : workspaceTools),
+        ...(runCommand ? [runCommandTool] : []),
+        ...(http ? [createHttpRequestTool(http)] : []),
+      ],
+    },
     // Offered only to agents with archived or compacted turns (ToolRegistry.specsFor).
     { name: ARCHIVE_TOOLS_SOURCE, tools: archiveTools({ archive }) },
   ]);

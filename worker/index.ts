@@ -27,9 +27,11 @@ export { defineTool, DEFAULT_TOOL_TIMEOUT_MS, MAX_TOOL_TIMEOUT_MS, type Tool, ty
 export { ToolRegistry } from '../activities/tools/registry';
 export { workspaceTools, writeFileTool, readFileTool, editFileTool, listFilesTool, deleteFileTool } from '../activities/tools/workspace-tools';
 export { runCommandTool, createRunCommandTool } from '../activities/tools/run-command';
+export { createHttpRequestTool, IDEMPOTENCY_HEADER, type HttpRequestOptions } from '../activities/tools/http-request';
 /** MCP servers' tools (`createLivecontextWorker({ mcpServers })`); the MCP SDK itself loads only when servers are given. */
 export { loadMcpConfigFile, parseMcpConfig, type McpServerConfig } from '../activities/mcp/config';
 export type { McpServersOption } from './mcp-servers';
+export { MCP_IDEMPOTENCY_META_KEY } from '../activities/mcp/idempotency-meta';
 
 /** Model providers. */
 export { ModelRouter, type ModelProvider, type ProviderReadiness, type Readiness } from '../activities/models/model-router';

@@ -39,4 +39,5 @@ export type {
   ToolCallResult,
   ToolExecutionStatus,
   TokenUsage,
+  ModelFailureEntry,
 } from '../agent/entries';

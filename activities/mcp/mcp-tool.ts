@@ -5,9 +5,12 @@
  * `readOnlyHint`) asks a person first. `isError` and a failed call throw, which the executor turns into
  * a Failed result the model reads. The server's and the worker's secrets are cut out of the result
  * before it is read (also one split between text blocks, or escaped inside structured content).
+ * Every `tools/call` carries the call's idempotency key in its `_meta` (MCP_IDEMPOTENCY_META_KEY), the
+ * same on every attempt, so a server that does something may do it once per key.
  */
 import { z } from 'zod';
 import { DEFAULT_TOOL_TIMEOUT_MS, type Tool, type ToolOutput } from '../tools/define-tool';
+import { MCP_IDEMPOTENCY_META_KEY } from './idempotency-meta';
 import { McpResultError, mcpResultText, redactMcpResult } from './result-text';
 import type { McpServerConnection, McpToolDef } from './server-connection';
 
@@ -48,6 +51,7 @@ export function mcpTool(name: string, def: McpToolDef, connection: McpServerConn
       const result = await connection.callTool(def.name, args, {
         signal: ctx.signal,
         timeoutMs: connection.config.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+        meta: { [MCP_IDEMPOTENCY_META_KEY]: ctx.idempotencyKey },
         onProgress: (p) => {
           const details: McpToolProgress = { tool_call_id: ctx.toolCallId, tool: name, progress: p.progress };
           if (p.total !== undefined) details.total = p.total;

@@ -54,6 +54,8 @@ export interface McpCallOptions {
   signal: AbortSignal;
   timeoutMs: number;
   onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+  /** The request's `_meta` (the SDK adds its progressToken beside it). */
+  meta?: Record<string, unknown>;
 }
 
 export class McpServerConnection {
@@ -141,7 +143,7 @@ export class McpServerConnection {
     const client = await this.connected();
     let result: unknown;
     try {
-      result = await client.callTool({ name, arguments: args }, AnyResult, {
+      result = await client.callTool({ name, arguments: args, ...(options.meta ? { _meta: options.meta } : {}) }, AnyResult, {
         signal: options.signal,
         // The executor's own timeout comes first and cancels; this only keeps the SDK's 60 s default away.
         timeout: options.timeoutMs + 5_000,

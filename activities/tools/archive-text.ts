@@ -38,7 +38,8 @@ export function recallText(query: string, matches: readonly RecallMatch[]): stri
  * The entries of `fromSeq`…`toSeq` that fit (EXPAND_MAX_ENTRIES, EXPAND_MAX_CHARS), in order; `lastSeq`
  * is the agent's newest seq, to say when the range runs past it.
  */
-export function expandText(entries: readonly HistoryEntry[], range: { fromSeq: number; toSeq: number }, lastSeq: number): string {
+export function expandText(all: readonly HistoryEntry[], range: { fromSeq: number; toSeq: number }, lastSeq: number): string {
+  const entries = all.filter((e) => e.kind !== 'model_failure'); // the record's, never the model's
   const wanted = `${range.fromSeq}–${range.toSeq}`;
   if (entries.length === 0) {
     return range.fromSeq > lastSeq ? `No entries in seq ${wanted}: this agent's history ends at seq ${lastSeq}.` : `No entries in seq ${wanted}.`;

@@ -1,7 +1,8 @@
 /**
  * `run_command` — opt-in (worker option `runCommand: true` or LIVECONTEXT_RUN_COMMAND=1): runs a shell
  * command in the agent's workspace, with a timeout, output captured and capped. The command gets a
- * scrubbed environment (see command-environment.ts), never the worker's.
+ * scrubbed environment (see command-environment.ts), never the worker's, plus the call's idempotency key
+ * in LIVECONTEXT_IDEMPOTENCY_KEY (the same on every attempt), for scripts that call services which take one.
  */
 import { spawn } from 'node:child_process';
 import { z } from 'zod';
@@ -14,6 +15,8 @@ const OUTPUT_CAP = 32 * 1024;
 const REDACTION_MARGIN = 4 * 1024;
 
 export type RunCommandOptions = CommandEnvironmentOptions;
+/** The variable that holds the call's idempotency key (`workflowId/toolCallId`) in a command's environment. */
+export const IDEMPOTENCY_KEY_VARIABLE = 'LIVECONTEXT_IDEMPOTENCY_KEY';
 
 /** The default tool: allow-listed environment plus the names in LIVECONTEXT_RUN_COMMAND_ENV. */
 export const runCommandTool = createRunCommandTool();
@@ -30,7 +33,8 @@ export function createRunCommandTool(options: RunCommandOptions = {}) {
     timeoutMs: 11 * 60 * 1000,
     execute({ command, timeout_seconds }, ctx) {
       return new Promise((resolve, reject) => {
-        const env = commandEnvironment(ctx.workspaceRoot, options);
+        // Set last: the key is the call's own, whatever the owner's options hold.
+        const env = { ...commandEnvironment(ctx.workspaceRoot, options), [IDEMPOTENCY_KEY_VARIABLE]: ctx.idempotencyKey };
         const child = spawn('/bin/sh', ['-c', command], { cwd: ctx.workspaceRoot, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
         let out = '';
         let total = 0;

@@ -1,7 +1,8 @@
 /**
  * The searchable text of a history entry: what was said and done, without ids, timestamps or usage.
  * Calls of `recall` and `expand` and their results are left out: they hold copies of older entries,
- * and a search that found the copies would only repeat itself.
+ * and a search that found the copies would only repeat itself. A model failure has none: the model
+ * never sees one.
  */
 import type { HistoryEntry } from '../../agent/index';
 
@@ -27,6 +28,8 @@ export function entryText(entry: HistoryEntry): string {
       return `${entry.widget}: ${typeof entry.write === 'string' ? entry.write : JSON.stringify(entry.write)}`;
     case 'turn_end':
       return entry.question ?? '';
+    case 'model_failure':
+      return ''; // the record's, never the model's: recall does not find it
     default:
       return otherText(entry);
   }

@@ -233,6 +233,28 @@ describeInBrowser('web page in headless Chromium', () => {
     });
   });
 
+  test('a model call that blocked the agent stays on the timeline as a failed step after the retry answers', async () => {
+    p.openai.enqueue({ kind: 'error', status: 401 }, { kind: 'stream', text: 'answered after the retry' });
+    const agentId = uniqueId('web-failure');
+    await withWorker({ taskQueue, models: p.models() }, async () => {
+      await t.agents.start(agentId, { model: 'openai:gpt-4.1-mini' });
+      await expect(t.agents.ask(agentId, 'hello')).resolves.toMatchObject({ status: 'error' });
+      await t.agents.retry(agentId);
+      await expect(t.agents.waitForAnswer(agentId, 1)).resolves.toMatchObject({ status: 'answered' });
+      const context = await chrome.browser.newContext();
+      await context.addInitScript({ content: `localStorage.setItem('livecontext.token', ${JSON.stringify(TOKEN)})` });
+      const page = await context.newPage();
+      await page.goto(`${chrome.gateway.url}/#agent=${encodeURIComponent(agentId)}`);
+      const failed = page.locator('#timeline .step.failure');
+      await failed.waitFor();
+      expect(await failed.locator('.step-label').textContent()).toBe('model openai:gpt-4.1-mini failed');
+      expect(await failed.locator('.step-note').textContent()).toMatch(/^ModelError\.Authentication · 401/);
+      await page.locator('#timeline .step.model').waitFor(); // the retry's answer, after it
+      await context.close();
+      await new Promise((resolve) => setTimeout(resolve, 1000)); // as above: the feeds' last calls end
+    });
+  });
+
   test('the page resumes after its gateway restarts mid-answer: the streamed text is whole, nothing repeated', async () => {
     const text = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
     p.openai.enqueue({ kind: 'stream', text, chunkDelayMs: 150 });

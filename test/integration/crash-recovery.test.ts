@@ -109,6 +109,8 @@ function summarize(history: HistoryEntry[]): string[] {
         return `turn_end:${e.reason}`;
       case 'compaction':
         return `compaction:${e.throughSeq}`;
+      case 'model_failure':
+        return `model_failure:${e.code}`;
     }
   });
 }

@@ -14,6 +14,12 @@ export const EVERYTHING_BIN = path.join(PACKAGES, 'server-everything/dist/index.
 
 const ROOT = path.resolve(__dirname, '../..');
 export const ODD_SERVER = path.join(ROOT, 'test/fixtures/odd-mcp-server.ts');
+export const META_SERVER = path.join(ROOT, 'test/fixtures/meta-mcp-server.ts');
+
+/** The test server whose tool `show_meta` answers the `_meta` of its `tools/call` (test/fixtures/meta-mcp-server.ts), over stdio. */
+export function metaServer() {
+  return { command: process.execPath, args: ['--import', 'tsx', META_SERVER], cwd: ROOT };
+}
 
 /**
  * The misbehaving test server (test/fixtures/odd-mcp-server.ts) over stdio: `endless` pages for ever,

@@ -124,14 +124,15 @@ test('policy compact: over the threshold the context asks for a compaction and i
 });
 
 /** A model that asks for a compaction the first time, then answers; a compact dep that answers or fails. */
-function compactingDeps(compact: StepDeps['compact']) {
+/** `lastSeq`: the agent's last entry before the compaction (the model asks for one until a call sees more). */
+function compactingDeps(compact: StepDeps['compact'], lastSeq = 9) {
   const calls: ModelCallRequest[] = [];
   const answer: ModelCallResult = { contents: ['done'], toolCalls: [], invocation: FAKE_INVOCATION };
   const deps: StepDeps = {
     async callModel(request) {
       calls.push(request);
       const needed: CompactionNeeded = { compactThrough: 4, estimatedInputTokens: 900, inputBudget: 1000 };
-      return request.compactAt !== undefined && !calls.some((c) => c.uptoSeq > 9) ? needed : answer;
+      return request.compactAt !== undefined && !calls.some((c) => c.uptoSeq > lastSeq) ? needed : answer;
     },
     async executeTool() {
       throw new Error('no tools here');
@@ -169,13 +170,13 @@ test('the model step compacts once, then asks the model again with the summary i
   expect(agent.status({ stopping: false }).usage).toMatchObject({ modelCalls: 6, inputTokens: 50, cacheHitRatio: 0 });
 });
 
-test('a failed summary call blocks the agent on its error, records nothing, and a retry compacts again', async () => {
+test('a failed summary call blocks the agent on its error, records no summary but the failure, and a retry compacts again', async () => {
   const agent = agentWithTurns({ model: 'fake:m' });
   let fail = true;
   const { deps } = compactingDeps(async () => {
     if (fail) throw Object.assign(new Error('overloaded'), { code: 'ModelError.Overloaded' });
     return { summary: 'the summary', invocation: FAKE_INVOCATION };
-  });
+  }, 10); // the failure's entry is #10
   await agent.doStep(deps);
   expect(await agent.doStep(deps)).toBe('BlockedOnError');
   expect(agent.lastError).toMatchObject({
@@ -183,6 +184,13 @@ test('a failed summary call blocks the agent on its error, records nothing, and 
     message: expect.stringMatching(/^Compacting the context with fake:m failed: overloaded/),
   });
   expect(agent.state.entries.some((e) => e.kind === 'compaction')).toBe(false);
+  expect(agent.state.entries.at(-1)).toMatchObject({
+    kind: 'model_failure',
+    seq: 10,
+    call: 'compaction',
+    code: 'ModelError.Overloaded',
+    message: 'overloaded',
+  });
   fail = false;
   agent.clearError();
   expect(await agent.doStep(deps)).toBe('ProgressMade');

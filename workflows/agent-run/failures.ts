@@ -24,6 +24,17 @@ export function toAgentFailure(err: unknown): LivecontextError {
   return new LivecontextError('ACTIVITY_FAILED', cause instanceof Error ? cause.message : String(cause));
 }
 
+/**
+ * A model call's failure as toAgentFailure gives it, with `attempts` when Temporal's retries ran out
+ * (the call ran `maximumAttempts` times); the agent records them in its model_failure entry. A
+ * non-retryable failure does not say on which attempt it came, so it has none.
+ */
+export function modelCallFailure(err: unknown, maximumAttempts: number | undefined): LivecontextError {
+  const failure = toAgentFailure(err);
+  if (err instanceof ActivityFailure && err.retryState === 'MAXIMUM_ATTEMPTS_REACHED' && maximumAttempts) Object.assign(failure, { attempts: maximumAttempts });
+  return failure;
+}
+
 /** The innermost message of a child workflow's failure ("Cannot start the agent: …", "Workflow execution terminated"). */
 export function failureText(err: unknown): string {
   let cause: unknown = err;

@@ -9,12 +9,14 @@ import { DEFAULT_MODEL_ACTIVITY_OPTIONS, DEFAULT_TOOL_ACTIVITY_OPTIONS } from '.
 import { entryFeed } from '../entry-feed';
 import { MODEL_ROUTING_CHANGE, ROUTED_START_TIMEOUT, isRoutable, notTaken, notTakenFailure, providerOf, providerTaskQueue } from '../model-routing';
 import { TIMERS_CARRIED_PATCH } from '../run-changes';
-import { decoded, STEP_CANCELLED, toAgentFailure } from './failures';
+import { decoded, modelCallFailure, STEP_CANCELLED, toAgentFailure } from './failures';
 
 type Activities = ReturnType<typeof createActivities>;
 const { callModel } = proxyActivities<Activities>(DEFAULT_MODEL_ACTIVITY_OPTIONS);
 const { executeTool } = proxyActivities<Activities>(DEFAULT_TOOL_ACTIVITY_OPTIONS);
 const { compactContext } = proxyActivities<Activities>(DEFAULT_MODEL_ACTIVITY_OPTIONS);
+/** The attempts a model call gets, for the record of one whose retries ran out. */
+const MODEL_ATTEMPTS = DEFAULT_MODEL_ACTIVITY_OPTIONS.retry?.maximumAttempts;
 
 /** What the waits inside a step (a timer, a sub-agent's answer) give way to. */
 export interface StepWaits {
@@ -57,14 +59,14 @@ export function stepDeps(agent: Agent, changed: (change: string) => boolean, wai
         result = await callModel.executeWithOptions(options, [...args]);
       } catch (err) {
         if (isCancellation(err)) throw new InfrastructureError(STEP_CANCELLED, 'The model call was cancelled.');
-        if (!isRoutable(err) || !changed(MODEL_ROUTING_CHANGE)) throw toAgentFailure(err);
+        if (!isRoutable(err) || !changed(MODEL_ROUTING_CHANGE)) throw modelCallFailure(err, MODEL_ATTEMPTS);
         // The worker that took it lacks the provider's key; one polling the provider's queue has it.
         const taskQueue = providerTaskQueue(workflowInfo().taskQueue, providerOf(request.model));
         try {
           result = await callModel.executeWithOptions({ ...options, taskQueue, scheduleToStartTimeout: ROUTED_START_TIMEOUT }, [...args]);
         } catch (routedErr) {
           if (isCancellation(routedErr)) throw new InfrastructureError(STEP_CANCELLED, 'The model call was cancelled.');
-          throw notTaken(routedErr) ? notTakenFailure(toAgentFailure(err), taskQueue) : toAgentFailure(routedErr);
+          throw notTaken(routedErr) ? notTakenFailure(toAgentFailure(err), taskQueue) : modelCallFailure(routedErr, MODEL_ATTEMPTS);
         }
       }
       return decoded(result, `a model call to ${request.model}`);
@@ -84,7 +86,7 @@ export function stepDeps(agent: Agent, changed: (change: string) => boolean, wai
         return decoded(await compactContext.executeWithOptions(options, [input]), `a compaction by ${request.model}`);
       } catch (err) {
         if (isCancellation(err)) throw new InfrastructureError(STEP_CANCELLED, 'The compaction was cancelled.');
-        throw toAgentFailure(err);
+        throw modelCallFailure(err, MODEL_ATTEMPTS);
       }
     },
     async sleep(ms) {

@@ -2,7 +2,8 @@
  * A timeline of each turn, derived from history alone: a model call lasts from the entry it followed
  * to its output's timestamp; a batch of tool calls from the output that asked for them to their results
  * (approval waits included), each call with the time it ran (`elapsedMs`). Retries show from the
- * entries' metadata: `attempts` (Temporal's attempt number) and `fallback_from` (models that failed).
+ * entries' metadata: `attempts` (Temporal's attempt number) and `fallback_from` (models that failed);
+ * a model call that blocked the agent is a `failure` step, from its model_failure entry.
  */
 import { el, fill, formatMs } from './dom.js';
 
@@ -21,7 +22,7 @@ function retryNote(metadata = {}) {
 
 /**
  * Turns of `entries` (oldest first): `{ inputSeq, start, end, steps }`, each step
- * `{ kind: 'model'|'tools'|'tool', label, start, ms, note }` with `start` in epoch ms.
+ * `{ kind: 'model'|'failure'|'tools'|'tool', label, start, ms, note }` with `start` in epoch ms.
  */
 export function turnsOf(entries) {
   const turns = [];
@@ -51,6 +52,15 @@ export function turnsOf(entries) {
         start: time(previous),
         ms: time(e) - time(previous),
         note: [`summarised #1–#${e.throughSeq}`, usage].filter(Boolean).join(' · '),
+      });
+    } else if (turn && e.kind === 'model_failure' && previous) {
+      // A call that blocked the agent after its retries; a retry that succeeds shows as the next model step.
+      turn.steps.push({
+        kind: 'failure',
+        label: `${e.call === 'compaction' ? 'compaction' : 'model'} ${e.model} failed`,
+        start: time(previous),
+        ms: time(e) - time(previous),
+        note: [e.code, e.attempts ? `${e.attempts} attempts` : '', e.message].filter(Boolean).join(' · '),
       });
     } else if (turn && e.kind === 'tool_results' && previous) {
       const batchStart = time(previous);
