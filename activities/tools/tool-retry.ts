@@ -47,11 +47,19 @@ export class ToolTimeoutError extends Error {
 export const DEFAULT_TOOL_RETRY: Required<Omit<ToolRetryPolicy, 'retryOn'>> = { maxAttempts: 3, initialIntervalMs: 1000, backoff: 2, maxIntervalMs: 30_000 };
 /** For tools whose body must not run twice on its own (file writes, commands). */
 export const NO_TOOL_RETRY: ToolRetryPolicy = { maxAttempts: 1 };
+/**
+ * Built-in read-only tools (read_file, list_files, recall, expand): running them again changes nothing,
+ * so a passing I/O fault (a busy file, a blob store's 503) is retried.
+ */
+export const READ_ONLY_TOOL_RETRY: ToolRetryPolicy = { maxAttempts: 3, retryOn: (err) => isTransientIoError(err) };
 /** Attempts are bounded so a policy cannot keep one call going for ever. */
 export const MAX_TOOL_ATTEMPTS = 20;
 
-/** Why an attempt ended without a result: `retryable` (ToolRetryableError), `error`, `timeout`, `interrupted` (its worker stopped). */
-export type AttemptErrorKind = 'retryable' | 'error' | 'timeout' | 'interrupted';
+/**
+ * Why an attempt ended without a result: `retryable` (ToolRetryableError), `error`, `timeout`,
+ * `interrupted` (its worker stopped), or what an error's `attemptKind` marker says (MCP calls: `mcp_<reason>`).
+ */
+export type AttemptErrorKind = 'retryable' | 'error' | 'timeout' | 'interrupted' | (string & {});
 
 /** One failed attempt, as kept in heartbeat details and in the result's metadata (`attempt_errors`). */
 export interface AttemptError {
@@ -106,7 +114,10 @@ export function isRetryable(policy: ToolRetryPolicy | undefined, err: unknown): 
 }
 
 export function attemptErrorKind(err: unknown): AttemptErrorKind {
-  return err instanceof ToolRetryableError ? 'retryable' : err instanceof ToolTimeoutError ? 'timeout' : 'error';
+  if (err instanceof ToolRetryableError) return 'retryable';
+  if (err instanceof ToolTimeoutError) return 'timeout';
+  const marker = (err as { attemptKind?: unknown } | null)?.attemptKind;
+  return typeof marker === 'string' && /^[a-z][a-z0-9_]{0,40}$/.test(marker) ? marker : 'error';
 }
 
 /** Attempts that count against `maxAttempts`: those that ended in an error. An interrupted one (its worker died) is Temporal's to retry. */
