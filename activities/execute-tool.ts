@@ -108,7 +108,8 @@ export function createExecuteTool(deps: ExecuteToolDeps) {
     // heartbeat timeout; the tool's last progress details are repeated, since a heartbeat without details
     // would erase them for readers. The ledger joins them once there is more than one attempt to tell of.
     let progress: unknown;
-    const details = () => (ledger.started > 1 || ledger.errors.length ? detailsWithLedger(progress, ledger) : progress);
+    const details = () =>
+      ledger.started > 1 || ledger.errors.length ? detailsWithLedger(progress, ledger, { tool_call_id: call.toolCallId, tool: call.toolName }) : progress;
     const beat = setInterval(() => ctx.heartbeat(details()), HEARTBEAT_EVERY_MS);
     const retried = () => ledger.started > 1;
     const metadataOf = (base: Record<string, JsonValue> | undefined) =>

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { type JsonValue, type ToolSpec, zodToolSpec } from '../../agent/index';
 import { type ToolRetryPolicy, policyProblem } from './tool-retry';
 
-export { ToolRetryableError, type ToolRetryPolicy } from './tool-retry';
+export { ToolRetryableError, ToolTimeoutError, type ToolRetryPolicy } from './tool-retry';
 
 export interface ToolContext {
   /** The agent's workflow id. */

@@ -152,12 +152,13 @@ export function ledgerIn(details: unknown): AttemptLedger | undefined {
 }
 
 /**
- * Heartbeat details that carry the ledger beside a tool's own progress: merged into a progress object
- * (so readers of `{ tool, progress }` still find theirs), else `{ tool_attempts, progress }`.
+ * Heartbeat details that carry the ledger beside a tool's own progress, naming the call (as MCP
+ * progress does): merged into a progress object (so readers of `{ tool, progress }` still find
+ * theirs), else `{ tool_call_id, tool, tool_attempts, progress }`.
  */
-export function detailsWithLedger(progress: unknown, ledger: AttemptLedger): Record<string, unknown> {
-  if (progress && typeof progress === 'object' && !Array.isArray(progress)) return { ...(progress as Record<string, unknown>), tool_attempts: ledger };
-  return progress === undefined ? { tool_attempts: ledger } : { progress, tool_attempts: ledger };
+export function detailsWithLedger(progress: unknown, ledger: AttemptLedger, call?: { tool_call_id: string; tool: string }): Record<string, unknown> {
+  if (progress && typeof progress === 'object' && !Array.isArray(progress)) return { ...call, ...(progress as Record<string, unknown>), tool_attempts: ledger };
+  return progress === undefined ? { ...call, tool_attempts: ledger } : { ...call, progress, tool_attempts: ledger };
 }
 
 export function clipError(message: string): string {

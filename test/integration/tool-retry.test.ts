@@ -11,8 +11,9 @@ import { z } from 'zod';
 import { ScriptedModelProvider, ToolRetryableError, defineTool } from '../../activities/index';
 import type { ToolResultsEntry } from '../../agent/index';
 import { formatEntry } from '../../cli/format';
+import { describeState } from '../../client/state-view';
 import { batchScript } from '../fixtures/scripts';
-import { uniqueId, withWorker } from '../support/temporal';
+import { eventually, uniqueId, withWorker } from '../support/temporal';
 import { useTestConnection } from '../support/test-connection';
 
 const { t, taskQueue } = useTestConnection('tool-retry');
@@ -70,6 +71,15 @@ const retryTools = [
       return 'connected';
     },
   }),
+  defineTool({
+    name: 'patient',
+    description: 'A passing fault, then a long wait before the next attempt.',
+    parameters: z.object({}),
+    retry: { initialIntervalMs: 600_000, maxIntervalMs: 600_000 },
+    execute: (_args, ctx) => {
+      throw new ToolRetryableError(`busy on run ${run(ctx.idempotencyKey)}`);
+    },
+  }),
 ];
 
 beforeAll(() => {
@@ -121,4 +131,30 @@ test('retried calls: Success after two passing faults, Failed when the attempts 
   const lines = formatEntry(entry).join('\n');
   expect(lines).toMatch(/flaky Success \(3 attempts; 1: service unavailable/);
   expect(lines).toMatch(/down Failed \(3 attempts;/);
+});
+
+test('a call waiting to retry: `state` says so, with the last error; an interrupt ends the wait', async () => {
+  const agentId = uniqueId('retry-wait');
+  const scripted = new ScriptedModelProvider({ batch: batchScript([{ name: 'patient', args: {} }]) });
+  await withWorker({ taskQueue, workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-ws-')), tools: retryTools, models: [scripted] }, async () => {
+    await t.agents.start(agentId, { model: 'scripted:batch' });
+    const { inputSeq } = await t.agents.send(agentId, 'go');
+    const line = await eventually(
+      async () => {
+        const text = describeState(
+          agentId,
+          await t.agents.state(agentId),
+          {},
+          (await t.agents.toolProgress(agentId)).map((p) => p.details),
+        );
+        return text.split('\n').find((l) => l.startsWith('retrying tool call:'));
+      },
+      30_000,
+      'the retry wait to show in state',
+    );
+    expect(line).toBe('retrying tool call: call_0_0 patient, waiting for attempt 2 (1 failed; last, attempt 1: busy on run 1)');
+    await expect(t.agents.interrupt(agentId)).resolves.toMatchObject({ interrupted: true });
+    await expect(t.agents.waitForAnswer(agentId, inputSeq)).resolves.toMatchObject({ status: 'interrupted' });
+    expect(runs.get(`${agentId}/call_0_0`)).toBe(1); // cancelled while waiting: never run again
+  });
 });
