@@ -116,6 +116,11 @@ export function createExecuteTool(deps: ExecuteToolDeps) {
       (retried() ? withAttemptErrors(base ?? {}, ledger.errors, METADATA_MAX_BYTES - 64) : base) as ToolCallResult['metadata'];
     const attempts = () => Math.max(ctx.info.attempt, ledger.started);
     try {
+      // A worker that died after its last allowed attempt failed, before it reported: no further run.
+      if (attemptsUsed(ledger) >= policy.maxAttempts) {
+        const text = `${call.toolName} failed: its ${policy.maxAttempts} attempts were used before this worker took the call over. Every attempt:\n${describeAttempts(ledger.errors)}`;
+        return failed('error', text, metadataOf(repaired), attempts());
+      }
       for (;;) {
         ledger.started += 1;
         progress = undefined;
