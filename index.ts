@@ -18,7 +18,15 @@ export type { PartialOutput } from './activities/call-model';
 export { connectSettings, type ConnectSettings } from './common/connection';
 export { livecontextDataConverter, type CodecOptions } from './common/codec/data-converter';
 /** Also here on purpose, for tool modules that import it from `livecontext` (the README says it works); its home is `livecontext/worker`. */
-export { defineTool, type Tool, type ToolContext, type ToolOutput } from './activities/tools/define-tool';
+export {
+  defineTool,
+  type Tool,
+  type ToolContext,
+  type ToolOutput,
+  ToolRetryableError,
+  ToolTimeoutError,
+  type ToolRetryPolicy,
+} from './activities/tools/define-tool';
 
 /**
  * The agent's API — its messages and names for any Temporal client (see "Input from other services"),

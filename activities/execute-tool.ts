@@ -4,13 +4,29 @@
  * saying what to fix; only infrastructure failures (this worker dying) are activity failures, retried by
  * Temporal, and so is a tool this worker lacks, for a while (see missing-tool.ts). A call whose tool
  * wants approval returns ApprovalRequired instead of running. Known secrets are cut out of every result.
- * A result reached on a later attempt says so (`attempts`, seed 004's retry count).
+ * A result reached on a later attempt says so (`attempts`, seed 004's retry count). A tool's passing
+ * faults are retried here, under its retry policy (tools/tool-retry.ts): every attempt's error is kept in
+ * the heartbeat details while the call runs and in the result's metadata (`attempt_errors`) after.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
-import { type ApprovalRequired, type ToolCallResult, parseToolArguments, toolAllowed } from '../agent/index';
+import { type ApprovalRequired, type JsonValue, METADATA_MAX_BYTES, type ToolCallResult, parseToolArguments, toolAllowed } from '../agent/index';
 import { DEFAULT_TOOL_TIMEOUT_MS, MAX_TOOL_TIMEOUT_MS, type ToolOutput } from './tools/define-tool';
+import {
+  type ToolRetryableError,
+  ToolTimeoutError,
+  attemptErrorKind,
+  attemptsUsed,
+  clipError,
+  describeAttempts,
+  detailsWithLedger,
+  isRetryable,
+  resolvedPolicy,
+  resumeLedger,
+  retryDelayMs,
+  withAttemptErrors,
+} from './tools/tool-retry';
 import { type AttemptInfo, missingToolMessage, passOn, shouldPassOn } from './tools/missing-tool';
 import { redactJson, redactSecrets, secretsIn } from './tools/redact-secrets';
 import type { ToolRegistry } from './tools/registry';
@@ -24,6 +40,8 @@ export { safeFolderName };
 /** Tool output the model sees is capped; the rest is cut with a marker stating the full size. */
 export const TOOL_OUTPUT_MAX_CHARS = 64 * 1024;
 const HEARTBEAT_EVERY_MS = 1000;
+/** A retry starts only if its wait and its whole timeout end this long before the activity's own timeout. */
+const ACTIVITY_MARGIN_MS = 60_000;
 
 export interface ExecuteToolDeps {
   tools: ToolRegistry;
@@ -42,15 +60,16 @@ export function createExecuteTool(deps: ExecuteToolDeps) {
   async function runTool(input: ExecuteToolInput, failure: { kind?: ToolFailureKind }): Promise<ToolCallResult | ApprovalRequired> {
     const { call } = input;
     const started = Date.now();
-    const failed = (kind: ToolFailureKind, result: string, toolMetadata?: ToolCallResult['metadata']) => {
+    const failed = (kind: ToolFailureKind, result: string, toolMetadata?: ToolCallResult['metadata'], attempts?: number) => {
       failure.kind = kind;
-      return done('Failed', result, toolMetadata);
+      return done('Failed', result, toolMetadata, attempts);
     };
-    const done = (status: ToolCallResult['status'], result: string, toolMetadata?: ToolCallResult['metadata']) => {
+    /** `attempts`: runs of the tool's body, when it ran; else Temporal's attempt number. */
+    const done = (status: ToolCallResult['status'], result: string, toolMetadata?: ToolCallResult['metadata'], attempts?: number) => {
       const secrets = secretsIn();
       const text = capOutput(redactSecrets(result, secrets));
       const r: ToolCallResult = { toolCallId: call.toolCallId, toolName: call.toolName, status, result: text, elapsedMs: Date.now() - started };
-      const metadata = withAttempts(toolMetadata, Context.current().info.attempt);
+      const metadata = withAttempts(toolMetadata, attempts ?? Context.current().info.attempt);
       if (metadata && Object.keys(metadata).length) r.metadata = redactJson(metadata, secrets);
       return r;
     };
@@ -80,43 +99,97 @@ export function createExecuteTool(deps: ExecuteToolDeps) {
     const workspaceRoot = path.join(deps.workspaceRoot, safeFolderName(input.agentId));
     await mkdir(workspaceRoot, { recursive: true });
     const timeoutMs = Math.min(tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, MAX_TOOL_TIMEOUT_MS);
-    const abort = new AbortController();
-    const onCancel = () => abort.abort();
-    ctx.cancellationSignal.addEventListener('abort', onCancel);
-    // Heartbeat while the tool runs so a dead worker is noticed within the heartbeat timeout; the tool's
-    // last progress details are repeated, since a heartbeat without details would erase them for readers.
+    const policy = resolvedPolicy(tool.retry);
+    // The attempts so far ride in the heartbeat details, so a call whose worker died mid-retry goes on
+    // counting (and keeps the earlier errors) on the next worker.
+    const ledger = resumeLedger(ctx.info.heartbeatDetails, ctx.info.attempt, new Date());
+    const deadline = ctx.info.currentAttemptScheduledTimestampMs + ctx.info.startToCloseTimeoutMs - ACTIVITY_MARGIN_MS;
+    // Heartbeat while the tool runs (and while it waits to retry) so a dead worker is noticed within the
+    // heartbeat timeout; the tool's last progress details are repeated, since a heartbeat without details
+    // would erase them for readers. The ledger joins them once there is more than one attempt to tell of.
     let progress: unknown;
-    const beat = setInterval(() => ctx.heartbeat(progress), HEARTBEAT_EVERY_MS);
-    let timer: NodeJS.Timeout | undefined;
+    const details = () =>
+      ledger.started > 1 || ledger.errors.length ? detailsWithLedger(progress, ledger, { tool_call_id: call.toolCallId, tool: call.toolName }) : progress;
+    const beat = setInterval(() => ctx.heartbeat(details()), HEARTBEAT_EVERY_MS);
+    const retried = () => ledger.started > 1;
+    const metadataOf = (base: Record<string, JsonValue> | undefined) =>
+      (retried() ? withAttemptErrors(base ?? {}, ledger.errors, METADATA_MAX_BYTES - 64) : base) as ToolCallResult['metadata'];
+    const attempts = () => Math.max(ctx.info.attempt, ledger.started);
     try {
-      const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
-      const output = await Promise.race([
-        Promise.resolve(
+      // A worker that died after its last allowed attempt failed, before it reported: no further run.
+      if (attemptsUsed(ledger) >= policy.maxAttempts) {
+        const text = `${call.toolName} failed: its ${policy.maxAttempts} attempts were used before this worker took the call over. Every attempt:\n${describeAttempts(ledger.errors)}`;
+        return failed('error', text, metadataOf(repaired), attempts());
+      }
+      for (;;) {
+        ledger.started += 1;
+        progress = undefined;
+        ctx.heartbeat(details()); // the start of this attempt, before its body runs
+        const outcome = await runAttempt(timeoutMs, (signal) =>
           tool.execute(args.data, {
             agentId: input.agentId,
             toolCallId: call.toolCallId,
             idempotencyKey: input.idempotencyKey,
             workspaceRoot,
-            signal: abort.signal,
-            heartbeat: (details) => ctx.heartbeat((progress = redactJson(details))), // details reach the server too
+            signal,
+            heartbeat: (d) => {
+              progress = redactJson(d); // details reach the server too
+              ctx.heartbeat(details());
+            },
           }),
-        ),
-        timedOut,
-      ]);
-      if (output === 'timeout') {
-        abort.abort(); // tell the tool to stop; its late result is ignored
-        return failed('timeout', `${call.toolName} timed out after ${Math.round(timeoutMs / 1000)} s. Try a smaller task or different arguments.`, repaired);
+        );
+        if (outcome.ok) {
+          const output = outcome.output;
+          const text = typeof output === 'string' ? output : (output as Exclude<ToolOutput, string>).text;
+          const metadata = typeof output === 'string' ? undefined : output.metadata;
+          return done('Success', text, metadataOf({ ...repaired, ...metadata }), attempts());
+        }
+        const err = outcome.error;
+        if (ctx.cancellationSignal.aborted) throw err; // cancellation is Temporal's business, not a tool result
+        const message = (err as Error)?.message ?? String(err);
+        const kind = attemptErrorKind(err);
+        ledger.errors.push({ attempt: ledger.started, error: clipError(redactSecrets(message)), kind, at: new Date().toISOString() });
+        const delay = retryDelayMs(policy, attemptsUsed(ledger), (err as ToolRetryableError).retryAfterMs);
+        const stop = !isRetryable(policy, err)
+          ? 'it is not retryable'
+          : attemptsUsed(ledger) >= policy.maxAttempts
+            ? `the policy allows ${policy.maxAttempts} attempts`
+            : Date.now() + delay + timeoutMs > deadline
+              ? 'another attempt would not end before the activity times out'
+              : undefined;
+        if (stop) {
+          const first = kind === 'timeout' ? `${message}. Try a smaller task or different arguments.` : `${call.toolName} failed: ${message}`;
+          const text = retried() ? `${first}\nNot retried again: ${stop}. Every attempt:\n${describeAttempts(ledger.errors)}` : first;
+          return failed(kind === 'timeout' ? 'timeout' : 'error', text, metadataOf(repaired), attempts());
+        }
+        ctx.heartbeat(details());
+        await ctx.sleep(delay); // throws when the call is cancelled (interrupt) while it waits
       }
-      const text = typeof output === 'string' ? output : (output as Exclude<ToolOutput, string>).text;
-      const metadata = typeof output === 'string' ? undefined : output.metadata;
-      return done('Success', text, { ...repaired, ...metadata });
-    } catch (err) {
-      if (ctx.cancellationSignal.aborted) throw err; // cancellation is Temporal's business, not a tool result
-      return failed('error', `${call.toolName} failed: ${(err as Error)?.message ?? String(err)}`, repaired);
     } finally {
-      clearTimeout(timer);
       clearInterval(beat);
-      ctx.cancellationSignal.removeEventListener('abort', onCancel);
+    }
+
+    /** One run of the body within `ms`, with a signal aborted on cancellation or timeout. */
+    async function runAttempt(
+      ms: number,
+      run: (signal: AbortSignal) => Promise<ToolOutput> | ToolOutput,
+    ): Promise<{ ok: true; output: ToolOutput } | { ok: false; error: unknown }> {
+      const abort = new AbortController();
+      const onCancel = () => abort.abort();
+      ctx.cancellationSignal.addEventListener('abort', onCancel);
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)));
+        const output = await Promise.race([Promise.resolve().then(() => run(abort.signal)), timedOut]);
+        if (output !== 'timeout') return { ok: true, output };
+        abort.abort(); // tell the tool to stop; its late result is ignored
+        return { ok: false, error: new ToolTimeoutError(`${call.toolName} timed out after ${Math.round(ms / 1000)} s`) };
+      } catch (error) {
+        return { ok: false, error };
+      } finally {
+        clearTimeout(timer);
+        ctx.cancellationSignal.removeEventListener('abort', onCancel);
+      }
     }
   }
 }

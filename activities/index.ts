@@ -88,5 +88,5 @@ export { type ModelLiveness, type ModelStreamObserver, type PartialOutput } from
 export { ScriptedModelProvider, type Script, type ScriptStep, type ScriptedRequest } from './models/scripted-model';
 export { offlineDemoProvider } from './models/offline-demo-model';
 export { ToolRegistry } from './tools/registry';
-export { defineTool, type Tool, type ToolContext } from './tools/define-tool';
+export { defineTool, type Tool, type ToolContext, ToolRetryableError, ToolTimeoutError, type ToolRetryPolicy } from './tools/define-tool';
 export { workspaceTools } from './tools/workspace-tools';

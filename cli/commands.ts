@@ -214,7 +214,8 @@ export async function stateCmd(agentId: string, v: Values) {
       );
     }),
   );
-  print(!!v.json, s, () => describeState(agentId, s, children));
+  const running = v.json ? [] : (await agents.toolProgress(agentId).catch(() => [])).map((p) => p.details);
+  print(!!v.json, s, () => describeState(agentId, s, children, running));
 }
 
 /**

@@ -30,7 +30,7 @@ export function formatEntry(entry: HistoryEntry): string[] {
     }
     case 'tool_results':
       if (entry.results.length === 0 && entry.executeError) return [`#${entry.seq}   ← not run: ${clip(entry.executeError, 120)}`];
-      return entry.results.map((r) => `#${entry.seq}   ← ${r.toolName} ${r.status}: ${clip(r.result, 120)}`);
+      return entry.results.map((r) => `#${entry.seq}   ← ${r.toolName} ${r.status}${attemptsNote(r.metadata)}: ${clip(r.result, 120)}`);
     case 'widget_write':
       return [`#${entry.seq} ${entry.by ?? 'host'} wrote to ${entry.widget}: ${clip(JSON.stringify(entry.write), 120)}`];
     case 'turn_end':
@@ -54,6 +54,15 @@ export function modelFailureText(e: ModelFailureEntry): string {
   const attempts = e.attempts ? ` after ${e.attempts} attempt${e.attempts === 1 ? '' : 's'}` : '';
   const before = e.fallbackFrom?.length ? `; failed before it: ${e.fallbackFrom.map((f) => `${f.model} (${f.code})`).join(', ')}` : '';
   return `${what} ${e.model} failed${attempts} at ${e.timestamp} (${e.code}): ${clip(e.message, 200)}${before}; the agent was blocked on it`;
+}
+
+/** ` (3 attempts; 1: why it failed; 2: …)` for a result that took more than one attempt, else ''. */
+export function attemptsNote(metadata: Record<string, unknown> | undefined): string {
+  const attempts = Number(metadata?.attempts);
+  if (!(attempts > 1)) return '';
+  const errors = Array.isArray(metadata?.attempt_errors) ? (metadata.attempt_errors as Array<{ attempt?: unknown; error?: unknown }>) : [];
+  const why = errors.map((e) => `; ${String(e?.attempt)}: ${clip(String(e?.error ?? ''), 60)}`).join('');
+  return ` (${attempts} attempts${why})`;
 }
 
 /** Tool activity between an input entry and the answer, shown as progress lines (piped chat: on stderr). */

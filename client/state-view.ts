@@ -6,6 +6,7 @@
  */
 import type { AgentStatus } from '../workflows/messages';
 import { DEFAULT_COMPACT_AT } from '../agent/index';
+import { ledgerIn } from '../activities/tools/tool-retry';
 
 export const RunStateWords = {
   waitingInput: 'waiting for input',
@@ -143,7 +144,23 @@ function cacheHit(usage: AgentStatus['usage']): string {
 }
 
 /** The readable view of `livecontext state` and the chat's `/state`. */
-export function describeState(agentId: string, s: AgentStatus, children: Record<string, string> = {}): string {
+/**
+ * A running call that has failed before (its heartbeat details hold the attempts, see
+ * activities/tools/tool-retry.ts) as one line, or undefined for other details.
+ */
+export function describeRetrying(details: unknown): string | undefined {
+  const ledger = ledgerIn(details);
+  if (!ledger || !ledger.errors.length) return undefined;
+  const d = details as { tool_call_id?: unknown; tool?: unknown };
+  const last = ledger.errors[ledger.errors.length - 1];
+  const call = typeof d.tool_call_id === 'string' ? `${d.tool_call_id} ` : '';
+  const tool = typeof d.tool === 'string' ? d.tool : 'a tool';
+  const now = ledger.started > last.attempt ? `attempt ${ledger.started} running` : `waiting for attempt ${ledger.started + 1}`;
+  return `retrying tool call: ${call}${tool}, ${now} (${ledger.errors.length} failed; last, attempt ${last.attempt}: ${clip(last.error, 120)})`;
+}
+
+/** `running`: the running tools' heartbeat details (AgentClient.toolProgress), for the calls being retried. */
+export function describeState(agentId: string, s: AgentStatus, children: Record<string, string> = {}, running: unknown[] = []): string {
   const doing = workingOn(s);
   const { usage } = s;
   const cost = usage.costUsd ? `, $${usage.costUsd.toFixed(4)}` : '';
@@ -158,6 +175,7 @@ export function describeState(agentId: string, s: AgentStatus, children: Record<
     ...(s.warning ? [`warning: ${s.warning}`] : []),
     ...s.awaitingApproval.map((a) => `waiting for approval: ${a.toolCallId} ${a.toolName} ${clip(a.arguments, 100)} (${a.reason})`),
     ...s.pendingToolCalls.map((c) => `pending tool call: ${c.toolCallId} ${c.toolName}`),
+    ...running.flatMap((d) => describeRetrying(d) ?? []),
     ...(s.delegatedBy ? [`sub-agent of ${s.delegatedBy.agentId} (call ${s.delegatedBy.toolCallId}, depth ${s.delegatedBy.depth})`] : []),
     ...(s.subAgents ?? []).map(
       (c) =>

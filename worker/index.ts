@@ -24,6 +24,7 @@ export { createActivities, type ActivityDeps } from '../activities/index';
 
 /** Tools. */
 export { defineTool, DEFAULT_TOOL_TIMEOUT_MS, MAX_TOOL_TIMEOUT_MS, type Tool, type ToolContext, type ToolOutput } from '../activities/tools/define-tool';
+export { ToolRetryableError, ToolTimeoutError, type ToolRetryPolicy, DEFAULT_TOOL_RETRY } from '../activities/tools/tool-retry';
 export { ToolRegistry } from '../activities/tools/registry';
 export { workspaceTools, writeFileTool, readFileTool, editFileTool, listFilesTool, deleteFileTool } from '../activities/tools/workspace-tools';
 export { runCommandTool, createRunCommandTool } from '../activities/tools/run-command';

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { UserError } from '../../common/user-error';
 import { MIN_SECRET_LENGTH, type Secret, looksSecret } from '../tools/redact-secrets';
+import { type McpRetryConfig, McpRetryEntry } from './mcp-retry';
 
 const StringMap = z.record(z.string(), z.string());
 
@@ -27,6 +28,10 @@ export const McpServerEntry = z
     timeout: z.number().int().positive().optional(),
     /** Claude Desktop / Cursor convention: a server that is configured but off. */
     disabled: z.boolean().optional(),
+    /** Retries of every tool of this server (see mcp-retry.ts). */
+    retry: McpRetryEntry.optional(),
+    /** Settings of single tools, by the server's tool name: `{"search": {"retry": {...}}}`. */
+    tools: z.record(z.string(), z.object({ retry: McpRetryEntry.optional() }).strict()).optional(),
   })
   .refine((s) => (s.command === undefined) !== (s.url === undefined), { message: 'give either "command" (stdio) or "url" (HTTP), not both or neither' })
   .refine((s) => !(s.type === 'stdio' && !s.command) && !(s.type && s.type !== 'stdio' && !s.url), { message: '"type" does not match "command"/"url"' });
@@ -36,15 +41,15 @@ export const McpServersFile = z.object({ mcpServers: z.record(z.string().min(1),
 export type McpServersFile = z.infer<typeof McpServersFile>;
 
 /** A server ready to connect to: variables expanded, transport chosen, its secrets listed. */
-export type McpServerConfig = {
+export type McpServerConfig = McpRetryConfig & {
   name: string;
   timeoutMs?: number;
   /** Values never to show anywhere (longest first). */
   secrets: Secret[];
 } & (
-  | { transport: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
-  | { transport: 'http' | 'sse' | 'http-or-sse'; url: string; headers: Record<string, string> }
-);
+    | { transport: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
+    | { transport: 'http' | 'sse' | 'http-or-sse'; url: string; headers: Record<string, string> }
+  );
 
 /** How to write a configuration, for the messages that find none. */
 export const MCP_CONFIG_EXAMPLE =
@@ -101,6 +106,7 @@ function resolveServer(name: string, entry: McpServerEntry, env: NodeJS.ProcessE
     Object.fromEntries(Object.entries(map ?? {}).map(([k, v]) => [k, expand(v, `${field}.${k}`, true)]));
 
   const timeoutMs = entry.timeout;
+  const retries: McpRetryConfig = { ...(entry.retry ? { retry: entry.retry } : {}), ...(entry.tools ? { tools: entry.tools } : {}) };
   if (entry.command !== undefined) {
     const envMap = expandMap(entry.env, 'env');
     for (const [k, v] of Object.entries(envMap)) if (looksSecret(k)) secret(v, k);
@@ -112,7 +118,7 @@ function resolveServer(name: string, entry: McpServerEntry, env: NodeJS.ProcessE
       env: envMap,
       ...(entry.cwd ? { cwd: expand(entry.cwd, 'cwd', false) } : {}),
     };
-    return { ...server, ...(timeoutMs ? { timeoutMs } : {}), secrets: sortedSecrets(secrets) };
+    return { ...server, ...(timeoutMs ? { timeoutMs } : {}), ...retries, secrets: sortedSecrets(secrets) };
   }
   const headers = expandMap(entry.headers, 'headers');
   for (const [k, v] of Object.entries(headers)) secret(v, `${name} header ${k}`);
@@ -123,7 +129,7 @@ function resolveServer(name: string, entry: McpServerEntry, env: NodeJS.ProcessE
     throw new UserError(`Invalid ${where}: mcpServers.${name}.url is not a URL.`, 'MCP_CONFIG');
   }
   const transport = entry.type === 'sse' ? 'sse' : entry.type === 'http' || entry.type === 'streamable-http' ? 'http' : 'http-or-sse';
-  return { name, transport, url, headers, ...(timeoutMs ? { timeoutMs } : {}), secrets: sortedSecrets(secrets) };
+  return { name, transport, url, headers, ...(timeoutMs ? { timeoutMs } : {}), ...retries, secrets: sortedSecrets(secrets) };
 }
 
 function sortedSecrets(map: Map<string, string>): Secret[] {

@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { DEFAULT_TOOL_TIMEOUT_MS, type Tool, type ToolOutput } from '../tools/define-tool';
 import { MCP_IDEMPOTENCY_META_KEY } from './idempotency-meta';
+import { McpCallError, mcpRetryPolicy } from './mcp-retry';
 import { McpResultError, mcpResultText, redactMcpResult } from './result-text';
 import type { McpServerConnection, McpToolDef } from './server-connection';
 
@@ -47,6 +48,7 @@ export function mcpTool(name: string, def: McpToolDef, connection: McpServerConn
     jsonSchema: specParameters(def),
     timeoutMs: connection.config.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     ...(needsApprovalFor(def) ? { needsApproval: () => `${server} marks ${def.name} as destructive` } : {}),
+    retry: mcpRetryPolicy(def, connection.config),
     async execute(args, ctx): Promise<ToolOutput> {
       const result = await connection.callTool(def.name, args, {
         signal: ctx.signal,
@@ -64,10 +66,10 @@ export function mcpTool(name: string, def: McpToolDef, connection: McpServerConn
         read = mcpResultText(redactMcpResult(result, connection.secrets()));
       } catch (err) {
         if (!(err instanceof McpResultError)) throw err;
-        throw new Error(connection.redact(`the MCP server "${server}" answered, but not with an MCP tool result: ${err.message}`));
+        throw new McpCallError(connection.redact(`the MCP server "${server}" answered, but not with an MCP tool result: ${err.message}`), 'other');
       }
       const { text, isError } = read;
-      if (isError) throw new Error(connection.redact(text));
+      if (isError) throw new McpCallError(connection.redact(text), 'tool_error');
       return { text: connection.redact(text), metadata: { mcp_server: server } };
     },
   };

@@ -19,6 +19,7 @@ import { z } from 'zod';
 import { type Secret, redactSecrets, secretsIn } from '../tools/redact-secrets';
 import { BoundedReadBuffer, MCP_MAX_MESSAGE_BYTES, isMessageTooLarge } from './bounded-read-buffer';
 import type { McpServerConfig } from './config';
+import { McpCallError, type McpFailureReason } from './mcp-retry';
 import { formatBytes } from './result-text';
 import { DEFAULT_MCP_LIST_LIMITS, type McpListLimits } from './tool-limits';
 
@@ -140,7 +141,9 @@ export class McpServerConnection {
    * connection, so the next call reconnects (for stdio: restarts the server).
    */
   async callTool(name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<unknown> {
-    const client = await this.connected();
+    const client = await this.connected().catch((err: Error) => {
+      throw new McpCallError(err.message, this.closed ? 'other' : 'unreachable'); // the call was never sent
+    });
     let result: unknown;
     try {
       result = await client.callTool({ name, arguments: args, ...(options.meta ? { _meta: options.meta } : {}) }, AnyResult, {
@@ -155,10 +158,11 @@ export class McpServerConnection {
           : {}),
       });
     } catch (err) {
-      throw new Error(this.callFailure(client, err, options.signal));
+      const { message, reason } = this.callFailure(client, err, options.signal);
+      throw new McpCallError(message, reason);
     }
     // Over HTTP the answer arrives whole; it gets the same bound as a stdio message.
-    if (jsonLongerThan(result, MCP_MAX_MESSAGE_BYTES)) throw new Error(this.redact(tooLarge(this.name, undefined)));
+    if (jsonLongerThan(result, MCP_MAX_MESSAGE_BYTES)) throw new McpCallError(this.redact(tooLarge(this.name, undefined)), 'other');
     return result;
   }
 
@@ -300,10 +304,12 @@ export class McpServerConnection {
   }
 
   /** What went wrong with a call, in words; drops the connection only when it is gone or hung. */
-  private callFailure(client: Client, err: unknown, signal: AbortSignal): string {
+  private callFailure(client: Client, err: unknown, signal: AbortSignal): { message: string; reason: McpFailureReason } {
     const closed = !client.transport || this.client !== client;
     let message: string;
+    let reason: McpFailureReason = 'other';
     if (closed) {
+      reason = 'connection_lost';
       // Protocol rejects every pending request with ConnectionClosed once the transport closed.
       message = `the connection to the MCP server "${this.name}" closed during the call (the server may have crashed); the next call reconnects${this.stderrNote()}`;
       this.drop(client);
@@ -312,6 +318,7 @@ export class McpServerConnection {
       (err instanceof McpError && err.code === ErrorCode.RequestTimeout && (err.data as { timeout?: unknown } | undefined)?.timeout !== undefined)
     ) {
       message = `the MCP server "${this.name}" gave no answer in time; the request was cancelled`;
+      reason = 'timeout';
       this.checkAlive(client);
     } else if (err instanceof McpError && isMessageTooLarge(err.data)) {
       message = tooLarge(this.name, err.data.bytes);
@@ -319,14 +326,16 @@ export class McpServerConnection {
       // The server's own JSON-RPC error, as it gave it (the SDK prefixes "MCP error <code>: ").
       const own = err.message.replace(/^MCP error -?\d+: /, '');
       message = `the MCP server "${this.name}" answered with an error (JSON-RPC ${err.code}): ${own}`;
+      reason = 'server_error';
     } else if (this.config.transport !== 'stdio') {
       // Over HTTP a failed request is the transport's (refused, reset, a session that ended): connect again.
       message = `Cannot reach the MCP server "${this.name}" (${this.where()}): ${err instanceof Error ? err.message : String(err)}; the next call reconnects`;
+      reason = 'connection_lost'; // it may have been sent before the transport failed
       this.drop(client);
     } else {
       message = `the call to the MCP server "${this.name}" failed: ${err instanceof Error ? err.message : String(err)}`;
     }
-    return this.redact(message);
+    return { message: this.redact(message), reason };
   }
 
   private stderrNote(): string {

@@ -14,6 +14,7 @@ import { type ArchiveStore, termsOf } from '../../common/archive/index';
 import { type EntriesPage, archiveQuery, entriesQuery } from '../../workflows/messages';
 import { EXPAND_MAX_ENTRIES, expandText, recallText } from './archive-text';
 import { type Tool, defineTool } from './define-tool';
+import { READ_ONLY_TOOL_RETRY } from './tool-retry';
 
 /** The registry source of the archive tools, which the model is offered only for agents with a past to recall. */
 export const ARCHIVE_TOOLS_SOURCE = 'archive';
@@ -48,6 +49,7 @@ export function archiveTools(options: ArchiveToolsOptions): Tool[] {
 
   const recall = defineTool({
     name: 'recall',
+    retry: READ_ONLY_TOOL_RETRY,
     description:
       'Search the earlier part of this conversation that is no longer in your context (archived or summarised turns) for words, ' +
       'and get the matching entries with their seq numbers. Use it when you need a detail from long ago.',
@@ -66,6 +68,7 @@ export function archiveTools(options: ArchiveToolsOptions): Tool[] {
 
   const expand = defineTool({
     name: 'expand',
+    retry: READ_ONLY_TOOL_RETRY,
     description:
       'Read entries fromSeq…toSeq of this conversation verbatim (seq numbers as recall gives them), ' +
       `at most ${EXPAND_MAX_ENTRIES} entries or about 30 KB per call.`,

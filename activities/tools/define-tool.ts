@@ -3,6 +3,9 @@
  */
 import type { z } from 'zod';
 import { type JsonValue, type ToolSpec, zodToolSpec } from '../../agent/index';
+import { type ToolRetryPolicy, policyProblem } from './tool-retry';
+
+export { ToolRetryableError, ToolTimeoutError, type ToolRetryPolicy } from './tool-retry';
 
 export interface ToolContext {
   /** The agent's workflow id. */
@@ -39,6 +42,12 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
    * owner validates them. Tools written here leave it out: their zod schema gives both.
    */
   jsonSchema?: Record<string, unknown>;
+  /**
+   * Runs again after a passing fault (see tool-retry.ts): the body throws `ToolRetryableError`, or an
+   * error `retryOn` accepts. Absent: DEFAULT_TOOL_RETRY (3 attempts, only on ToolRetryableError);
+   * `{ maxAttempts: 1 }`: never. Each attempt has the tool's whole `timeoutMs`.
+   */
+  retry?: ToolRetryPolicy;
 }
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 5 * 60 * 1000;
@@ -49,6 +58,8 @@ export function defineTool<S extends z.ZodType>(tool: Tool<S>): Tool<S> {
   if (!/^[a-zA-Z0-9_-]{1,64}$/.test(tool.name)) {
     throw new Error(`Tool name "${tool.name}" must match ^[a-zA-Z0-9_-]{1,64}$ (the providers' rule).`);
   }
+  const problem = tool.retry && policyProblem(tool.retry);
+  if (problem) throw new Error(`Tool "${tool.name}": retry.${problem}.`);
   return tool;
 }
 

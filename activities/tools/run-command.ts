@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { z } from 'zod';
 import { type CommandEnvironmentOptions, commandEnvironment } from './command-environment';
 import { defineTool } from './define-tool';
+import { NO_TOOL_RETRY } from './tool-retry';
 import { redactSecrets, secretsIn } from './redact-secrets';
 
 const OUTPUT_CAP = 32 * 1024;
@@ -31,6 +32,7 @@ export function createRunCommandTool(options: RunCommandOptions = {}) {
       timeout_seconds: z.number().int().positive().max(600).default(60).describe('Kill the command after this long'),
     }),
     timeoutMs: 11 * 60 * 1000,
+    retry: NO_TOOL_RETRY, // a command may have done part of its work; its exit status is the model's to read
     execute({ command, timeout_seconds }, ctx) {
       return new Promise((resolve, reject) => {
         // Set last: the key is the call's own, whatever the owner's options hold.

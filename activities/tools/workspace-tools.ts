@@ -4,11 +4,13 @@ import { lstat, mkdir, readdir, realpath, stat, unlink } from 'node:fs/promises'
 import path from 'node:path';
 import { z } from 'zod';
 import { defineTool } from './define-tool';
+import { NO_TOOL_RETRY, READ_ONLY_TOOL_RETRY } from './tool-retry';
 import { readWorkspaceFile, writeWorkspaceFile } from './workspace-files';
 import { isInside, resolveInWorkspace } from './workspace-path';
 
 export const writeFileTool = defineTool({
   name: 'write_file',
+  retry: NO_TOOL_RETRY,
   description: 'Write a UTF-8 text file in the workspace, creating folders as needed. Overwrites an existing file.',
   parameters: z.object({
     path: z.string().min(1).describe('Path relative to the workspace root'),
@@ -24,6 +26,7 @@ export const writeFileTool = defineTool({
 
 export const readFileTool = defineTool({
   name: 'read_file',
+  retry: READ_ONLY_TOOL_RETRY,
   description: 'Read a UTF-8 text file from the workspace.',
   parameters: z.object({ path: z.string().min(1).describe('Path relative to the workspace root') }),
   async execute({ path: rel }, ctx) {
@@ -33,6 +36,7 @@ export const readFileTool = defineTool({
 
 export const listFilesTool = defineTool({
   name: 'list_files',
+  retry: READ_ONLY_TOOL_RETRY,
   description: 'List the files and folders in a workspace folder (default: the workspace root).',
   parameters: z.object({ path: z.string().default('.').describe('Folder relative to the workspace root') }),
   async execute({ path: rel }, ctx) {
@@ -49,6 +53,7 @@ export const listFilesTool = defineTool({
 
 export const editFileTool = defineTool({
   name: 'edit_file',
+  retry: NO_TOOL_RETRY,
   description: 'Replace one exact occurrence of old_text with new_text in a workspace file (fails if it is missing or not unique).',
   parameters: z.object({
     path: z.string().min(1).describe('Path relative to the workspace root'),
@@ -82,6 +87,7 @@ async function describeEntry(root: string, dir: string, entry: Dirent): Promise<
 
 export const deleteFileTool = defineTool({
   name: 'delete_file',
+  retry: NO_TOOL_RETRY,
   description: 'Delete a file in the workspace. A person approves each deletion first.',
   parameters: z.object({ path: z.string().min(1).describe('Path relative to the workspace root') }),
   needsApproval: ({ path: rel }) => `deleting ${rel} cannot be undone`,

@@ -47,10 +47,10 @@ export interface HttpEverything {
 
 /**
  * server-everything in its Streamable HTTP mode (`index.js streamableHttp`, at /mcp) or its legacy SSE
- * mode (`index.js sse`, at /sse), on a free PORT.
+ * mode (`index.js sse`, at /sse), on a free PORT (or `onPort`: a server started again where one was).
  */
-export async function startEverythingHttp(mode: 'streamableHttp' | 'sse' = 'streamableHttp'): Promise<HttpEverything> {
-  const port = await freePort();
+export async function startEverythingHttp(mode: 'streamableHttp' | 'sse' = 'streamableHttp', onPort?: number): Promise<HttpEverything> {
+  const port = onPort ?? (await freePort());
   const proc = spawn(process.execPath, [EVERYTHING_BIN, mode], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));

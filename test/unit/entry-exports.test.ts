@@ -20,6 +20,9 @@ const ALLOWED_TWICE: Record<string, string> = {
   Tool: 'goes with defineTool',
   ToolContext: 'goes with defineTool',
   ToolOutput: 'goes with defineTool',
+  ToolRetryableError: 'goes with defineTool: a tool throws it for a passing fault',
+  ToolTimeoutError: "goes with defineTool: what a retry policy's retryOn is offered for a timed-out attempt",
+  ToolRetryPolicy: 'goes with defineTool',
 };
 /** The one list both `livecontext` and `livecontext/workflow` re-export whole. */
 const AGENT_API = 'workflows/agent-api.ts';

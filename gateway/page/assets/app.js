@@ -194,7 +194,8 @@ async function readHistory(agentId) {
     }
     renderTimeline($('timeline'), view.entries);
     tree.update(view.state, view.entries);
-    for (const e of view.entries) if (e.kind === 'tool_results') for (const r of e.results ?? []) conversation.setResultStatus(r.toolCallId, r.status);
+    for (const e of view.entries)
+      if (e.kind === 'tool_results') for (const r of e.results ?? []) conversation.setResultStatus(r.toolCallId, r.status, r.metadata);
   } catch (err) {
     if (agentId === view.agentId && generation === view.historyGeneration) fill($('timeline'), `Timeline unavailable: ${err.message}`);
   }

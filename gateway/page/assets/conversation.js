@@ -326,12 +326,28 @@ export class Conversation {
    * The recorded status of a call's result (history's tool_results; the stream's TOOL_CALL_RESULT has only
    * the text): a failed or skipped call — denied, interrupted, cut short — is not shown as done.
    */
-  setResultStatus(toolCallId, status) {
+  setResultStatus(toolCallId, status, metadata) {
     const t = this.tools.get(toolCallId);
-    if (!t || !t.item.classList.contains('done') || status === 'Success') return;
+    if (!t || !t.item.classList.contains('done')) return;
+    this.showAttempts(t, metadata);
+    if (status === 'Success') return;
     const word = { Failed: 'failed', Skipped: 'skipped' }[status] ?? String(status).toLowerCase();
     t.item.classList.add(word);
     fill(t.status, word);
+  }
+
+  /**
+   * A call that took more than one attempt (its result's metadata: `attempts`, `attempt_errors`): "3
+   * attempts" in the card, opening to why each earlier attempt failed.
+   */
+  showAttempts(t, metadata) {
+    const attempts = Number(metadata?.attempts);
+    if (!(attempts > 1) || t.attempts) return;
+    const errors = Array.isArray(metadata.attempt_errors) ? metadata.attempt_errors : [];
+    const omitted = Number(metadata.attempt_errors_omitted) > 0 ? [el('li', {}, `(${metadata.attempt_errors_omitted} more not kept)`)] : [];
+    const lines = errors.map((e) => el('li', {}, `attempt ${e?.attempt}, ${e?.kind}, ${e?.at}: ${e?.error}`));
+    t.attempts = el('details', { class: 'attempts' }, el('summary', {}, `${attempts} attempts`), el('ol', {}, ...lines, ...omitted));
+    t.item.insertBefore(t.attempts, t.result);
   }
 
   /**

@@ -2,7 +2,7 @@
  * A timeline of each turn, derived from history alone: a model call lasts from the entry it followed
  * to its output's timestamp; a batch of tool calls from the output that asked for them to their results
  * (approval waits included), each call with the time it ran (`elapsedMs`). Retries show from the
- * entries' metadata: `attempts` (Temporal's attempt number) and `fallback_from` (models that failed);
+ * entries' metadata: `attempts` (runs of a tool, or of a model call) and `fallback_from` (models that failed);
  * a model call that blocked the agent is a `failure` step, from its model_failure entry.
  */
 import { el, fill, formatMs } from './dom.js';
