@@ -4,13 +4,23 @@
  * saying what to fix; only infrastructure failures (this worker dying) are activity failures, retried by
  * Temporal, and so is a tool this worker lacks, for a while (see missing-tool.ts). A call whose tool
  * wants approval returns ApprovalRequired instead of running. Known secrets are cut out of every result.
- * A result reached on a later attempt says so (`attempts`, seed 004's retry count).
+ * A result reached on a later attempt says so (`attempts`, seed 004's retry count). A later attempt after
+ * one that started and never reported asks the tool's `reconcile`, runs an idempotent tool again, or
+ * answers OutcomeUnknown for the agent to wait on (tools/unknown-outcome.ts): never a silent second run.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
-import { type ApprovalRequired, type ToolCallResult, parseToolArguments, toolAllowed } from '../agent/index';
-import { DEFAULT_TOOL_TIMEOUT_MS, MAX_TOOL_TIMEOUT_MS, type ToolOutput } from './tools/define-tool';
+import { type ApprovalRequired, type JsonValue, type OutcomeUnknown, type ToolCallResult, parseToolArguments, toolAllowed } from '../agent/index';
+import { DEFAULT_TOOL_TIMEOUT_MS, MAX_TOOL_TIMEOUT_MS, type ToolContext, type ToolOutput } from './tools/define-tool';
+import {
+  type ReconcileAnswer,
+  beforeBodyMarker,
+  checkReconcileAnswer,
+  previousOutcomeUnknown,
+  unknownOutcomeReason,
+  unknownOutcomeStep,
+} from './tools/unknown-outcome';
 import { type AttemptInfo, missingToolMessage, passOn, shouldPassOn } from './tools/missing-tool';
 import { redactJson, redactSecrets, secretsIn } from './tools/redact-secrets';
 import type { ToolRegistry } from './tools/registry';
@@ -32,14 +42,14 @@ export interface ExecuteToolDeps {
 }
 
 export function createExecuteTool(deps: ExecuteToolDeps) {
-  return async function executeTool(input: ExecuteToolInput): Promise<ToolCallResult | ApprovalRequired> {
+  return async function executeTool(input: ExecuteToolInput): Promise<ToolCallResult | ApprovalRequired | OutcomeUnknown> {
     const failure: { kind?: ToolFailureKind } = {};
     const result = await inToolSpan(input.call, input.agentId, () => runTool(input, failure));
     recordToolRun(input.call.toolName, result, failure.kind);
     return result;
   };
   /** `failure.kind` says why, when the result is a failure (for the tool-failure metric). */
-  async function runTool(input: ExecuteToolInput, failure: { kind?: ToolFailureKind }): Promise<ToolCallResult | ApprovalRequired> {
+  async function runTool(input: ExecuteToolInput, failure: { kind?: ToolFailureKind }): Promise<ToolCallResult | ApprovalRequired | OutcomeUnknown> {
     const { call } = input;
     const started = Date.now();
     const failed = (kind: ToolFailureKind, result: string, toolMetadata?: ToolCallResult['metadata']) => {
@@ -65,7 +75,11 @@ export function createExecuteTool(deps: ExecuteToolDeps) {
       const attempt: AttemptInfo = { attempt: info.attempt, maximumAttempts: info.retryPolicy?.maximumAttempts, firstScheduledMs: info.scheduledTimestampMs };
       // A name the model made up: no worker is expected to have it.
       if (input.offered === false) return failed('unknown_tool', `Unknown tool "${call.toolName}". Available tools: ${available().join(', ') || '(none)'}.`);
-      if (shouldPassOn(attempt)) throw passOn(call.toolName, attempt);
+      if (shouldPassOn(attempt)) {
+        // Says this attempt stopped before the body, so the next is not taken for one whose outcome is unknown.
+        ctx.heartbeat(beforeBodyMarker(info.attempt));
+        throw passOn(call.toolName, attempt);
+      }
       return failed('missing_tool', missingToolMessage(call.toolName, available(), attempt));
     }
     const args = parseToolArguments(tool.parameters, call);
@@ -88,31 +102,67 @@ export function createExecuteTool(deps: ExecuteToolDeps) {
     let progress: unknown;
     const beat = setInterval(() => ctx.heartbeat(progress), HEARTBEAT_EVERY_MS);
     let timer: NodeJS.Timeout | undefined;
+    const toolCtx: ToolContext = {
+      agentId: input.agentId,
+      toolCallId: call.toolCallId,
+      idempotencyKey: input.idempotencyKey,
+      workspaceRoot,
+      signal: abort.signal,
+      heartbeat: (details) => ctx.heartbeat((progress = redactJson(details))), // details reach the server too
+    };
+    const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
+    const timeoutText = () => `${call.toolName} timed out after ${Math.round(timeoutMs / 1000)} s. Try a smaller task or different arguments.`;
+    let afterUnknown: Record<string, JsonValue> | undefined;
     try {
-      const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
-      const output = await Promise.race([
-        Promise.resolve(
-          tool.execute(args.data, {
-            agentId: input.agentId,
-            toolCallId: call.toolCallId,
-            idempotencyKey: input.idempotencyKey,
-            workspaceRoot,
-            signal: abort.signal,
-            heartbeat: (details) => ctx.heartbeat((progress = redactJson(details))), // details reach the server too
-          }),
-        ),
-        timedOut,
-      ]);
+      const { attempt, heartbeatDetails } = ctx.info;
+      if (previousOutcomeUnknown(attempt, heartbeatDetails)) {
+        // An earlier attempt may have had its effect: never a silent second run (see tools/unknown-outcome.ts).
+        const next = unknownOutcomeStep(tool);
+        if (next.step === 'wait') {
+          const reason = unknownOutcomeReason(call.toolName, attempt);
+          if (input.unknownOutcomes) return { outcomeUnknown: true, reason };
+          return failed(
+            'outcome_unknown',
+            `The outcome of ${call.toolName} is unknown: ${reason}. Check whether it happened before calling it again.`,
+            repaired,
+          );
+        }
+        if (next.step === 'reconcile') {
+          let answer: ReconcileAnswer | 'timeout';
+          try {
+            const asked = await Promise.race([Promise.resolve(tool.reconcile!(args.data, toolCtx)), timedOut]);
+            answer = asked === 'timeout' ? asked : checkReconcileAnswer(asked);
+          } catch (err) {
+            if (ctx.cancellationSignal.aborted) throw err;
+            const reason = `${unknownOutcomeReason(call.toolName, attempt).split(';')[0]}; its reconcile failed: ${(err as Error)?.message ?? String(err)}`;
+            if (input.unknownOutcomes) return { outcomeUnknown: true, reason };
+            return failed('outcome_unknown', `The outcome of ${call.toolName} is unknown: ${reason}.`, repaired);
+          }
+          if (answer === 'timeout') {
+            abort.abort();
+            const reason = `${unknownOutcomeReason(call.toolName, attempt).split(';')[0]}; its reconcile timed out`;
+            if (input.unknownOutcomes) return { outcomeUnknown: true, reason };
+            return failed('outcome_unknown', `The outcome of ${call.toolName} is unknown: ${reason}.`, repaired);
+          }
+          if ('done' in answer) {
+            const out = answer.done;
+            const text = typeof out === 'string' ? out : out.text;
+            return done('Success', text, { ...repaired, ...(typeof out === 'string' ? {} : out.metadata), reconciled: true });
+          }
+          afterUnknown = { reconciled: 'not_done' };
+        } else afterUnknown = { rerun_after_unknown: true };
+      }
+      const output = await Promise.race([Promise.resolve(tool.execute(args.data, toolCtx)), timedOut]);
       if (output === 'timeout') {
         abort.abort(); // tell the tool to stop; its late result is ignored
-        return failed('timeout', `${call.toolName} timed out after ${Math.round(timeoutMs / 1000)} s. Try a smaller task or different arguments.`, repaired);
+        return failed('timeout', timeoutText(), { ...repaired, ...afterUnknown });
       }
       const text = typeof output === 'string' ? output : (output as Exclude<ToolOutput, string>).text;
       const metadata = typeof output === 'string' ? undefined : output.metadata;
-      return done('Success', text, { ...repaired, ...metadata });
+      return done('Success', text, { ...repaired, ...afterUnknown, ...metadata });
     } catch (err) {
       if (ctx.cancellationSignal.aborted) throw err; // cancellation is Temporal's business, not a tool result
-      return failed('error', `${call.toolName} failed: ${(err as Error)?.message ?? String(err)}`, repaired);
+      return failed('error', `${call.toolName} failed: ${(err as Error)?.message ?? String(err)}`, { ...repaired, ...afterUnknown });
     } finally {
       clearTimeout(timer);
       clearInterval(beat);

@@ -14,6 +14,7 @@ import {
   AgentRunState,
   AgentSnapshot,
   ConfigChange,
+  EffectRecord,
   HistoryEntry,
   ModelOutputEntry,
   NewAgentConfig,
@@ -138,8 +139,16 @@ export const TaskSchema = z.object({ id: z.number().int().positive(), title: z.s
 export const AgentStatusSchema = z
   .object({
     runState: RunStateSchema,
-    blockedOn: z.enum(['input', 'error', 'approval']).nullable(),
+    blockedOn: z.enum(['input', 'error', 'approval', 'unknown_outcome']).nullable(),
     awaitingApproval: z.array(z.object({ toolCallId: z.string(), toolName: z.string(), arguments: z.string(), reason: z.string(), requestedAt: z.string() })),
+    unknownOutcomes: z
+      .array(z.object({ toolCallId: z.string(), toolName: z.string(), arguments: z.string(), reason: z.string(), startedAt: z.string(), since: z.string() }))
+      .optional()
+      .describe('Tool calls whose outcome is unknown (an attempt started and never reported), waiting for POST .../resolve.'),
+    effects: z
+      .array(z.object({ toolCallId: z.string() }).extend(EffectRecord.shape))
+      .optional()
+      .describe("The effect ledger of the current batch's activity calls: when each started and how it ended (running, succeeded, failed, unknown)."),
     config: AgentConfig,
     systemInstruction: z.string(),
     notebook: z.string(),
