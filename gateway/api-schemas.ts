@@ -217,6 +217,15 @@ export const HistoryPage = z
 
 export const ApproveBody = z.object({ by: z.string().max(200).optional().describe('Who decided (recorded).') }).strict();
 export const DenyBody = ApproveBody.extend({ reason: z.string().max(4096).optional().describe('Shown to the model.') }).strict();
+/** POST .../resolve: how a tool call whose outcome is unknown ended (exactly one of done, failed, retry). */
+const by = z.string().max(200).optional().describe('Who resolved it (recorded in the result).');
+export const ResolveBody = z
+  .union([
+    z.object({ done: z.string().max(65536).describe('It happened: the Success result the model sees.'), by }).strict(),
+    z.object({ failed: z.string().max(65536).describe('It did not happen: why (a Failed result).'), by }).strict(),
+    z.object({ retry: z.literal(true).describe('Run the call again (as a fresh attempt).'), by }).strict(),
+  ])
+  .meta({ id: 'ToolCallResolution' });
 export const ConfigureBody = ConfigChange.meta({ id: 'ConfigChange' });
 export const StopBody = z.object({ reason: z.string().max(4096).optional() }).strict();
 export const RetryResult = z.object({

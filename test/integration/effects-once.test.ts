@@ -72,7 +72,7 @@ class ChargeService {
     this.answers.set(key, answer);
     this.onEffect(key, Number(req.headers['x-worker-pid']));
     // The wide window: the effect is done, the caller does not know yet.
-    await new Promise((r) => setTimeout(r, WINDOW_MS));
+    await new Promise((r) => setTimeout(r, WINDOW_MS).unref());
     if (!res.destroyed) res.writeHead(200).end(answer);
   }
 }
@@ -149,9 +149,9 @@ test('a worker killed between the effect and its report, 22 times: each effect o
     const resolution = i % 2 === 0 ? { done: 'checked the statement: charged once', by: 'ops' } : { retry: true as const, by: 'ops' };
     const after: AgentStatus = await t.agents.resolveToolCall(agentId, { toolCallId: unknown.toolCallId, ...resolution });
     expect(after.unknownOutcomes).toBeUndefined();
-    await expect(t.agents.resolveToolCall(agentId, { toolCallId: unknown.toolCallId, done: 'again' })).rejects.toThrow(
-      /already resolved|already has its result/,
-    );
+    await expect(t.agents.resolveToolCall(agentId, { toolCallId: unknown.toolCallId, done: 'again' })).rejects.toMatchObject({
+      cause: { type: 'ALREADY_RESOLVED', message: expect.stringMatching(/already (resolved|has its result)/) },
+    });
     await expect(t.agents.waitForAnswer(agentId, inputs.get(agentId)!)).resolves.toMatchObject({ status: 'answered' });
     const [result] = await toolResults(agentId);
     if ('done' in resolution) {
