@@ -83,7 +83,7 @@ const service = new ChargeService();
 let t: TestContext;
 let worker: ChildWorker | undefined;
 let kills = 0;
-/** Kills and restarts one after another; a kill is asked for by the effect of the worker running now only. */
+/** Kills and restarts, one after another. */
 let restarting: Promise<void> = Promise.resolve();
 
 const startWorker = () => startChildWorker({ fixture: 'effects-worker.ts', taskQueue, workspaceRoot, extraEnv: { EFFECT_SERVICE_URL: service.url } });
@@ -99,14 +99,16 @@ afterAll(async () => {
 });
 
 test('a worker killed between the effect and its report, 22 times: each effect once; reconciled calls succeed, the others wait until resolved', async () => {
+  // Kill the worker that made the effect — also one that made it while it was starting, before the test knew its pid.
+  const cut = new Set<number>();
   service.onEffect = (_key, pid) => {
-    if (pid !== worker?.proc.pid) return;
-    const dying = worker;
-    worker = undefined;
+    cut.add(pid);
     restarting = restarting.then(async () => {
-      await dying.kill('SIGKILL');
-      kills++;
-      worker = await startWorker();
+      while (worker && cut.has(worker.proc.pid!)) {
+        await worker.kill('SIGKILL');
+        kills++;
+        worker = await startWorker();
+      }
     });
   };
   worker = await startWorker();
