@@ -6,13 +6,24 @@
  * wants approval returns ApprovalRequired instead of running. Known secrets are cut out of every result.
  * A result reached on a later attempt says so (`attempts`, seed 004's retry count). A tool's passing
  * faults are retried here, under its retry policy (tools/tool-retry.ts): every attempt's error is kept in
- * the heartbeat details while the call runs and in the result's metadata (`attempt_errors`) after.
+ * the heartbeat details while the call runs and in the result's metadata (`attempt_errors`) after. A later
+ * activity attempt after one that started and never reported (a worker died, a timeout) asks the tool's
+ * `reconcile`, runs an idempotent tool again, or answers OutcomeUnknown for the agent to wait on
+ * (tools/unknown-outcome.ts): never a silent second run.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
-import { type ApprovalRequired, type JsonValue, METADATA_MAX_BYTES, type ToolCallResult, parseToolArguments, toolAllowed } from '../agent/index';
-import { DEFAULT_TOOL_TIMEOUT_MS, MAX_TOOL_TIMEOUT_MS, type ToolOutput } from './tools/define-tool';
+import {
+  type ApprovalRequired,
+  type JsonValue,
+  METADATA_MAX_BYTES,
+  type OutcomeUnknown,
+  type ToolCallResult,
+  parseToolArguments,
+  toolAllowed,
+} from '../agent/index';
+import { DEFAULT_TOOL_TIMEOUT_MS, MAX_TOOL_TIMEOUT_MS, type ToolContext, type ToolOutput } from './tools/define-tool';
 import {
   type ToolRetryableError,
   ToolTimeoutError,
@@ -27,6 +38,14 @@ import {
   retryDelayMs,
   withAttemptErrors,
 } from './tools/tool-retry';
+import {
+  type ReconcileAnswer,
+  beforeBodyMarker,
+  checkReconcileAnswer,
+  previousOutcomeUnknown,
+  unknownOutcomeReason,
+  unknownOutcomeStep,
+} from './tools/unknown-outcome';
 import { type AttemptInfo, missingToolMessage, passOn, shouldPassOn } from './tools/missing-tool';
 import { redactJson, redactSecrets, secretsIn } from './tools/redact-secrets';
 import type { ToolRegistry } from './tools/registry';
@@ -50,14 +69,14 @@ export interface ExecuteToolDeps {
 }
 
 export function createExecuteTool(deps: ExecuteToolDeps) {
-  return async function executeTool(input: ExecuteToolInput): Promise<ToolCallResult | ApprovalRequired> {
+  return async function executeTool(input: ExecuteToolInput): Promise<ToolCallResult | ApprovalRequired | OutcomeUnknown> {
     const failure: { kind?: ToolFailureKind } = {};
     const result = await inToolSpan(input.call, input.agentId, () => runTool(input, failure));
     recordToolRun(input.call.toolName, result, failure.kind);
     return result;
   };
   /** `failure.kind` says why, when the result is a failure (for the tool-failure metric). */
-  async function runTool(input: ExecuteToolInput, failure: { kind?: ToolFailureKind }): Promise<ToolCallResult | ApprovalRequired> {
+  async function runTool(input: ExecuteToolInput, failure: { kind?: ToolFailureKind }): Promise<ToolCallResult | ApprovalRequired | OutcomeUnknown> {
     const { call } = input;
     const started = Date.now();
     const failed = (kind: ToolFailureKind, result: string, toolMetadata?: ToolCallResult['metadata'], attempts?: number) => {
@@ -84,7 +103,11 @@ export function createExecuteTool(deps: ExecuteToolDeps) {
       const attempt: AttemptInfo = { attempt: info.attempt, maximumAttempts: info.retryPolicy?.maximumAttempts, firstScheduledMs: info.scheduledTimestampMs };
       // A name the model made up: no worker is expected to have it.
       if (input.offered === false) return failed('unknown_tool', `Unknown tool "${call.toolName}". Available tools: ${available().join(', ') || '(none)'}.`);
-      if (shouldPassOn(attempt)) throw passOn(call.toolName, attempt);
+      if (shouldPassOn(attempt)) {
+        // Says this attempt stopped before the body, so the next is not taken for one whose outcome is unknown.
+        ctx.heartbeat(beforeBodyMarker(info.attempt));
+        throw passOn(call.toolName, attempt);
+      }
       return failed('missing_tool', missingToolMessage(call.toolName, available(), attempt));
     }
     const args = parseToolArguments(tool.parameters, call);
@@ -115,34 +138,67 @@ export function createExecuteTool(deps: ExecuteToolDeps) {
     const metadataOf = (base: Record<string, JsonValue> | undefined) =>
       (retried() ? withAttemptErrors(base ?? {}, ledger.errors, METADATA_MAX_BYTES - 64) : base) as ToolCallResult['metadata'];
     const attempts = () => Math.max(ctx.info.attempt, ledger.started);
+    const toolCtx = (signal: AbortSignal): ToolContext => ({
+      agentId: input.agentId,
+      toolCallId: call.toolCallId,
+      idempotencyKey: input.idempotencyKey,
+      workspaceRoot,
+      signal,
+      heartbeat: (d) => {
+        progress = redactJson(d); // details reach the server too
+        ctx.heartbeat(details());
+      },
+    });
+    let afterUnknown: Record<string, JsonValue> | undefined;
     try {
+      const { attempt, heartbeatDetails } = ctx.info;
+      if (previousOutcomeUnknown(attempt, heartbeatDetails)) {
+        // An earlier attempt may have had its effect: never a silent second run (see tools/unknown-outcome.ts).
+        const unknown = (reason: string) =>
+          input.unknownOutcomes
+            ? ({ outcomeUnknown: true, reason } as const)
+            : failed('outcome_unknown', `The outcome of ${call.toolName} is unknown: ${reason}. Check whether it happened before calling it again.`, repaired);
+        const next = unknownOutcomeStep(tool);
+        if (next.step === 'wait') return unknown(unknownOutcomeReason(call.toolName, attempt));
+        if (next.step === 'reconcile') {
+          const why = unknownOutcomeReason(call.toolName, attempt).split(';')[0];
+          const asked = await runAttempt(timeoutMs, (signal) => tool.reconcile!(args.data, toolCtx(signal)));
+          if (ctx.cancellationSignal.aborted && !asked.ok) throw asked.error;
+          if (!asked.ok) {
+            const err = asked.error;
+            return unknown(
+              err instanceof ToolTimeoutError ? `${why}; its reconcile timed out` : `${why}; its reconcile failed: ${(err as Error)?.message ?? String(err)}`,
+            );
+          }
+          let answer: ReconcileAnswer;
+          try {
+            answer = checkReconcileAnswer(asked.output);
+          } catch (err) {
+            return unknown(`${why}; its reconcile failed: ${(err as Error)?.message ?? String(err)}`);
+          }
+          if ('done' in answer) {
+            const out = answer.done;
+            const text = typeof out === 'string' ? out : out.text;
+            return done('Success', text, { ...repaired, ...(typeof out === 'string' ? {} : out.metadata), reconciled: true });
+          }
+          afterUnknown = { reconciled: 'not_done' };
+        } else afterUnknown = { rerun_after_unknown: true };
+      }
       // A worker that died after its last allowed attempt failed, before it reported: no further run.
       if (attemptsUsed(ledger) >= policy.maxAttempts) {
         const text = `${call.toolName} failed: its ${policy.maxAttempts} attempts were used before this worker took the call over. Every attempt:\n${describeAttempts(ledger.errors)}`;
-        return failed('error', text, metadataOf(repaired), attempts());
+        return failed('error', text, metadataOf({ ...repaired, ...afterUnknown }), attempts());
       }
       for (;;) {
         ledger.started += 1;
         progress = undefined;
         ctx.heartbeat(details()); // the start of this attempt, before its body runs
-        const outcome = await runAttempt(timeoutMs, (signal) =>
-          tool.execute(args.data, {
-            agentId: input.agentId,
-            toolCallId: call.toolCallId,
-            idempotencyKey: input.idempotencyKey,
-            workspaceRoot,
-            signal,
-            heartbeat: (d) => {
-              progress = redactJson(d); // details reach the server too
-              ctx.heartbeat(details());
-            },
-          }),
-        );
+        const outcome = await runAttempt(timeoutMs, (signal) => tool.execute(args.data, toolCtx(signal)));
         if (outcome.ok) {
           const output = outcome.output;
           const text = typeof output === 'string' ? output : (output as Exclude<ToolOutput, string>).text;
           const metadata = typeof output === 'string' ? undefined : output.metadata;
-          return done('Success', text, metadataOf({ ...repaired, ...metadata }), attempts());
+          return done('Success', text, metadataOf({ ...repaired, ...afterUnknown, ...metadata }), attempts());
         }
         const err = outcome.error;
         if (ctx.cancellationSignal.aborted) throw err; // cancellation is Temporal's business, not a tool result
@@ -160,7 +216,7 @@ export function createExecuteTool(deps: ExecuteToolDeps) {
         if (stop) {
           const first = kind === 'timeout' ? `${message}. Try a smaller task or different arguments.` : `${call.toolName} failed: ${message}`;
           const text = retried() ? `${first}\nNot retried again: ${stop}. Every attempt:\n${describeAttempts(ledger.errors)}` : first;
-          return failed(kind === 'timeout' ? 'timeout' : 'error', text, metadataOf(repaired), attempts());
+          return failed(kind === 'timeout' ? 'timeout' : 'error', text, metadataOf({ ...repaired, ...afterUnknown }), attempts());
         }
         ctx.heartbeat(details());
         await ctx.sleep(delay); // throws when the call is cancelled (interrupt) while it waits
@@ -170,10 +226,7 @@ export function createExecuteTool(deps: ExecuteToolDeps) {
     }
 
     /** One run of the body within `ms`, with a signal aborted on cancellation or timeout. */
-    async function runAttempt(
-      ms: number,
-      run: (signal: AbortSignal) => Promise<ToolOutput> | ToolOutput,
-    ): Promise<{ ok: true; output: ToolOutput } | { ok: false; error: unknown }> {
+    async function runAttempt<T>(ms: number, run: (signal: AbortSignal) => Promise<T> | T): Promise<{ ok: true; output: T } | { ok: false; error: unknown }> {
       const abort = new AbortController();
       const onCancel = () => abort.abort();
       ctx.cancellationSignal.addEventListener('abort', onCancel);

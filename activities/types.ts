@@ -54,6 +54,11 @@ export interface ExecuteToolInput {
   approved?: boolean;
   /** false: the model named a tool it was not offered, so no worker is expected to have it. */
   offered?: boolean;
+  /**
+   * The agent waits on a call whose earlier attempt's outcome is unknown (the activity answers
+   * OutcomeUnknown); absent in calls from agents whose code predates that, which get a Failed result instead.
+   */
+  unknownOutcomes?: boolean;
 }
 
 /** What the worker's data converter does with payloads over Temporal's limits. */

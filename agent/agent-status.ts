@@ -6,6 +6,7 @@ import type { AgentConfig } from './agent-config';
 import type { HistoryEntry, ToolCallRequest } from './entries';
 import type { AgentRunState } from './run-state';
 import type { AgentError } from './step-io';
+import type { EffectRecord } from './effect-ledger';
 import type { Task } from './widgets/index';
 
 export interface UsageTotals {
@@ -31,10 +32,17 @@ export function withCacheHitRatio(usage: UsageTotals): StatusUsage {
 /** A snapshot of the agent's status, as the `state` query returns it. */
 export interface AgentStatus {
   runState: AgentRunState;
-  /** What the agent waits for: `input` (idle), `error` (a failed model call), `approval`, or null (working). */
-  blockedOn: 'input' | 'error' | 'approval' | null;
+  /**
+   * What the agent waits for: `input` (idle), `error` (a failed model call), `approval`, `unknown_outcome`
+   * (a tool call whose outcome is unknown waits to be resolved), or null (working).
+   */
+  blockedOn: 'input' | 'error' | 'approval' | 'unknown_outcome' | null;
   /** Tool calls waiting for a person to approve or deny them. */
   awaitingApproval: Array<{ toolCallId: string; toolName: string; arguments: string; reason: string; requestedAt: string }>;
+  /** Tool calls whose outcome is unknown (an attempt started and never reported), waiting for `resolve`; absent when none. */
+  unknownOutcomes?: Array<{ toolCallId: string; toolName: string; arguments: string; reason: string; startedAt: string; since: string }>;
+  /** The effect ledger of the current batch's activity calls: when each started and how it ended; absent when none. */
+  effects?: Array<{ toolCallId: string } & EffectRecord>;
   config: AgentConfig;
   systemInstruction: string;
   /** The memory notebook widget's content. */

@@ -32,6 +32,7 @@ import { EXPORT_SETTLES_SUB_AGENTS_CHANGE, type SubAgentCall, SubAgentResult, se
 import { BUDGETS_CHANGE, budgetHit, isBudgetCode } from './budgets';
 import { MAX_REFUSED_ATTACHMENTS, type RefusedAttachment, suspectAttachments } from './refused-attachments';
 import { runToolStep, runnableBatch } from './tool-step';
+import { type EffectRecord, type ToolCallResolution, checkResolution, parseToolCallResolution, resolveEffect, unknownCalls } from './effect-ledger';
 import { type MemoryNotebookWidget, type TaskListWidget, type Widget, type WidgetToolResult, createWidgets, widgetStates } from './widgets/index';
 
 /**
@@ -73,6 +74,8 @@ export class Agent {
   private approvalsValue: Record<string, ApprovalState>;
   private timersValue: Record<string, TimerState>;
   private subAgentCallsValue: Record<string, SubAgentCall>;
+  /** The effect ledger of the current batch's activity calls (effect-ledger.ts). */
+  private effectsValue: Record<string, EffectRecord>;
   private readonly resetAfterInputSeq: number | undefined;
   /**
    * Idempotency keys of accepted inputs with their input numbers and (since IDEMPOTENCY_PRINTS_CHANGE)
@@ -108,6 +111,7 @@ export class Agent {
       | 'budgetFromSeq'
       | 'subAgentCalls'
       | 'refusedAttachments'
+      | 'effects'
     >,
   ) {
     this.resetAfterInputSeq = rest.resetAfterInputSeq;
@@ -118,6 +122,7 @@ export class Agent {
     this.approvalsValue = { ...rest.approvals };
     this.timersValue = { ...rest.timers };
     this.subAgentCallsValue = copySubAgentCalls(rest.subAgentCalls);
+    this.effectsValue = copyEffects(rest.effects);
     this.widgets = createWidgets(rest.widgets);
     this.pendingResults = [...rest.pendingToolResults];
     this.inboxItems = [...rest.inbox];
@@ -176,6 +181,8 @@ export class Agent {
       ...(Object.keys(this.timersValue).length ? { timers: { ...this.timersValue } } : {}),
       // Only while sub-agents work for the current batch, so other snapshots stay as they were.
       ...(Object.keys(this.subAgentCallsValue).length ? { subAgentCalls: copySubAgentCalls(this.subAgentCallsValue) } : {}),
+      // Only while the batch has activity calls, so other snapshots stay as they were.
+      ...(Object.keys(this.effectsValue).length ? { effects: copyEffects(this.effectsValue) } : {}),
       widgets: widgetStates(this.widgets) as AgentSnapshot['widgets'],
       ...(this.lastErrorValue ? { lastError: this.lastErrorValue } : {}),
       ...(this.resetAfterInputSeq !== undefined ? { resetAfterInputSeq: this.resetAfterInputSeq } : {}),
@@ -393,7 +400,8 @@ export class Agent {
   status(host: { stopping: boolean; warning?: string }): AgentStatus {
     const runState = this.runState;
     const awaiting = this.awaitingApproval();
-    const canRunNow = runnableBatch(this.config, this.pendingToolCalls(), this.approvalsValue).length > 0;
+    const unknown = this.unknownOutcomes();
+    const canRunNow = runnableBatch(this.config, this.pendingToolCalls(), this.approvalsValue, this.effectsValue).length > 0;
     return {
       runState,
       blockedOn: this.lastErrorValue
@@ -402,7 +410,9 @@ export class Agent {
           ? 'input'
           : awaiting.length > 0 && !canRunNow
             ? 'approval'
-            : null,
+            : unknown.length > 0 && !canRunNow
+              ? 'unknown_outcome'
+              : null,
       awaitingApproval: awaiting.map((a) => ({
         toolCallId: a.call.toolCallId,
         toolName: a.call.toolName,
@@ -410,6 +420,9 @@ export class Agent {
         reason: a.reason,
         requestedAt: a.requestedAt,
       })),
+      // Only when a call's outcome is unknown, so other states read as they did.
+      ...(unknown.length ? { unknownOutcomes: unknown } : {}),
+      ...(Object.keys(this.effectsValue).length ? { effects: Object.entries(this.effectsValue).map(([toolCallId, e]) => ({ toolCallId, ...e })) } : {}),
       config: this.config,
       systemInstruction: this.state.systemInstruction,
       notebook: this.notebook.content,
@@ -480,6 +493,7 @@ export class Agent {
       this.approvalsValue = {};
       this.timersValue = {};
       this.subAgentCallsValue = {};
+      this.effectsValue = {};
     }
     this.state.appendTurnEnd({ reason: 'interrupted', ...(by !== undefined ? { by } : {}) });
     return true;
@@ -567,6 +581,7 @@ export class Agent {
           this.approvalsValue = {};
           this.timersValue = {};
           this.subAgentCallsValue = {};
+          this.effectsValue = {};
           deps.log?.('History', `appended tool_results #${entry.seq} with an ExecuteError (${calls.length} calls)`);
           return 'ProgressMade';
         }
@@ -577,6 +592,7 @@ export class Agent {
             approvals: this.approvalsValue,
             timers: this.timersValue,
             subAgentCalls: this.subAgentCallsValue,
+            effects: this.effectsValue,
             batchSeq: this.state.lastContextual()?.seq ?? 0,
             clock: this.clock,
             pendingCalls: () => this.pendingToolCalls(),
@@ -594,6 +610,7 @@ export class Agent {
         this.approvalsValue = {};
         this.timersValue = {};
         this.subAgentCallsValue = {};
+        this.effectsValue = {};
         deps.log?.('History', `appended tool_results #${entry.seq}`);
         const asked = last.toolCalls.filter((c, i) => ordered[i].metadata?.asked_user === true && c.toolName === ASK_USER_TOOL.name);
         if (asked.length) {
@@ -634,6 +651,52 @@ export class Agent {
       ? { status: 'approved', at, ...by }
       : { status: 'denied', at, ...by, ...(decision.reason !== undefined ? { reason: decision.reason } : {}) };
     return decision;
+  }
+
+  /** Calls of the current batch whose outcome is unknown, waiting for a resolution (effect-ledger.ts). */
+  unknownOutcomes(): ReturnType<typeof unknownCalls> {
+    return unknownCalls(this.effectsValue, this.pendingToolCalls());
+  }
+
+  /** The effect ledger of the current batch's activity calls, by toolCallId. */
+  get effects(): Readonly<Record<string, EffectRecord>> {
+    return this.effectsValue;
+  }
+
+  /** Validates a resolution and that its call's outcome is unknown (and not resolved already); throws InputRejectedError. */
+  checkResolution(raw: unknown): ToolCallResolution {
+    const r = parseToolCallResolution(raw);
+    // Resolved and its batch recorded since: say so rather than "no pending call".
+    const recorded = this.pendingToolCalls().some((c) => c.toolCallId === r.toolCallId) ? undefined : this.lastResultOf(r.toolCallId);
+    const resolved = recorded?.metadata?.resolved;
+    if (typeof resolved === 'string' && resolved !== 'retry') {
+      throw new InputRejectedError('ALREADY_RESOLVED', `Tool call ${r.toolCallId} was already resolved (${resolved}; its result is recorded).`);
+    }
+    if (recorded)
+      throw new InputRejectedError('ALREADY_RESOLVED', `Tool call ${r.toolCallId} already has its result (${recorded.status}); nothing to resolve.`);
+    return checkResolution(this.effectsValue, this.pendingToolCalls(), r);
+  }
+
+  /** The result of `toolCallId` in the agent's last tool results, if it is there. */
+  private lastResultOf(toolCallId: string): ToolCallResult | undefined {
+    const entries = this.state.entries;
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const e = entries[i];
+      if (e.kind === 'tool_results') return e.results.find((r) => r.toolCallId === toolCallId);
+    }
+    return undefined;
+  }
+
+  /**
+   * Resolves a call whose outcome is unknown: done or failed records its result (who and when in its
+   * metadata); retry lets the call run again as a fresh activity.
+   */
+  resolveToolCall(raw: unknown): ToolCallResolution {
+    const r = this.checkResolution(raw);
+    const call = this.pendingToolCalls().find((c) => c.toolCallId === r.toolCallId)!;
+    const result = resolveEffect(this.effectsValue, call, r, new Date(this.clock()).toISOString());
+    if (result) this.pendingResults.push(result);
+    return r;
   }
 
   /** Validates a decision — from an update or a signal alike — and that its call is pending; throws InputRejectedError. */
@@ -680,6 +743,10 @@ function findAnswer(entries: readonly HistoryEntry[], start: number): ModelOutpu
     if (e.kind === 'model_input') return undefined;
   }
   return undefined;
+}
+
+function copyEffects(effects: Record<string, EffectRecord> | undefined): Record<string, EffectRecord> {
+  return Object.fromEntries(Object.entries(effects ?? {}).map(([id, e]) => [id, { ...e, ...(e.resolution ? { resolution: { ...e.resolution } } : {}) }]));
 }
 
 function copySubAgentCalls(calls: Record<string, SubAgentCall> | undefined): Record<string, SubAgentCall> {

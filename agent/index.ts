@@ -37,3 +37,4 @@ export * from './short-id';
 export * from './refused-attachments';
 export * from './compaction';
 export * from './archive';
+export * from './effect-ledger';

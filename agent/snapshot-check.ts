@@ -80,6 +80,7 @@ export function snapshotProblems(s: AgentSnapshot): string[] {
     answered.add(r.toolCallId);
   }
   for (const id of Object.keys(s.approvals)) if (!batch.has(id)) say(`approval for ${id}, which is not a call of the current batch`);
+  for (const id of Object.keys(s.effects ?? {})) if (!batch.has(id)) say(`effect record for ${id}, which is not a call of the current batch`);
   for (const [id, t] of Object.entries(s.timers ?? {})) {
     if (!batch.has(id)) say(`timer for ${id}, which is not a call of the current batch`);
     const started = Date.parse(t.startedAt);

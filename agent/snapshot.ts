@@ -11,6 +11,7 @@ import { ToolCatalog } from './tool-spec';
 import { SubAgentCall } from './sub-agents';
 import { RefusedAttachments } from './refused-attachments';
 import { ArchiveIndex } from './archive';
+import { EffectRecord } from './effect-ledger';
 
 export const SNAPSHOT_FORMAT = 'livecontext.agent-snapshot';
 /**
@@ -89,6 +90,8 @@ export const AgentSnapshot = z.object({
   subAgentCalls: z.record(z.string(), SubAgentCall).optional(),
   /** Set by a retry of a hit budget: entries up to this sequence number no longer count against budgets. */
   budgetFromSeq: z.number().int().nonnegative().optional(),
+  /** The effect ledger of the current batch's activity calls, by toolCallId (see effect-ledger). */
+  effects: z.record(z.string(), EffectRecord).optional(),
   /** Attachments a provider refused for good: later model calls leave them out (see refused-attachments). */
   refusedAttachments: RefusedAttachments.optional(),
 });

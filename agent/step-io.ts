@@ -109,6 +109,16 @@ export interface ApprovalRequired {
   reason: string;
 }
 
+/**
+ * What a tool executor answers when an earlier attempt of the call started and never reported (its worker
+ * died, it timed out) and the tool can neither reconcile nor safely run again: whether the effect happened
+ * is unknown, so the agent waits for a person or a service to resolve the call (see effect-ledger.ts).
+ */
+export interface OutcomeUnknown {
+  outcomeUnknown: true;
+  reason: string;
+}
+
 export interface StepDeps {
   callModel(request: ModelCallRequest): Promise<ModelCallResult | CompactionNeeded>;
   /** The summary call of a compaction (an activity in workflows). Absent: a compaction blocks on an error. */
@@ -118,7 +128,7 @@ export interface StepDeps {
    * doStep records a Failed result. `approved` skips the tool's own approval policy; `offered: false`
    * says the model named a tool it was not offered (so no worker need be waited for).
    */
-  executeTool(call: ToolCallRequest, options?: { approved?: boolean; offered?: boolean }): Promise<ToolCallResult | ApprovalRequired>;
+  executeTool(call: ToolCallRequest, options?: { approved?: boolean; offered?: boolean }): Promise<ToolCallResult | ApprovalRequired | OutcomeUnknown>;
   /**
    * A durable timer (Temporal `sleep` in workflows), for the sleep/wait_until tools. Resolving to
    * `false` means it was interrupted (the workflow is moving to a new run, stopping or resetting): the

@@ -9,25 +9,32 @@ import type { ToolCallRequest } from './entries';
 import type { ApprovalState } from './snapshot';
 import type { StepDeps, StepOutcome } from './step-io';
 import { approvalPolicy, toolAllowed } from './tool-allowance';
+import { type EffectRecord, UNKNOWN_OUTCOME_CHANGE, markUnknown } from './effect-ledger';
 import { INTERRUPTED, TOOL_KINDS, type ToolOutcome, type ToolStepHost, callBase, isoNow } from './tool-kinds/index';
 
 /**
  * The calls that run next: sequentially (seed 004, the default) the first call without a result, unless
  * it waits for a decision; in parallel, every call that does not wait for one. Empty: blocked on approval.
  */
-export function runnableBatch(config: AgentConfig, waiting: readonly ToolCallRequest[], approvals: Readonly<Record<string, ApprovalState>>): ToolCallRequest[] {
-  const runnable = waiting.filter((c) => approvals[c.toolCallId]?.status !== 'pending');
+export function runnableBatch(
+  config: AgentConfig,
+  waiting: readonly ToolCallRequest[],
+  approvals: Readonly<Record<string, ApprovalState>>,
+  effects: Readonly<Record<string, EffectRecord>> = {},
+): ToolCallRequest[] {
+  // A call whose outcome is unknown waits for its resolution as one waiting for approval does.
+  const runnable = waiting.filter((c) => approvals[c.toolCallId]?.status !== 'pending' && !isUnresolvedUnknown(effects[c.toolCallId]));
   if (config.parallelTools) return runnable;
   return runnable.length > 0 && waiting[0] === runnable[0] ? [runnable[0]] : [];
 }
 
 export async function runToolStep(host: ToolStepHost, deps: StepDeps): Promise<StepOutcome> {
-  const batch = runnableBatch(host.config, host.pendingCalls(), host.approvals);
+  const batch = runnableBatch(host.config, host.pendingCalls(), host.approvals, host.effects);
   if (batch.length === 0) return 'BlockedOnApproval';
   let progressed = false;
   await Promise.all(
     batch.map(async (call) => {
-      const result = await runOne(host, call, deps);
+      let result = await runOne(host, call, deps);
       if (result === INTERRUPTED) {
         // The workflow needs the step to end (new run, stop, reset); the timer stays in `host.timers`.
         progressed = true;
@@ -39,12 +46,24 @@ export async function runToolStep(host: ToolStepHost, deps: StepDeps): Promise<S
         deps.log?.('Tools', `tool ${call.toolName} (${call.toolCallId}) waits for approval: ${result.reason}`);
         return;
       }
+      if ('outcomeUnknown' in result) {
+        if (deps.since?.(UNKNOWN_OUTCOME_CHANGE) ?? true) {
+          markUnknown(host.effects, call.toolCallId, result.reason, isoNow(host));
+          deps.log?.('Tools', `tool ${call.toolName} (${call.toolCallId}) outcome unknown, waits for a resolution: ${result.reason}`);
+          return;
+        }
+        result = { ...callBase(call), status: 'Failed', result: `The outcome of ${call.toolName} is unknown: ${result.reason}.` };
+      }
       host.addResult(result);
       progressed = true;
       deps.log?.('Tools', `tool ${call.toolName} (${call.toolCallId}) -> ${result.status}`);
     }),
   );
   return progressed ? 'ProgressMade' : 'BlockedOnApproval';
+}
+
+function isUnresolvedUnknown(e: EffectRecord | undefined): boolean {
+  return e?.outcome === 'unknown' && !e.resolution;
 }
 
 /** A person's decision and the agent's approval policy first, for every kind; then the first kind that takes the call runs it. */

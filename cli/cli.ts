@@ -227,6 +227,15 @@ const commands: Record<string, Command> = {
     agent: true,
     run: async (p, v) => (await commandsModule()).decideCmd(need(p[0], 'agent-id'), need(p[1], 'tool-call-id'), false, v),
   },
+  resolve: {
+    usage: 'livecontext resolve <agent-id> <tool-call-id> (--done TEXT | --failed TEXT | --retry)',
+    args: 2,
+    summary:
+      'Resolves a tool call whose outcome is unknown (its worker died mid-run): --done records it succeeded with TEXT, --failed records it failed, --retry runs it again.',
+    options: { done: { type: 'string' }, failed: { type: 'string' }, retry: { type: 'boolean' } },
+    agent: true,
+    run: async (p, v) => (await commandsModule()).resolveCmd(need(p[0], 'agent-id'), need(p[1], 'tool-call-id'), v),
+  },
   export: {
     usage: 'livecontext export <agent-id> [--out FILE]',
     args: 1,

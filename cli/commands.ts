@@ -348,6 +348,20 @@ export async function decideCmd(agentId: string, toolCallId: string, approved: b
   show(`${approved ? 'Approved' : 'Denied'} ${toolCallId}.`);
 }
 
+export async function resolveCmd(agentId: string, toolCallId: string, v: Values) {
+  const done = str(v, 'done');
+  const failed = str(v, 'failed');
+  const retry = v.retry === true;
+  if ([done !== undefined, failed !== undefined, retry].filter(Boolean).length !== 1) {
+    throw new UserError('Give exactly one of --done TEXT (it happened), --failed TEXT (it did not) or --retry (run it again).');
+  }
+  const by = process.env.USER ?? 'cli';
+  const how = done !== undefined ? { done } : failed !== undefined ? { failed } : { retry: true as const };
+  const { agents } = await connectAgents();
+  await agents.resolveToolCall(agentId, { toolCallId, ...how, by });
+  show(`Resolved ${toolCallId}: ${done !== undefined ? 'done' : failed !== undefined ? 'failed' : 'it runs again'}.`);
+}
+
 export async function exportCmd(agentId: string, v: Values) {
   const { agents } = await connectAgents();
   const exported = await agents.export(agentId);

@@ -21,6 +21,8 @@ export interface WaitingApproval {
   toolName: string;
   arguments: string;
   reason: string;
+  /** The call's outcome is unknown (its worker died mid-run): it waits for `resolve`, not approval. */
+  unknown?: true;
 }
 
 const TICK_MS = 500;
@@ -42,7 +44,17 @@ export async function untilApprovalNeeded(agents: AgentClient, agentId: string, 
   };
   const waiting = async (id: string, depth: number): Promise<WaitingApproval[]> => {
     const state = await stateOf(id);
-    const own = state.awaitingApproval.map((a) => ({ agentId: id, toolCallId: a.toolCallId, toolName: a.toolName, arguments: a.arguments, reason: a.reason }));
+    const own: WaitingApproval[] = [
+      ...state.awaitingApproval.map((a) => ({ agentId: id, toolCallId: a.toolCallId, toolName: a.toolName, arguments: a.arguments, reason: a.reason })),
+      ...(state.unknownOutcomes ?? []).map((u) => ({
+        agentId: id,
+        toolCallId: u.toolCallId,
+        toolName: u.toolName,
+        arguments: u.arguments,
+        reason: u.reason,
+        unknown: true as const,
+      })),
+    ];
     if (depth >= MAX_DEPTH) return own;
     const children = (state.subAgents ?? []).filter((c) => c.status === 'Running');
     const theirs = await Promise.all(children.map((c) => waiting(c.agentId, depth + 1).catch(() => [])));
@@ -58,14 +70,27 @@ export async function untilApprovalNeeded(agents: AgentClient, agentId: string, 
 
 /** What `send --wait` says on stderr when the turn waits for approvals: what, and the commands that answer. */
 export function approvalNotice(agentId: string, inputSeq: number, calls: WaitingApproval[]): string[] {
-  const lines = calls.flatMap((c) => [
-    `${c.agentId === agentId ? `Agent "${agentId}"` : `Sub-agent "${c.agentId}" (working for "${agentId}")`} waits for a person: tool call ${c.toolName} ${c.arguments} needs approval${c.reason ? ` (${c.reason})` : ''}.`,
-    `  approve: ${command('approve', [c.agentId, c.toolCallId])}`,
-    `  deny:    ${command('deny', [c.agentId, c.toolCallId], '--reason "…"')}`,
-  ]);
+  const lines = calls.flatMap((c) =>
+    c.unknown
+      ? unknownNotice(agentId, c)
+      : [
+          `${c.agentId === agentId ? `Agent "${agentId}"` : `Sub-agent "${c.agentId}" (working for "${agentId}")`} waits for a person: tool call ${c.toolName} ${c.arguments} needs approval${c.reason ? ` (${c.reason})` : ''}.`,
+          `  approve: ${command('approve', [c.agentId, c.toolCallId])}`,
+          `  deny:    ${command('deny', [c.agentId, c.toolCallId], '--reason "…"')}`,
+        ],
+  );
   return [
     ...lines,
     `The answer to input #${inputSeq} comes after that: \`${command('history', [agentId])}\` shows it, \`${command('chat', [agentId])}\` follows the turn.`,
+  ];
+}
+
+function unknownNotice(agentId: string, c: WaitingApproval): string[] {
+  return [
+    `${c.agentId === agentId ? `Agent "${agentId}"` : `Sub-agent "${c.agentId}" (working for "${agentId}")`} waits for a person: whether tool call ${c.toolName} ${c.arguments} had its effect is unknown (${c.reason}).`,
+    `  it happened:  ${command('resolve', [c.agentId, c.toolCallId], '--done "…"')}`,
+    `  it did not:   ${command('resolve', [c.agentId, c.toolCallId], '--failed "…"')}`,
+    `  run it again: ${command('resolve', [c.agentId, c.toolCallId], '--retry')}`,
   ];
 }
 

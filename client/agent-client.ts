@@ -27,7 +27,9 @@ import {
   type EntriesRequest,
   TASK_QUEUE,
   type ToolDecision,
+  type ToolCallResolution,
   decideToolCallUpdate,
+  resolveToolCallUpdate,
   resetUpdate,
   configureUpdate,
   archiveQuery,
@@ -270,6 +272,15 @@ export class AgentClient {
 
   deny(agentId: string, toolCallId: string, reason?: string, by?: string): Promise<AgentStatus> {
     return this.decide(agentId, { toolCallId, approved: false, ...(reason ? { reason } : {}), ...(by ? { by } : {}) });
+  }
+
+  /**
+   * Resolves a tool call whose outcome is unknown (`state().unknownOutcomes`): `{ done: text }` records it
+   * succeeded, `{ failed: text }` failed, `{ retry: true }` runs it again. Refused (by update) for a call
+   * that is not unknown, or was resolved already.
+   */
+  resolveToolCall(agentId: string, resolution: ToolCallResolution): Promise<AgentStatus> {
+    return this.calls.change(agentId, (updateId) => this.handle(agentId).executeUpdate(resolveToolCallUpdate, { args: [resolution], updateId }));
   }
 
   /**

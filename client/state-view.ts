@@ -12,6 +12,8 @@ export const RunStateWords = {
   waitingInput: 'waiting for input',
   working: 'working',
   waitingApproval: 'waiting for approval',
+  /** A tool call's outcome is unknown (its worker died mid-run): `livecontext resolve` moves it on. */
+  waitingResolution: 'waiting for a resolution',
   blockedByError: 'blocked by an error',
   stopping: 'stopping',
   stopped: 'stopped',
@@ -26,6 +28,8 @@ export function runStateWord(s: Pick<AgentStatus, 'blockedOn' | 'stopping'>): Ru
       return RunStateWords.waitingInput;
     case 'approval':
       return RunStateWords.waitingApproval;
+    case 'unknown_outcome':
+      return RunStateWords.waitingResolution;
     case 'error':
       return RunStateWords.blockedByError;
     default:
@@ -63,12 +67,18 @@ const BUDGET_NAMES: Record<string, string> = {
  * What goes with the word: what a working agent does, which calls wait for approval, which error (or
  * budget) blocks it; undefined when the word says it all.
  */
-export function stateDetail(s: Pick<AgentStatus, 'runState' | 'blockedOn' | 'stopping' | 'awaitingApproval' | 'lastError'>): string | undefined {
+export function stateDetail(
+  s: Pick<AgentStatus, 'runState' | 'blockedOn' | 'stopping' | 'awaitingApproval' | 'lastError' | 'unknownOutcomes'>,
+): string | undefined {
   const word = runStateWord(s);
   if (word === RunStateWords.working) return workingOn(s);
   if (word === RunStateWords.waitingApproval) {
     const names = [...new Set(s.awaitingApproval.map((a) => a.toolName))];
     return names.length ? names.join(', ') : undefined;
+  }
+  if (word === RunStateWords.waitingResolution) {
+    const names = [...new Set((s.unknownOutcomes ?? []).map((u) => u.toolName))];
+    return names.length ? `the outcome of ${names.join(', ')} is unknown` : undefined;
   }
   if (word === RunStateWords.blockedByError && s.lastError) {
     const budget = s.lastError.code.startsWith('Budget.') ? (BUDGET_NAMES[s.lastError.code] ?? s.lastError.code.slice('Budget.'.length)) : undefined;
@@ -78,7 +88,7 @@ export function stateDetail(s: Pick<AgentStatus, 'runState' | 'blockedOn' | 'sto
 }
 
 /** The word and its detail, as the gateway's answers carry them (`stateWord`, `stateDetail`: null when none). */
-export function stateWords(s: Pick<AgentStatus, 'runState' | 'blockedOn' | 'stopping' | 'awaitingApproval' | 'lastError'>): {
+export function stateWords(s: Pick<AgentStatus, 'runState' | 'blockedOn' | 'stopping' | 'awaitingApproval' | 'lastError' | 'unknownOutcomes'>): {
   stateWord: RunStateWord;
   stateDetail: string | null;
 } {
@@ -86,7 +96,7 @@ export function stateWords(s: Pick<AgentStatus, 'runState' | 'blockedOn' | 'stop
 }
 
 /** An agent's status with its words, as the gateway answers it (GET /agents/:id, approve, deny, configure). */
-export function withStateWords<S extends Pick<AgentStatus, 'runState' | 'blockedOn' | 'stopping' | 'awaitingApproval' | 'lastError'>>(
+export function withStateWords<S extends Pick<AgentStatus, 'runState' | 'blockedOn' | 'stopping' | 'awaitingApproval' | 'lastError' | 'unknownOutcomes'>>(
   s: S,
 ): S & ReturnType<typeof stateWords> {
   return { ...s, ...stateWords(s) };
@@ -174,6 +184,10 @@ export function describeState(agentId: string, s: AgentStatus, children: Record<
     ...(s.lastError ? [`error ${s.lastError.code}: ${clip(s.lastError.message, 300)}`] : []),
     ...(s.warning ? [`warning: ${s.warning}`] : []),
     ...s.awaitingApproval.map((a) => `waiting for approval: ${a.toolCallId} ${a.toolName} ${clip(a.arguments, 100)} (${a.reason})`),
+    ...(s.unknownOutcomes ?? []).map(
+      (u) =>
+        `outcome unknown: ${u.toolCallId} ${u.toolName} ${clip(u.arguments, 100)} (${clip(u.reason, 200)}); livecontext resolve ${agentId} ${u.toolCallId} --done TEXT | --failed TEXT | --retry`,
+    ),
     ...s.pendingToolCalls.map((c) => `pending tool call: ${c.toolCallId} ${c.toolName}`),
     ...running.flatMap((d) => describeRetrying(d) ?? []),
     ...(s.delegatedBy ? [`sub-agent of ${s.delegatedBy.agentId} (call ${s.delegatedBy.toolCallId}, depth ${s.delegatedBy.depth})`] : []),

@@ -14,6 +14,7 @@ import {
   AgentRunState,
   AgentSnapshot,
   ConfigChange,
+  EffectRecord,
   HistoryEntry,
   ModelOutputEntry,
   NewAgentConfig,
@@ -138,8 +139,16 @@ export const TaskSchema = z.object({ id: z.number().int().positive(), title: z.s
 export const AgentStatusSchema = z
   .object({
     runState: RunStateSchema,
-    blockedOn: z.enum(['input', 'error', 'approval']).nullable(),
+    blockedOn: z.enum(['input', 'error', 'approval', 'unknown_outcome']).nullable(),
     awaitingApproval: z.array(z.object({ toolCallId: z.string(), toolName: z.string(), arguments: z.string(), reason: z.string(), requestedAt: z.string() })),
+    unknownOutcomes: z
+      .array(z.object({ toolCallId: z.string(), toolName: z.string(), arguments: z.string(), reason: z.string(), startedAt: z.string(), since: z.string() }))
+      .optional()
+      .describe('Tool calls whose outcome is unknown (an attempt started and never reported), waiting for POST .../resolve.'),
+    effects: z
+      .array(z.object({ toolCallId: z.string() }).extend(EffectRecord.shape))
+      .optional()
+      .describe("The effect ledger of the current batch's activity calls: when each started and how it ended (running, succeeded, failed, unknown)."),
     config: AgentConfig,
     systemInstruction: z.string(),
     notebook: z.string(),
@@ -208,6 +217,15 @@ export const HistoryPage = z
 
 export const ApproveBody = z.object({ by: z.string().max(200).optional().describe('Who decided (recorded).') }).strict();
 export const DenyBody = ApproveBody.extend({ reason: z.string().max(4096).optional().describe('Shown to the model.') }).strict();
+/** POST .../resolve: how a tool call whose outcome is unknown ended (exactly one of done, failed, retry). */
+const by = z.string().max(200).optional().describe('Who resolved it (recorded in the result).');
+export const ResolveBody = z
+  .union([
+    z.object({ done: z.string().max(65536).describe('It happened: the Success result the model sees.'), by }).strict(),
+    z.object({ failed: z.string().max(65536).describe('It did not happen: why (a Failed result).'), by }).strict(),
+    z.object({ retry: z.literal(true).describe('Run the call again (as a fresh attempt).'), by }).strict(),
+  ])
+  .meta({ id: 'ToolCallResolution' });
 export const ConfigureBody = ConfigChange.meta({ id: 'ConfigChange' });
 export const StopBody = z.object({ reason: z.string().max(4096).optional() }).strict();
 export const RetryResult = z.object({

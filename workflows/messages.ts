@@ -14,6 +14,7 @@ import type {
   HistoryEntry,
   ToolCallRequest,
   ToolDecision,
+  ToolCallResolution,
   TurnOutcome,
   SubAgentResult,
 } from '../agent/index';
@@ -127,6 +128,13 @@ export type { ToolDecision };
 export const decideToolCallUpdate = defineUpdate<AgentStatus, [ToolDecision]>('decideToolCall');
 /** Fire-and-forget variant; an invalid decision is logged and dropped. */
 export const decideToolCallSignal = defineSignal<[ToolDecision]>('decideToolCall');
+/** How a person or a service resolves a tool call whose outcome is unknown; see agent/effect-ledger. */
+export type { ToolCallResolution };
+/**
+ * Resolve a call whose outcome is unknown: `done` (a Success result with this text), `failed` (a Failed
+ * result), or `retry` (it runs again). Returns the new status; refused for a call not unknown or resolved already.
+ */
+export const resolveToolCallUpdate = defineUpdate<AgentStatus, [ToolCallResolution]>('resolveToolCall');
 /**
  * A host's write to the memory notebook (seed 000 `UpdateMemoryNotebook`): `set` replaces it, `append`
  * adds to it; `by` says who (free text). Recorded in history; the model sees it in its next Live Screen.

@@ -27,6 +27,7 @@ import * as attachments from '../agent/attachments';
 import * as budgets from '../agent/budgets';
 import * as compaction from '../agent/compaction';
 import * as contextBudget from '../agent/context-budget';
+import * as effectLedger from '../agent/effect-ledger';
 import * as entries from '../agent/entries';
 import * as entryRepair from '../agent/entry-repair';
 import * as errors from '../agent/errors';
@@ -125,6 +126,7 @@ for (const namespace of [
   budgets,
   compaction,
   contextBudget,
+  effectLedger,
   entries,
   entryRepair,
   errors,

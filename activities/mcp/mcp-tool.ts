@@ -49,6 +49,8 @@ export function mcpTool(name: string, def: McpToolDef, connection: McpServerConn
     timeoutMs: connection.config.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     ...(needsApprovalFor(def) ? { needsApproval: () => `${server} marks ${def.name} as destructive` } : {}),
     retry: mcpRetryPolicy(def, connection.config),
+    // The server says a second call does no harm: after an unknown outcome it runs again rather than waiting.
+    ...(def.annotations?.readOnlyHint === true || def.annotations?.idempotentHint === true ? { idempotent: true } : {}),
     async execute(args, ctx): Promise<ToolOutput> {
       const result = await connection.callTool(def.name, args, {
         signal: ctx.signal,

@@ -13,14 +13,14 @@
  * - `livecontext_model_cost_microusd{model}`: the cost from the worker's price table, in millionths of
  *   a dollar (Temporal's counters count integers); nothing for a model without a price.
  * - `livecontext_tool_calls{tool, status}` and `livecontext_tool_failures{tool, kind}`: every tool run,
- *   and the failed ones by why (error, timeout, bad_arguments, unknown_tool, missing_tool).
+ *   and the failed ones by why (error, timeout, bad_arguments, unknown_tool, missing_tool, outcome_unknown).
  */
 import { Context } from '@temporalio/activity';
 import type { MetricMeter } from '@temporalio/common';
-import type { ApprovalRequired, ToolCallResult } from '../../agent/index';
+import type { ApprovalRequired, OutcomeUnknown, ToolCallResult } from '../../agent/index';
 
 /** Why a tool run failed, as a label. */
-export type ToolFailureKind = 'error' | 'timeout' | 'bad_arguments' | 'unknown_tool' | 'missing_tool';
+export type ToolFailureKind = 'error' | 'timeout' | 'bad_arguments' | 'unknown_tool' | 'missing_tool' | 'outcome_unknown';
 
 interface Instruments {
   modelCalls: ReturnType<MetricMeter['createCounter']>;
@@ -50,11 +50,11 @@ function instruments(): Instruments {
       ),
       compactions: meter.createCounter('livecontext_compactions', '1', 'Compactions (summary calls of policy compact) that succeeded, by model.'),
       cost: meter.createCounter('livecontext_model_cost_microusd', '1', 'Cost of model calls by model from the price table, in millionths of a US dollar.'),
-      toolCalls: meter.createCounter('livecontext_tool_calls', '1', 'Tool runs by tool and status (Success, Failed, ApprovalRequired).'),
+      toolCalls: meter.createCounter('livecontext_tool_calls', '1', 'Tool runs by tool and status (Success, Failed, ApprovalRequired, OutcomeUnknown).'),
       toolFailures: meter.createCounter(
         'livecontext_tool_failures',
         '1',
-        'Failed tool runs by tool and kind (error, timeout, bad_arguments, unknown_tool, missing_tool).',
+        'Failed tool runs by tool and kind (error, timeout, bad_arguments, unknown_tool, missing_tool, outcome_unknown).',
       ),
     };
     byMeter.set(meter, found);
@@ -98,12 +98,12 @@ export function recordModelCall(
 }
 
 /** One tool run and, if it failed, why. */
-export function recordToolRun(tool: string, result: ToolCallResult | ApprovalRequired, failure: ToolFailureKind | undefined): void {
+export function recordToolRun(tool: string, result: ToolCallResult | ApprovalRequired | OutcomeUnknown, failure: ToolFailureKind | undefined): void {
   safely(() => {
     const m = instruments();
     // A name a model made up is not a label: models could invent any number of them.
     if (failure === 'unknown_tool') tool = '(unknown)';
-    const status = 'approvalRequired' in result ? 'ApprovalRequired' : result.status;
+    const status = 'approvalRequired' in result ? 'ApprovalRequired' : 'outcomeUnknown' in result ? 'OutcomeUnknown' : result.status;
     m.toolCalls.add(1, { tool, status });
     if (status === 'Failed') m.toolFailures.add(1, { tool, kind: failure ?? 'error' });
   });

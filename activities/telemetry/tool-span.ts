@@ -4,14 +4,14 @@
  * results (already cut of known secrets) only with LIVECONTEXT_TRACE_CONTENT=1. A no-op when tracing is off.
  */
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { ApprovalRequired, ToolCallResult } from '../../agent/index';
+import type { ApprovalRequired, OutcomeUnknown, ToolCallResult } from '../../agent/index';
 import { traceContentWanted } from '../../common/telemetry';
 import { redactSecrets, secretsIn } from '../tools/redact-secrets';
 
 const MAX_CONTENT_CHARS = 32 * 1024;
 
 /** Runs `run` inside the tool's span, which ends with the status of what it returns or throws. */
-export async function inToolSpan<T extends ToolCallResult | ApprovalRequired>(
+export async function inToolSpan<T extends ToolCallResult | ApprovalRequired | OutcomeUnknown>(
   call: { toolName: string; toolCallId: string; rawArguments?: string },
   agentId: string,
   run: () => Promise<T>,
@@ -33,6 +33,8 @@ export async function inToolSpan<T extends ToolCallResult | ApprovalRequired>(
         const result = await run();
         if ('approvalRequired' in result) {
           span.setAttribute('livecontext.tool.status', 'ApprovalRequired');
+        } else if ('outcomeUnknown' in result) {
+          span.setAttribute('livecontext.tool.status', 'OutcomeUnknown');
         } else {
           span.setAttribute('livecontext.tool.status', result.status);
           if (result.status !== 'Success') span.setStatus({ code: SpanStatusCode.ERROR, message: result.status });

@@ -54,6 +54,7 @@ export function archiveTools(options: ArchiveToolsOptions): Tool[] {
       'Search the earlier part of this conversation that is no longer in your context (archived or summarised turns) for words, ' +
       'and get the matching entries with their seq numbers. Use it when you need a detail from long ago.',
     parameters: Recall,
+    idempotent: true, // reads only: running it again after an unknown outcome does no harm
     async execute({ query, limit }, ctx) {
       if (termsOf(query).length === 0) {
         throw new Error(`"${query}" has no word recall can search for: use words of 3 or more letters (or numbers) that are not among the most common ones.`);
@@ -73,6 +74,7 @@ export function archiveTools(options: ArchiveToolsOptions): Tool[] {
       'Read entries fromSeq…toSeq of this conversation verbatim (seq numbers as recall gives them), ' +
       `at most ${EXPAND_MAX_ENTRIES} entries or about 30 KB per call.`,
     parameters: Expand,
+    idempotent: true, // reads only: running it again after an unknown outcome does no harm
     async execute({ fromSeq, toSeq }, ctx) {
       if (toSeq < fromSeq) throw new Error(`toSeq (${toSeq}) is before fromSeq (${fromSeq}); give fromSeq ≤ toSeq.`);
       const past = pastOf(ctx.agentId);

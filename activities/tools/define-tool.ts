@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import { type JsonValue, type ToolSpec, zodToolSpec } from '../../agent/index';
 import { type ToolRetryPolicy, policyProblem } from './tool-retry';
+import type { ReconcileAnswer } from './unknown-outcome';
 
 export { ToolRetryableError, ToolTimeoutError, type ToolRetryPolicy } from './tool-retry';
 
@@ -48,6 +49,19 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
    * `{ maxAttempts: 1 }`: never. Each attempt has the tool's whole `timeoutMs`.
    */
   retry?: ToolRetryPolicy;
+  /**
+   * Running the body twice does no harm (reads, or writes that set a value): after an attempt whose
+   * outcome is unknown (its worker died or it timed out after it started), the call simply runs again.
+   */
+  idempotent?: boolean;
+  /**
+   * Asked, instead of running the body again, when an earlier attempt of this call started and never
+   * reported: did its effect happen? Ask the outside world with `ctx.idempotencyKey`. `{ done }` records
+   * that result (metadata `reconciled: true`) without running the body; `{ notDone: true }` runs the body.
+   * A tool with neither `reconcile` nor `idempotent` is not run again: the agent waits for a person or a
+   * service to resolve the call (`livecontext resolve`).
+   */
+  reconcile?(args: z.infer<S>, ctx: ToolContext): Promise<ReconcileAnswer> | ReconcileAnswer;
 }
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 5 * 60 * 1000;

@@ -29,6 +29,7 @@ export const readFileTool = defineTool({
   retry: READ_ONLY_TOOL_RETRY,
   description: 'Read a UTF-8 text file from the workspace.',
   parameters: z.object({ path: z.string().min(1).describe('Path relative to the workspace root') }),
+  idempotent: true, // reads only: running it again after an unknown outcome does no harm
   async execute({ path: rel }, ctx) {
     return readWorkspaceFile(await resolveInWorkspace(ctx.workspaceRoot, rel), rel);
   },
@@ -39,6 +40,7 @@ export const listFilesTool = defineTool({
   retry: READ_ONLY_TOOL_RETRY,
   description: 'List the files and folders in a workspace folder (default: the workspace root).',
   parameters: z.object({ path: z.string().default('.').describe('Folder relative to the workspace root') }),
+  idempotent: true, // reads only: running it again after an unknown outcome does no harm
   async execute({ path: rel }, ctx) {
     const dir = await resolveInWorkspace(ctx.workspaceRoot, rel);
     const entries = await readdir(dir, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {

@@ -5,7 +5,9 @@
  * in the registry: it takes whatever no in-workflow kind took.
  */
 import { InfrastructureError } from '../errors';
-import { type ToolKind, callBase, withMetadata } from './tool-kind';
+import type { ToolCallResult } from '../entries';
+import { endEffect, retryMetadata, startEffect } from '../effect-ledger';
+import { type ToolKind, callBase, isoNow, withMetadata } from './tool-kind';
 
 export const activityToolKind: ToolKind<true> = {
   name: 'activity',
@@ -16,13 +18,27 @@ export const activityToolKind: ToolKind<true> = {
     try {
       const offered = host.offered(call.toolName);
       const options = { ...(approved ? { approved: true } : {}), ...(offered ? {} : { offered: false }) };
+      startEffect(host.effects, call.toolCallId, isoNow(host));
       const result = await deps.executeTool(call, Object.keys(options).length ? options : undefined);
-      if ('approvalRequired' in result) return result;
+      if ('approvalRequired' in result) {
+        delete host.effects[call.toolCallId]; // it did not run
+        return result;
+      }
+      if ('outcomeUnknown' in result) return result; // the tool step marks it unknown (or records it failed)
       // The result must answer this call whatever the executor returned, and keep metadata within limits.
-      return withMetadata({ ...result, ...base }, result.metadata);
+      const retried = retryMetadata(host.effects[call.toolCallId]);
+      const answered = withMetadata({ ...result, ...base }, retried ? { ...result.metadata, ...retried } : result.metadata);
+      endEffect(host.effects, answered, isoNow(host));
+      return answered;
     } catch (err) {
       if (err instanceof InfrastructureError) throw err; // not the tool's failure: nothing to record
-      return { ...base, status: 'Failed', result: `Tool ${call.toolName} could not be executed: ${(err as Error)?.message ?? String(err)}` };
+      const failed: ToolCallResult = {
+        ...base,
+        status: 'Failed',
+        result: `Tool ${call.toolName} could not be executed: ${(err as Error)?.message ?? String(err)}`,
+      };
+      endEffect(host.effects, failed, isoNow(host));
+      return failed;
     }
   },
 };

@@ -18,7 +18,8 @@ import type { AgentConfig } from '../agent-config';
 import { checkMetadata } from '../agent-state';
 import type { ToolCallRequest, ToolCallResult } from '../entries';
 import type { ApprovalState, TimerState } from '../snapshot';
-import type { ApprovalRequired, StepDeps } from '../step-io';
+import type { ApprovalRequired, OutcomeUnknown, StepDeps } from '../step-io';
+import type { EffectRecord } from '../effect-ledger';
 import type { SubAgentCall } from '../sub-agents';
 import type { Widget } from '../widgets/index';
 
@@ -31,6 +32,8 @@ export interface ToolStepHost {
   timers: Record<string, TimerState>;
   /** Sub-agent calls in flight or answered, by toolCallId: carried across runs, like timers. */
   subAgentCalls: Record<string, SubAgentCall>;
+  /** The effect ledger of the batch's activity calls, by toolCallId (see effect-ledger.ts). */
+  effects: Record<string, EffectRecord>;
   /** The sequence number of the model output whose calls these are. */
   batchSeq: number;
   clock(): number;
@@ -53,8 +56,8 @@ export interface ToolCallContext {
 /** The workflow must end the step (new run, stop, reset) before the call has a result: it resumes in the next run. */
 export const INTERRUPTED = Symbol('interrupted');
 
-/** How a call ends for now: its result, a wait for a person's approval, or an interruption. */
-export type ToolOutcome = ToolCallResult | ApprovalRequired | typeof INTERRUPTED;
+/** How a call ends for now: its result, a wait for a person's approval or resolution, or an interruption. */
+export type ToolOutcome = ToolCallResult | ApprovalRequired | OutcomeUnknown | typeof INTERRUPTED;
 
 /** A tool a kind offers the model whatever the agent's configuration (widget, timer and ask_user tools). */
 export interface OfferedTool {

@@ -17,6 +17,8 @@ export interface AgentStateView {
   stateDetail: string | null;
   blockedOn: AgentStatus['blockedOn'];
   awaitingApproval: Array<{ toolCallId: string; toolName: string; arguments: string; reason: string; requestedAt: string }>;
+  /** Tool calls whose outcome is unknown, waiting for a resolution (done, failed or retry); empty when none. */
+  unknownOutcomes: Array<{ toolCallId: string; toolName: string; arguments: string; reason: string; since: string }>;
   lastError: { code: string; message: string; at: string } | null;
   model: string;
   stopping: boolean;
@@ -40,6 +42,13 @@ export function agentStateView(s: AgentStatus): AgentStateView {
       arguments: args,
       reason,
       requestedAt,
+    })),
+    unknownOutcomes: (s.unknownOutcomes ?? []).map(({ toolCallId, toolName, arguments: args, reason, since }) => ({
+      toolCallId,
+      toolName,
+      arguments: args,
+      reason,
+      since,
     })),
     lastError: s.lastError ? { code: s.lastError.code, message: s.lastError.message, at: s.lastError.at } : null,
     model: s.config.model,

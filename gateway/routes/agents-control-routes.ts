@@ -8,6 +8,7 @@ import {
   ConfigureBody,
   DenyBody,
   ResetResult,
+  ResolveBody,
   RetryResult,
   StopBody,
   StopResult,
@@ -35,6 +36,15 @@ export const denyToolCall = createRoute({
   summary: 'Deny a tool call that waits for a person; the reason is shown to the model',
   request: { params: ToolCallPath, body: jsonBody(DenyBody, false) },
   responses: { 200: jsonResponse(AgentStatusSchema, STATUS_AFTER), ...errorResponses(403, 404, 409, 415) },
+});
+
+export const resolveToolCall = createRoute({
+  method: 'post',
+  path: '/agents/{id}/tool-calls/{toolCallId}/resolve',
+  tags: TAG,
+  summary: 'Resolve a tool call whose outcome is unknown: done, failed or retry (409 if it is not unknown or was resolved already)',
+  request: { params: ToolCallPath, body: jsonBody(ResolveBody) },
+  responses: { 200: jsonResponse(AgentStatusSchema, STATUS_AFTER), ...errorResponses(400, 403, 404, 409, 415) },
 });
 
 export const configureAgent = createRoute({
@@ -83,6 +93,11 @@ export function mountAgentControlRoutes(api: ApiApp, agents: AgentClient): void 
     const { id, toolCallId } = c.req.valid('param');
     const { reason, by } = c.req.valid('json');
     return c.json(withStateWords(await agents.deny(id, toolCallId, reason, by)), 200);
+  });
+
+  api.openapi(resolveToolCall, async (c) => {
+    const { id, toolCallId } = c.req.valid('param');
+    return c.json(withStateWords(await agents.resolveToolCall(id, { toolCallId, ...c.req.valid('json') })), 200);
   });
 
   api.openapi(configureAgent, async (c) => c.json(withStateWords(await agents.configure(c.req.valid('param').id, c.req.valid('json'))), 200));

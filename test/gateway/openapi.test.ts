@@ -32,6 +32,7 @@ const CONTRACT = [
   'GET /agents/{id}/answers/{inputSeq}',
   'POST /agents/{id}/tool-calls/{toolCallId}/approve',
   'POST /agents/{id}/tool-calls/{toolCallId}/deny',
+  'POST /agents/{id}/tool-calls/{toolCallId}/resolve',
   'POST /agents/{id}/configure',
   'POST /agents/{id}/retry',
   'POST /agents/{id}/stop',
@@ -132,6 +133,10 @@ test('a real response of each kind validates against its schema in the document'
   );
   const status = await valid('GET', A, `/agents/${id}`, 200); // with a call waiting for approval
   expect(status.awaitingApproval).toHaveLength(1);
+  // Resolve is for a call whose outcome is unknown, not one waiting for approval.
+  const notUnknown = await valid('POST', `${A}/tool-calls/{toolCallId}/resolve`, `/agents/${id}/tool-calls/${waiting.toolCallId}/resolve`, 409, { done: 'x' });
+  expect(notUnknown).toMatchObject({ error: { code: 'OUTCOME_NOT_UNKNOWN' } });
+  await valid('POST', `${A}/tool-calls/{toolCallId}/resolve`, `/agents/${id}/tool-calls/${waiting.toolCallId}/resolve`, 400, { done: 'x', retry: true });
   await valid('POST', `${A}/tool-calls/{toolCallId}/deny`, `/agents/${id}/tool-calls/${waiting.toolCallId}/deny`, 200, { reason: 'not now' });
   await valid('POST', `${A}/tool-calls/{toolCallId}/approve`, `/agents/${id}/tool-calls/${waiting.toolCallId}/approve`, 409, {});
   // Waited for: the answer comes once the call is approved (the note is not there: the tool fails, the turn ends).

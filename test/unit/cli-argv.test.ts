@@ -92,3 +92,12 @@ test('help wins anywhere options are read, for every command', () => {
   expect(parse(['send', 'A', 'hello', '--help']).help).toBe(true);
   expect(parse(['send', 'A', '--', '-h']).help).toBe(false);
 });
+
+test('resolve: one of --done TEXT, --failed TEXT or --retry', async () => {
+  ok(['resolve', 'A', 'call_1', '--done', 'charged once'], ['A', 'call_1'], { done: 'charged once' });
+  ok(['resolve', 'A', 'call_1', '--retry'], ['A', 'call_1'], { retry: true });
+  const { resolveCmd } = await import('../../cli/commands');
+  const onlyOne = /Give exactly one of --done TEXT \(it happened\), --failed TEXT \(it did not\) or --retry/;
+  await expect(resolveCmd('A', 'call_1', {})).rejects.toThrow(onlyOne);
+  await expect(resolveCmd('A', 'call_1', { done: 'x', retry: true })).rejects.toThrow(onlyOne);
+});

@@ -13,6 +13,7 @@ import {
   interruptUpdate,
   type NotebookWrite,
   resetUpdate,
+  resolveToolCallUpdate,
   retrySignal,
   stopSignal,
   subAgentResultSignal,
@@ -88,6 +89,17 @@ export function registerControlHandlers(agent: Agent, run: RunControl, { status,
       log.warn('tool decision dropped', { category: 'Tools', reason: (err as Error).message });
     }
   });
+
+  setHandler(
+    resolveToolCallUpdate,
+    run.counted((r) => {
+      const resolved = agent.resolveToolCall(r);
+      run.decided(); // wakes a loop blocked on the call, as a decision does
+      log.debug(`tool call ${resolved.toolCallId} resolved`, { category: 'Tools', by: resolved.by });
+      return status();
+    }),
+    { validator: refusing((r) => void agent.checkResolution(r)) },
+  );
 
   setHandler(retrySignal, () => run.requestRetry(true));
 

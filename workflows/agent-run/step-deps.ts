@@ -111,6 +111,8 @@ export function stepDeps(agent: Agent, changed: (change: string) => boolean, wai
             // activity parses the raw text again (the same way), so the arguments enter history once more, not twice.
             call: { toolName: call.toolName, toolCallId: call.toolCallId, rawArguments: call.rawArguments },
             idempotencyKey: `${workflowId}/${call.toolCallId}`,
+            // This agent waits on a call whose earlier attempt's outcome is unknown (agent/effect-ledger.ts).
+            unknownOutcomes: true,
             ...(agent.config.tools ? { allowedTools: agent.config.tools } : {}),
           },
         ]);

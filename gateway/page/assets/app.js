@@ -39,6 +39,9 @@ const conversation = new Conversation($('conversation'), {
     const path = agentPath(view.agentId, `/tool-calls/${encodeURIComponent(toolCallId)}/${approved ? 'approve' : 'deny'}`);
     await api('POST', path, approved ? { by: 'web' } : { by: 'web', ...(reason ? { reason } : {}) });
   },
+  onResolve: async (toolCallId, how) => {
+    await api('POST', agentPath(view.agentId, `/tool-calls/${encodeURIComponent(toolCallId)}/resolve`), { ...how, by: 'web' });
+  },
   onRetry: async () => {
     await api('POST', agentPath(view.agentId, '/retry'), {});
   },
@@ -134,6 +137,7 @@ function renderState() {
   renderTasks($('tasks'), s.tasks);
   renderNotebook($('notebook'), s.notebook);
   conversation.setApprovals(s.awaitingApproval ?? []);
+  conversation.setUnknownOutcomes(s.unknownOutcomes ?? []);
   tree.update(s);
   // While a turn is open (working, or waiting for an approval or on an error), it can be ended.
   $('interrupt').hidden = !s.runState || s.runState === 'WaitingInput' || s.stopping;

@@ -16,7 +16,7 @@ const ROLE_LABEL = { user: 'You', assistant: 'Agent', system: 'System', develope
 export class Conversation {
   /**
    * @param {HTMLElement} list the <ol> that holds the conversation
-   * @param {{ onDecide(toolCallId: string, approved: boolean, reason?: string): Promise<void>, onRetry(): Promise<void> }} actions
+   * @param {{ onDecide(toolCallId: string, approved: boolean, reason?: string): Promise<void>, onResolve(toolCallId: string, how: object): Promise<void>, onRetry(): Promise<void> }} actions
    */
   constructor(list, actions) {
     this.list = list;
@@ -29,6 +29,8 @@ export class Conversation {
     this.messages = new Map();
     this.tools = new Map();
     this.waiting = new Set();
+    /** Tool calls whose outcome is unknown, shown with done / failed / retry. */
+    this.unresolved = new Set();
     /** Messages sent from this page that the stream has not brought yet, oldest first: `{ item, text, inputSeq? }`. */
     this.pending = [];
     /** The input sequence number of the turn the stream opened last (RUN_STARTED `turn-<inputSeq>`). */
@@ -391,6 +393,45 @@ export class Conversation {
         t.decision.hidden = false;
       }
     });
+  }
+
+  /**
+   * Shows done / failed / run again on the calls in `unknown` (the state's unknownOutcomes: their worker
+   * died mid-run, so whether their effect happened is unknown) and removes them from calls resolved since.
+   */
+  setUnknownOutcomes(unknown = []) {
+    keepScrolledToEnd(this.list, () => {
+      const now = new Set(unknown.map((u) => u.toolCallId));
+      for (const id of this.unresolved) {
+        if (now.has(id)) continue;
+        this.unresolved.delete(id);
+        this.clearDecision(id);
+      }
+      for (const u of unknown) {
+        if (this.unresolved.has(u.toolCallId)) continue;
+        const t = this.tool(u.toolCallId, u.toolName);
+        if (!t.args.data) t.args.data = u.arguments ?? '';
+        this.unresolved.add(u.toolCallId);
+        t.item.classList.add('awaiting');
+        fill(t.status, 'outcome unknown: did it happen?');
+        fill(t.decision, this.resolutionControls(u));
+        t.decision.hidden = false;
+      }
+    });
+  }
+
+  resolutionControls(u) {
+    const text = el('input', { type: 'text', class: 'reason', placeholder: 'What happened (the result the model sees)', 'aria-label': 'What happened' });
+    const error = el('span', { class: 'error' });
+    const done = el('button', { type: 'button', class: 'approve' }, 'It happened');
+    const failed = el('button', { type: 'button', class: 'deny' }, 'It did not');
+    const retry = el('button', { type: 'button' }, 'Run it again');
+    const group = [done, failed, retry];
+    const resolve = (button, how) => this.run(button, () => this.actions.onResolve(u.toolCallId, how), error, group);
+    done.addEventListener('click', () => resolve(done, { done: text.value.trim() || 'It happened (resolved by a person).' }));
+    failed.addEventListener('click', () => resolve(failed, { failed: text.value.trim() || 'It did not happen (resolved by a person).' }));
+    retry.addEventListener('click', () => resolve(retry, { retry: true }));
+    return [u.reason ? el('p', { class: 'why' }, String(u.reason)) : null, el('div', { class: 'buttons' }, done, failed, retry, text), error];
   }
 
   clearDecision(toolCallId) {
