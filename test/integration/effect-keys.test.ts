@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ScriptedModelProvider } from '../../activities/index';
 import { MCP_IDEMPOTENCY_META_KEY } from '../../activities/mcp/idempotency-meta';
-import type { ToolCallResult, ToolResultsEntry } from '../../agent/index';
-import { callsInput, callsScript } from '../fixtures/calls-script';
+import type { ToolCallResult } from '../../agent/index';
+import { callsScript, runCalls } from '../fixtures/calls-script';
 import { metaServer } from '../support/mcp-servers';
 import { uniqueId, withWorker } from '../support/temporal';
 import { useTestConnection } from '../support/test-connection';
@@ -18,11 +18,7 @@ const { t, taskQueue } = useTestConnection('effect-keys');
 const models = [new ScriptedModelProvider({ calls: callsScript })];
 const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-ws-'));
 
-async function run(agentId: string, calls: Array<{ name: string; args: unknown }>): Promise<ToolCallResult[]> {
-  await expect(t.agents.ask(agentId, callsInput(calls))).resolves.toMatchObject({ status: 'answered' });
-  const entries = (await t.agents.history(agentId)).filter((e) => e.kind === 'tool_results') as ToolResultsEntry[];
-  return entries[entries.length - 1].results;
-}
+const run = (agentId: string, calls: Array<{ name: string; args: unknown }>): Promise<ToolCallResult[]> => runCalls(t.agents, agentId, calls);
 
 test("an MCP server finds each call's idempotency key in the tools/call _meta", async () => {
   expect(MCP_IDEMPOTENCY_META_KEY).toBe('dev.livecontext/idempotency-key'); // documented in docs/tools-and-mcp.md

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { ScriptedModelProvider } from '../../activities/index';
 import { McpPool, parseMcpConfig } from '../../activities/mcp/index';
 import type { ToolCallResult, ToolResultsEntry } from '../../agent/index';
-import { callsInput, callsScript } from '../fixtures/calls-script';
+import { callsInput, callsScript, runCalls } from '../fixtures/calls-script';
 import { oddServer, pidOf } from '../support/mcp-servers';
 import { type ChildWorker, startChildWorker } from '../support/child-worker';
 import { rawText } from '../support/raw-text';
@@ -28,11 +28,7 @@ const { t, taskQueue } = useTestConnection('mcp-odd');
 const models = [new ScriptedModelProvider({ calls: callsScript })];
 const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-ws-'));
 
-async function run(agentId: string, calls: Array<{ name: string; args: unknown }>): Promise<ToolCallResult[]> {
-  await expect(t.agents.ask(agentId, callsInput(calls))).resolves.toMatchObject({ status: 'answered' });
-  const entries = (await t.agents.history(agentId)).filter((e) => e.kind === 'tool_results') as ToolResultsEntry[];
-  return entries[entries.length - 1].results;
-}
+const run = (agentId: string, calls: Array<{ name: string; args: unknown }>): Promise<ToolCallResult[]> => runCalls(t.agents, agentId, calls);
 
 describe('a worker process with a server that never stops paging', () => {
   const queue = uniqueId('mcp-endless');

@@ -9,8 +9,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ScriptedModelProvider } from '../../activities/index';
-import type { ToolCallResult, ToolResultsEntry } from '../../agent/index';
-import { callsInput, callsScript } from '../fixtures/calls-script';
+import type { ToolCallResult } from '../../agent/index';
+import { callsScript, runCalls } from '../fixtures/calls-script';
 import { type HttpEverything, everythingStdio, startEverythingHttp } from '../support/mcp-servers';
 import { uniqueId, withWorker } from '../support/temporal';
 import { useTestConnection } from '../support/test-connection';
@@ -19,11 +19,7 @@ const { t, taskQueue } = useTestConnection('mcp-retry');
 const models = [new ScriptedModelProvider({ calls: callsScript })];
 const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-ws-'));
 
-async function run(agentId: string, calls: Array<{ name: string; args: unknown }>): Promise<ToolCallResult[]> {
-  await expect(t.agents.ask(agentId, callsInput(calls))).resolves.toMatchObject({ status: 'answered' });
-  const entries = (await t.agents.history(agentId)).filter((e) => e.kind === 'tool_results') as ToolResultsEntry[];
-  return entries[entries.length - 1].results;
-}
+const run = (agentId: string, calls: Array<{ name: string; args: unknown }>): Promise<ToolCallResult[]> => runCalls(t.agents, agentId, calls);
 
 type Attempts = Array<{ attempt: number; error: string; kind: string; at: string }>;
 
