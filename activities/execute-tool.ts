@@ -193,12 +193,16 @@ export function createExecuteTool(deps: ExecuteToolDeps) {
         ledger.started += 1;
         progress = undefined;
         ctx.heartbeat(details()); // the start of this attempt, before its body runs
-        const outcome = await runAttempt(timeoutMs, (signal) => tool.execute(args.data, toolCtx(signal)));
+        let outcome = await runAttempt(timeoutMs, (signal) => tool.execute(args.data, toolCtx(signal)));
         if (outcome.ok) {
-          const output = outcome.output;
-          const text = typeof output === 'string' ? output : (output as Exclude<ToolOutput, string>).text;
-          const metadata = typeof output === 'string' ? undefined : output.metadata;
-          return done('Success', text, metadataOf({ ...repaired, ...afterUnknown, ...metadata }), attempts());
+          try {
+            const output = outcome.output;
+            const text = typeof output === 'string' ? output : (output as Exclude<ToolOutput, string>).text;
+            const metadata = typeof output === 'string' ? undefined : output.metadata;
+            return done('Success', text, metadataOf({ ...repaired, ...afterUnknown, ...metadata }), attempts());
+          } catch (error) {
+            outcome = { ok: false, error }; // an output that is not text (say, undefined): a failed attempt, never a failed activity
+          }
         }
         const err = outcome.error;
         if (ctx.cancellationSignal.aborted) throw err; // cancellation is Temporal's business, not a tool result

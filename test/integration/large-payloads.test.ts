@@ -59,7 +59,9 @@ describe('with offloading turned off (LIVECONTEXT_OFFLOAD=0)', () => {
         20_000,
         'the answer after configure',
       );
-      expect(history.map((e) => e.kind)).toEqual(['model_input', 'model_output']);
+      // The refused call is in the record (the model never sees it), then the answer.
+      expect(history.map((e) => e.kind)).toEqual(['model_input', 'model_failure', 'model_output']);
+      expect(history[1]).toMatchObject({ kind: 'model_failure', code: 'ModelError.OutputTooLarge', model: 'scripted:huge' });
     });
   });
 

@@ -72,6 +72,12 @@ const retryTools = [
     },
   }),
   defineTool({
+    name: 'nothing',
+    description: 'Returns no text at all (a broken tool).',
+    parameters: z.object({}),
+    execute: () => undefined as never,
+  }),
+  defineTool({
     name: 'patient',
     description: 'A passing fault, then a long wait before the next attempt.',
     parameters: z.object({}),
@@ -87,6 +93,19 @@ beforeAll(() => {
 });
 afterAll(() => {
   delete process.env.RETRY_TEST_API_KEY;
+});
+
+test('a tool whose output is not text fails its call at once, never its activity (so nothing is taken for an unknown outcome)', async () => {
+  const agentId = uniqueId('nothing');
+  const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-ws-'));
+  const scripted = new ScriptedModelProvider({ batch: batchScript([{ name: 'nothing', args: {} }]) });
+  const entry = await withWorker({ taskQueue, workspaceRoot, tools: retryTools, models: [scripted] }, async () => {
+    await t.agents.start(agentId, { model: 'scripted:batch' });
+    expect(await t.agents.ask(agentId, 'go')).toMatchObject({ status: 'answered' });
+    return (await t.agents.history(agentId)).find((e) => e.kind === 'tool_results') as ToolResultsEntry;
+  });
+  expect(entry.results[0]).toMatchObject({ toolName: 'nothing', status: 'Failed', result: expect.stringMatching(/^nothing failed: /) });
+  expect(entry.results[0].metadata?.attempts).toBeUndefined();
 });
 
 test('retried calls: Success after two passing faults, Failed when the attempts run out or the error is not retryable', async () => {
