@@ -32,6 +32,8 @@ class ChargeService {
   readonly answers = new Map<string, string>();
   replays = 0;
   onEffect: (key: string, workerPid: number) => void = () => undefined;
+  /** A call of charge_later began (before its effect). */
+  onStarted: (key: string, workerPid: number) => void = () => undefined;
   private server!: Server;
   url = '';
 
@@ -49,6 +51,12 @@ class ChargeService {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
+    const started = /^\/started\/(.+)$/.exec(req.url ?? '');
+    if (req.method === 'POST' && started) {
+      this.onStarted(decodeURIComponent(started[1]), Number(req.headers['x-worker-pid']));
+      res.writeHead(200).end('ok');
+      return;
+    }
     const lookup = /^\/charges\/(.+)$/.exec(req.url ?? '');
     if (req.method === 'GET' && lookup) {
       const answer = this.answers.get(decodeURIComponent(lookup[1]));
@@ -184,6 +192,55 @@ test('a worker killed between the effect and its report, 22 times: each effect o
     await maybeRecordHistory(t.agents.handle(agentId), file);
   }
 }, 480_000);
+
+test('a reconcile that finds no effect runs the body (once); one that fails leaves the call unknown', async () => {
+  // Kill the worker running each call once: charge_later before its effect, charge_unsure after it.
+  const cutOnce = new Set<string>();
+  const killOnce = (key: string, pid: number) => {
+    if (cutOnce.has(key)) return;
+    cutOnce.add(key);
+    restarting = restarting.then(async () => {
+      if (worker?.proc.pid !== pid) return;
+      await worker.kill('SIGKILL');
+      worker = await startWorker();
+    });
+  };
+  service.onStarted = killOnce;
+  service.onEffect = killOnce;
+  worker ??= await startWorker();
+  const later = uniqueId('later');
+  const unsure = uniqueId('unsure');
+  await t.agents.start(later, { model: 'scripted:calls' });
+  await t.agents.start(unsure, { model: 'scripted:calls' });
+  const a = await t.agents.send(later, callsInput([{ name: 'charge_later', args: { cents: 700 } }]));
+  const b = await t.agents.send(unsure, callsInput([{ name: 'charge_unsure', args: { cents: 800 } }]));
+
+  await expect(t.agents.waitForAnswer(later, a.inputSeq)).resolves.toMatchObject({ status: 'answered' });
+  const [ran] = await toolResults(later);
+  expect(ran).toMatchObject({ toolName: 'charge_later', status: 'Success', metadata: { reconciled: 'not_done' } });
+  expect(service.effects.get(`${later}/${ran.toolCallId}`)).toBe(1);
+
+  const waiting = await eventually(
+    async () => {
+      const s = await t.agents.state(unsure);
+      return s.blockedOn === 'unknown_outcome' ? s : undefined;
+    },
+    180_000,
+    `${unsure} to wait on an unknown outcome`,
+  );
+  const unknown = waiting.unknownOutcomes![0];
+  expect(unknown).toMatchObject({ toolName: 'charge_unsure', reason: expect.stringContaining('its reconcile failed: the ledger of charges is down') });
+  await t.agents.resolveToolCall(unsure, { toolCallId: unknown.toolCallId, failed: 'refunded by hand', by: 'ops' });
+  await expect(t.agents.waitForAnswer(unsure, b.inputSeq)).resolves.toMatchObject({ status: 'answered' });
+  const [resolved] = await toolResults(unsure);
+  expect(resolved).toMatchObject({
+    status: 'Failed',
+    result: expect.stringContaining('resolved as failed by ops: refunded by hand'),
+    metadata: { resolved: 'failed', resolved_by: 'ops' },
+  });
+  expect(service.effects.get(`${unsure}/${unknown.toolCallId}`)).toBe(1);
+  await restarting;
+}, 300_000);
 
 async function toolResults(agentId: string): Promise<ToolCallResult[]> {
   const entry = (await t.agents.history(agentId)).find((e): e is ToolResultsEntry => e.kind === 'tool_results');
