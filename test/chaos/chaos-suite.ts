@@ -52,6 +52,8 @@ export interface ChaosReport {
   faultsInjected: Record<string, number>;
   /** The effects scenario's figures (it runs at the same time, on its own worker). */
   effects: EffectsReport;
+  /** The tool loop's time, and the whole run's (the longer of the two scenarios). */
+  toolLoopSeconds: number;
   seconds: number;
 }
 
@@ -71,10 +73,10 @@ export async function runChaos(o: ChaosOptions & { onEffectsSamples?: (s: Effect
       return report;
     }),
   ]);
-  return { ...loop, effects, seconds: Math.round((Date.now() - started) / 1000) };
+  return { ...loop, toolLoopSeconds: loop.seconds, effects, seconds: Math.round((Date.now() - started) / 1000) };
 }
 
-async function runToolLoopChaos(o: ChaosOptions): Promise<Omit<ChaosReport, 'effects'>> {
+async function runToolLoopChaos(o: ChaosOptions): Promise<Omit<ChaosReport, 'effects' | 'toolLoopSeconds'>> {
   const started = Date.now();
   const log = o.log ?? (() => {});
   const agentCount = o.agentCount ?? 20;
