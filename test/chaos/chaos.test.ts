@@ -53,4 +53,4 @@ test('20 agents in tool loops, 5 worker SIGKILLs, provider faults; beside them 2
     idempotentSucceeded: e.idempotentCalls,
     replayFailures: 0,
   });
-}, 600_000);
+}, 900_000);
