@@ -21,6 +21,8 @@ test('one vocabulary for run states', () => {
   expect(listedRunStateWord('Working', 'RUNNING')).toBe('working');
   expect(listedRunStateWord('WaitingApproval', 'RUNNING')).toBe('waiting for approval');
   expect(listedRunStateWord('BlockedOnError', 'RUNNING')).toBe('blocked by an error');
+  expect(runStateWord(status({ blockedOn: 'unknown_outcome' }))).toBe('waiting for a resolution');
+  expect(listedRunStateWord('WaitingResolution', 'RUNNING')).toBe('waiting for a resolution');
   expect(listedRunStateWord(null, 'RUNNING')).toBe('running');
   expect(listedRunStateWord('WaitingInput', 'COMPLETED')).toBe('stopped');
   expect(listedRunStateWord('Working', 'TERMINATED')).toBe('ended: terminated');
