@@ -5,6 +5,7 @@
 import type { AgentStatus } from '../../workflows/messages';
 import { describeState, listedRunStateWord, runStateWord } from '../../client/state-view';
 import { continuation } from '../../cli/turn-view';
+import { resolution, unknownOutcomeLine } from '../../cli/unknown-outcome-lines';
 import { renderTerminal } from './pty-chat';
 import { agentStatus } from '../fixtures/agent-status';
 
@@ -56,4 +57,22 @@ test('streamed text continues what was shown, or says it does not', () => {
 test('the test terminal applies carriage returns and line clears', () => {
   expect(renderTerminal('you> \r\x1b[0Kagent> hi\r\nyou> ')).toEqual(['agent> hi', 'you> ']);
   expect(renderTerminal('abc\x1b[1Gx\x1b[K\r\n')).toEqual(['x']);
+});
+
+test("the chat's /resolve reads the words of livecontext resolve, and nothing else", () => {
+  expect(resolution(['--done', 'charged', 'once'])).toEqual({ done: 'charged once' });
+  expect(resolution(['--failed', 'no', 'charge'])).toEqual({ failed: 'no charge' });
+  expect(resolution(['--retry'])).toEqual({ retry: true });
+  for (const words of [[], ['--done'], ['--failed', ' '], ['--retry', 'now'], ['--ok', 'x'], ['done', 'x']]) expect(resolution(words)).toBeUndefined();
+  const u = {
+    toolCallId: 'call_1',
+    toolName: 'charge',
+    arguments: '{}',
+    reason: 'attempt 1 of charge never reported; not run again',
+    startedAt: 't0',
+    since: 't1',
+  };
+  expect(unknownOutcomeLine(u)).toBe(
+    '  ! charge {}: outcome unknown (attempt 1 of charge never reported): /resolve call_1 --done TEXT | --failed TEXT | --retry',
+  );
 });
