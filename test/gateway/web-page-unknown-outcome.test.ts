@@ -64,6 +64,15 @@ describeInBrowser('web page: a tool call whose outcome is unknown (headless Chro
         expect(JSON.parse((await card.locator('.args').textContent())!)).toEqual({ cents: 250 }); // once, not the state's copy and the stream's
         await page.locator('#run-state', { hasText: 'waiting for a resolution' }).waitFor();
         expect(await page.locator('#conversation .working').textContent()).toBe('waiting for your resolution (the outcome of charge is unknown)');
+        if (how === 'done') {
+          // The agents list offers the word as a filter, and lists the agent under it.
+          const listed = page.locator(`#agent-list [data-agent-id="${agentId}"]`);
+          await page.selectOption('#agent-state', 'waiting for a resolution');
+          await listed.waitFor();
+          await page.selectOption('#agent-state', 'waiting for approval');
+          await listed.waitFor({ state: 'detached' });
+          await page.selectOption('#agent-state', '');
+        }
         await page.screenshot({ path: path.join(ARTIFACTS, `unknown-${how}.png`) });
 
         if (how === 'done') await card.locator('.decision input.reason').fill('the statement shows one charge of 2.50');
