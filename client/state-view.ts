@@ -127,6 +127,8 @@ export function listedRunStateWord(runStateAttribute: string | null, executionSt
       return RunStateWords.waitingInput;
     case 'WaitingApproval':
       return RunStateWords.waitingApproval;
+    case 'WaitingResolution':
+      return RunStateWords.waitingResolution;
     case 'BlockedOnError':
       return RunStateWords.blockedByError;
     case 'Working':
