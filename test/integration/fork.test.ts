@@ -213,4 +213,15 @@ test('compare runs the turn of an input on two models (OpenAI and Anthropic wire
     t.agents.compare(source.agentId, { at: source.turn1End, models: ['openai:gpt-4.1-mini'], forkId: (m) => `${source.agentId}-${m.length}` }),
   ).rejects.toThrow(expect.objectContaining({ code: 'BAD_FORK_POINT' }));
   await expect(t.agents.handle(`${source.agentId}-19`).describe()).rejects.toThrow(WorkflowNotFoundError);
+
+  // A fork with its own instruction: the turn runs again with it, on the same conversation.
+  const sent = openai.requests.length;
+  await t.agents.fork(source.agentId, { at: source.turn2Input.seq, as: `${source.agentId}-fr`, systemInstruction: 'Answer in French.' });
+  const inputSeq = source.turn2Input.kind === 'model_input' ? source.turn2Input.inputSeq! : 0;
+  expect(await t.agents.waitForAnswer(`${source.agentId}-fr`, inputSeq)).toMatchObject({ status: 'answered' });
+  const [system, ...conversation] = sentFor(sent).messages as unknown[];
+  const [sourceSystem, ...sourceConversation] = sentFor(source.turn2Request).messages as unknown[];
+  expect(JSON.stringify(system)).toContain('Answer in French.');
+  expect(JSON.stringify(sourceSystem)).toContain('You are a test agent.');
+  expect(conversation).toEqual(sourceConversation);
 });
