@@ -1,39 +1,83 @@
 /**
- * Points an agent can travel back to (fork, rewind): a whole turn boundary, or just after an input (the
- * turn then runs again from that input). One pure function decides, so fork and rewind agree.
+ * Time travel (issue 30): which entries are points an agent can go back to (rewind) or start a copy from
+ * (fork), and which entries are still in force after rewinds. Pure; shared by the workflow (a rewind's
+ * checks), the model call (what the model is sent), the clients (history) and fork.
+ *
+ * @example
+ * travelPoint(entries, 12); // { ok: true, seq: 12, kind: 'turn_end' } or { ok: false, reason: 'Entry #12 is … nearest: #9, #15.' }
+ * visibleEntries(entries); // entries without those a `rewind` entry took out
  */
 import type { HistoryEntry } from './entries';
 
-/** Where a fork or rewind may start: after a finished turn, or after an input (whose turn runs again). */
-export type TravelPoint = { ok: true; seq: number; kind: 'turn_end' | 'model_input' } | { ok: false; reason: string };
+/** A point SEQ is valid: the agent goes on from there. `turn` — the turn was over at SEQ; `input` — the turn of the input at SEQ runs again. */
+export type TravelPoint =
+  | { ok: true; seq: number; kind: 'turn' | 'input' }
+  | {
+      ok: false;
+      /** Says what SEQ is and which valid points are nearest. */
+      reason: string;
+      /** The nearest valid points before and after SEQ, when there are. */
+      nearest: { before?: number; after?: number };
+    };
 
 /**
- * Whether entry `seq` of `entries` (the agent's history, or the part of it around `seq`) is a valid point:
- * a `turn_end`, an answer that ends its turn (a model output without tool calls), or a `model_input`.
- * Otherwise the reason, naming the nearest valid points before and after it.
+ * Whether `entry` is a point to go back to: a turn's end (an answer — a model output without tool calls
+ * — or a `turn_end`: interrupted, or a question to the user), or a `model_input` (its turn runs again).
+ * Not a model output with tool calls nor tool results: the turn is in the middle of its tool loop there,
+ * and what pending calls, approvals and effects were then is not in history.
  */
-export function travelPoint(entries: readonly HistoryEntry[], seq: number): TravelPoint {
-  if (!Number.isInteger(seq) || seq < 1) return { ok: false, reason: `#${seq} is not an entry number (a whole number from 1).` };
-  const at = entries.findIndex((e) => e.seq === seq);
-  if (at < 0) {
-    const range = entries.length ? ` (it holds #${entries[0].seq}–#${entries[entries.length - 1].seq})` : ' (it is empty)';
-    return { ok: false, reason: `Entry #${seq} is not in the agent's history${range}.` };
-  }
-  const kind = pointKind(entries[at]);
-  if (kind) return { ok: true, seq, kind };
-  const before = [...entries.slice(0, at)].reverse().find((e) => pointKind(e));
-  const after = entries.slice(at + 1).find((e) => pointKind(e));
-  const near = [before, after].filter((e): e is HistoryEntry => !!e).map((e) => `#${e.seq} (${pointKind(e) === 'model_input' ? 'an input' : "a turn's end"})`);
-  return {
-    ok: false,
-    reason:
-      `Entry #${seq} (${entries[at].kind}) is not a turn boundary or an input: a fork or rewind starts after a whole turn or just after an input` +
-      (near.length ? `; the nearest are ${near.join(' and ')}.` : '.'),
-  };
+export function isTravelPoint(entry: HistoryEntry): 'turn' | 'input' | undefined {
+  if (entry.kind === 'model_input') return 'input';
+  if (entry.kind === 'turn_end') return 'turn';
+  if (entry.kind === 'model_output' && entry.toolCalls.length === 0) return 'turn';
+  return undefined;
 }
 
-function pointKind(e: HistoryEntry): 'turn_end' | 'model_input' | undefined {
-  if (e.kind === 'model_input') return 'model_input';
-  if (e.kind === 'turn_end' || (e.kind === 'model_output' && e.toolCalls.length === 0)) return 'turn_end';
-  return undefined;
+/**
+ * Whether `seq` is a valid point of `entries` (oldest first, as held; rewound entries included — they
+ * are refused, as they are no longer in force). The reason of a refusal names the nearest valid points.
+ */
+export function travelPoint(entries: readonly HistoryEntry[], seq: number): TravelPoint {
+  const visible = visibleEntries(entries);
+  const index = visible.findIndex((e) => e.seq === seq);
+  const nearest: { before?: number; after?: number } = {};
+  for (let i = visible.length - 1; i >= 0; i--) {
+    if (visible[i].seq < seq && isTravelPoint(visible[i])) {
+      nearest.before = visible[i].seq;
+      break;
+    }
+  }
+  for (const e of visible) {
+    if (e.seq > seq && isTravelPoint(e)) {
+      nearest.after = e.seq;
+      break;
+    }
+  }
+  const near = nearestText(nearest);
+  const refuse = (why: string): TravelPoint => ({ ok: false, reason: `${why} ${near}`, nearest });
+  if (!Number.isInteger(seq) || seq < 1) return refuse(`#${seq} is before the start of the history (entries are numbered from 1).`);
+  const last = entries.at(-1)?.seq ?? 0;
+  if (seq > last) return refuse(`#${seq} is beyond the last entry (#${last}).`);
+  if (index < 0) {
+    return refuse(`Entry #${seq} is not among the entries held (the first is #${entries[0]?.seq ?? 1}).`);
+  }
+  const entry = visible[index];
+  const kind = isTravelPoint(entry);
+  if (kind) return { ok: true, seq, kind };
+  const what = entry.kind === 'model_output' ? 'a model output with tool calls (the turn is in its tool loop there)' : `a ${entry.kind} entry`;
+  return refuse(`Entry #${seq} is ${what}: a valid point is a turn's end (an answer, or a turn_end) or a model input.`);
+}
+
+function nearestText(nearest: { before?: number; after?: number }): string {
+  const points = [nearest.before, nearest.after].filter((s): s is number => s !== undefined);
+  return points.length ? `Nearest valid point${points.length > 1 ? 's' : ''}: ${points.map((s) => `#${s}`).join(', ')}.` : 'There is no valid point yet.';
+}
+
+/**
+ * The entries still in force. This branch has no `rewind` entry yet, so that is every entry (up to
+ * `uptoSeq`); the rewind branch's version of this file, with the same signature, leaves out what a rewind
+ * took out, and fork then copies only those.
+ */
+export function visibleEntries<T extends HistoryEntry>(entries: readonly T[], uptoSeq = Number.POSITIVE_INFINITY): readonly T[] {
+  return entries.some((e) => e.seq > uptoSeq) ? entries.filter((e) => e.seq <= uptoSeq) : entries;
 }

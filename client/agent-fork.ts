@@ -22,6 +22,7 @@ import {
   forkedSnapshot,
   readSnapshot,
   travelPoint,
+  visibleEntries,
 } from '../agent/index';
 import type { ArchiveStore } from '../common/archive/index';
 import { FORKED_FROM_ATTRIBUTE, WORKFLOW_TYPE } from '../workflows/messages';
@@ -67,10 +68,11 @@ interface Cut {
 function checkedPoint(entries: readonly HistoryEntry[], seq: number, expect?: 'model_input'): 'turn_end' | 'model_input' {
   const point = travelPoint(entries, seq);
   if (!point.ok) throw new InputRejectedError('BAD_FORK_POINT', point.reason);
-  if (expect && point.kind !== expect) {
+  const kind = point.kind === 'input' ? 'model_input' : 'turn_end';
+  if (expect && kind !== expect) {
     throw new InputRejectedError('BAD_FORK_POINT', `Entry #${seq} ends a turn; compare runs a turn again, so it starts at an input (a model_input entry).`);
   }
-  return point.kind;
+  return kind;
 }
 
 /**
@@ -86,7 +88,7 @@ export async function forkCut(store: ArchiveStore, source: AgentSnapshot, seq: n
   }
   if (!archive || seq > archive.throughSeq) {
     const point = checkedPoint(source.entries, seq, expect);
-    return { entries: source.entries.filter((e) => e.seq <= seq), ...(archive ? { archive } : {}), point, sharedSegments: archive?.segments.length ?? 0 };
+    return { entries: [...visibleEntries(source.entries, seq)], ...(archive ? { archive } : {}), point, sharedSegments: archive?.segments.length ?? 0 };
   }
   const refs = await store.allSegments(archive);
   const at = refs.findIndex((r) => r.fromSeq <= seq && seq <= r.toSeq);
@@ -102,7 +104,7 @@ export async function forkCut(store: ArchiveStore, source: AgentSnapshot, seq: n
     if (fold.length) index = archiveAfterFold(index, fold, await store.writeManifest(fold, index.manifest?.key));
     index = archiveAfterSeal(index, segment.entries, ref, budgetFromSeq);
   }
-  const entries = whole > at ? [] : holding.entries.filter((e) => e.seq <= seq);
+  const entries = whole > at ? [] : [...visibleEntries(holding.entries, seq)];
   return { entries, ...(whole > 0 ? { archive: index } : {}), point, sharedSegments: whole };
 }
 

@@ -137,7 +137,10 @@ test('a fork at a turn boundary mid tool loop sends what the source sent from th
   // Bad input: a clear error, and nothing is created.
   const toolResults = source.history.find((e) => e.kind === 'tool_results')!;
   await expect(t.agents.fork(source.agentId, { at: toolResults.seq, as: `${forkId}-x` })).rejects.toThrow(
-    expect.objectContaining({ code: 'BAD_FORK_POINT', message: expect.stringMatching(/not a turn boundary or an input.*nearest/) }),
+    expect.objectContaining({
+      code: 'BAD_FORK_POINT',
+      message: expect.stringMatching(/is a tool_results entry: a valid point is .* Nearest valid points: #\d+, #\d+\./),
+    }),
   );
   await expect(t.agents.fork(source.agentId, { at: 9999, as: `${forkId}-x` })).rejects.toThrow(InputRejectedError);
   await expect(t.agents.fork(source.agentId, { at: source.turn1End, as: forkId })).rejects.toThrow(WorkflowExecutionAlreadyStartedError);

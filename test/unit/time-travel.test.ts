@@ -45,14 +45,16 @@ const source: AgentSnapshot = {
 };
 
 test('travelPoint: a turn end, an answer that ends its turn, or an input; otherwise the reason and the nearest points', () => {
-  expect(travelPoint(entries, 2)).toEqual({ ok: true, seq: 2, kind: 'model_input' });
-  expect(travelPoint(entries, 5)).toEqual({ ok: true, seq: 5, kind: 'turn_end' });
-  expect(travelPoint(entries, 10)).toEqual({ ok: true, seq: 10, kind: 'turn_end' });
-  const mid = travelPoint(entries, 4);
-  expect(mid).toMatchObject({ ok: false, reason: expect.stringContaining('#4 (tool_results) is not a turn boundary or an input') });
-  expect(!mid.ok && mid.reason).toContain("#2 (an input) and #5 (a turn's end)");
-  expect(travelPoint(entries, 3)).toMatchObject({ ok: false }); // an output with tool calls: its tools have not run
-  expect(travelPoint(entries, 42)).toMatchObject({ ok: false, reason: expect.stringContaining('#1–#10') });
+  expect(travelPoint(entries, 2)).toEqual({ ok: true, seq: 2, kind: 'input' });
+  expect(travelPoint(entries, 5)).toEqual({ ok: true, seq: 5, kind: 'turn' });
+  expect(travelPoint(entries, 10)).toEqual({ ok: true, seq: 10, kind: 'turn' });
+  expect(travelPoint(entries, 4)).toEqual({
+    ok: false,
+    reason: "Entry #4 is a tool_results entry: a valid point is a turn's end (an answer, or a turn_end) or a model input. Nearest valid points: #2, #5.",
+    nearest: { before: 2, after: 5 },
+  });
+  expect(travelPoint(entries, 3)).toMatchObject({ ok: false, reason: expect.stringContaining('tool loop') }); // its tools have not run
+  expect(travelPoint(entries, 42)).toMatchObject({ ok: false, reason: expect.stringContaining('#42 is beyond the last entry (#10)') });
   expect(travelPoint(entries, 0)).toMatchObject({ ok: false });
   expect(travelPoint(entries, 2.5)).toMatchObject({ ok: false });
 });
