@@ -261,11 +261,11 @@ const commands: Record<string, Command> = {
     run: async (p, v) => (await commandsModule()).forkCmd(need(p[0], 'agent-id'), v),
   },
   compare: {
-    usage: 'livecontext compare <agent-id> --at SEQ --models a,b[,c] [--system TEXT] [--tools a,b] [--json]',
+    usage: 'livecontext compare <agent-id> --at SEQ --models a,b[,c] [--prefix NAME] [--system TEXT] [--tools a,b] [--json]',
     args: 1,
     summary:
-      'What-if: forks the agent at input SEQ once per model, runs the turn on each and prints the answers side by side with usage, cost and duration; the forks remain as agents.',
-    options: { at: { type: 'string' }, models: { type: 'string' }, system: { type: 'string' }, tools: { type: 'string' }, ...json },
+      'What-if: forks the agent at input SEQ once per model (named NAME.provider-model, NAME default AGENT.SEQ), runs the turn on each and prints the answers side by side with usage, cost and duration; the forks remain as agents.',
+    options: { at: { type: 'string' }, models: { type: 'string' }, prefix: { type: 'string' }, system: { type: 'string' }, tools: { type: 'string' }, ...json },
     agent: true,
     run: async (p, v) => (await commandsModule()).compareCmd(need(p[0], 'agent-id'), v),
   },

@@ -496,7 +496,13 @@ export async function compareCmd(agentId: string, v: Values) {
   const { agents } = await connectAgents();
   say(`forking "${agentId}" at #${at} for ${models.length} model${models.length === 1 ? '' : 's'} and running the turn…`);
   const results = await agents
-    .compare(agentId, { at, models, ...(system !== undefined ? { systemInstruction: system } : {}), ...(tools ? { tools } : {}) })
+    .compare(agentId, {
+      at,
+      models,
+      ...(str(v, 'prefix') ? { prefix: str(v, 'prefix') } : {}),
+      ...(system !== undefined ? { systemInstruction: system } : {}),
+      ...(tools ? { tools } : {}),
+    })
     .catch((err) => forkRefusal(err, agentId));
   print(!!v.json, results, () => sideBySide(results, process.stdout.columns || 120));
 }

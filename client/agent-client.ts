@@ -170,7 +170,7 @@ export class AgentClient {
     const { at, models, systemInstruction, tools } = options;
     const forks = models.map((model) => ({
       at,
-      as: options.forkId?.(model) ?? compareForkId(agentId, at, model),
+      as: options.forkId?.(model) ?? compareForkId(agentId, at, model, options.prefix),
       model,
       ...(systemInstruction !== undefined ? { systemInstruction } : {}),
       ...(tools ? { tools } : {}),

@@ -10,8 +10,10 @@ export interface CompareOptions {
   at: number;
   /** `provider:model`s, one fork each (at least one, at most 8). */
   models: string[];
-  /** The forks' ids (default `<agent>.<seq>.<model with : as ->`). */
+  /** The forks' ids (default `<prefix>.<model with : as ->`). */
   forkId?: (model: string) => string;
+  /** The start of the forks' default ids (default `<agent>.<seq>`): another compare at the same point needs another. */
+  prefix?: string;
   systemInstruction?: string;
   tools?: string[];
 }
@@ -32,8 +34,8 @@ export interface CompareResult {
 export const MAX_COMPARED_MODELS = 8;
 
 /** The default id of the fork that runs `model`: readable, and an agent id (no spaces or slashes). */
-export function compareForkId(agentId: string, seq: number, model: string): string {
-  return `${agentId}.${seq}.${model.replace(/[^A-Za-z0-9._-]+/g, '-')}`;
+export function compareForkId(agentId: string, seq: number, model: string, prefix = `${agentId}.${seq}`): string {
+  return `${prefix}.${model.replace(/[^A-Za-z0-9._-]+/g, '-')}`;
 }
 
 export function checkCompareModels(models: readonly string[]): void {

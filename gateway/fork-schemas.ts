@@ -50,6 +50,9 @@ export const CompareBody = z
   .object({
     at: Seq.describe('An input (a model_input entry): each fork runs its turn again.'),
     models: z.array(ModelName).min(1).max(8),
+    prefix: AgentId.optional().describe(
+      'The forks are named `<prefix>.<provider-model>` (default `<id>.<at>`): another compare at the same point needs another.',
+    ),
     systemInstruction: Instruction.optional(),
     tools: Tools.optional(),
   })
