@@ -45,5 +45,12 @@ test('fork, state and compare on the command line', async () => {
     expect(first).toMatch(/^scripted:echo\s+│ demo:offline$/);
     expect(compared.stdout).toMatch(/duration \d+\.\d s/);
     expect((await t.agents.state(`${id}.${input}.demo-offline`)).config.forkedFrom).toMatchObject({ agentId: id, seq: input });
+    // The same point again collides with the forks that remain, unless named otherwise.
+    const again = await cli(['compare', id, '--at', String(input), '--models', 'demo:offline']);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`Agent "${id}.${input}.demo-offline" already exists`);
+    const named = await cli(['compare', id, '--at', String(input), '--models', 'demo:offline', '--prefix', `${id}-try2`, '--json']);
+    expect(named.code).toBe(0);
+    expect(JSON.parse(named.stdout)).toEqual([expect.objectContaining({ agentId: `${id}-try2.demo-offline`, model: 'demo:offline', status: 'answered' })]);
   });
 });
