@@ -227,4 +227,5 @@ test('compare runs the turn of an input on two models (OpenAI and Anthropic wire
   expect(JSON.stringify(system)).toContain('Answer in French.');
   expect(JSON.stringify(sourceSystem)).toContain('You are a test agent.');
   expect(conversation).toEqual(sourceConversation);
+  await maybeRecordHistory(t.agents.handle(`${source.agentId}-fr`), 'fork-at-input_v1.json');
 });
