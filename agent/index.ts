@@ -38,3 +38,5 @@ export * from './refused-attachments';
 export * from './compaction';
 export * from './archive';
 export * from './effect-ledger';
+export * from './time-travel';
+export * from './fork';
