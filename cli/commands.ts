@@ -128,6 +128,7 @@ export async function sendCmd(agentId: string, text: string, v: Values): Promise
   // history events). The answer, or a person needed first (an approval), or the time given runs out:
   // whichever comes first.
   const asked = await agents.askTracked(agentId, input);
+  await watchWorkerWhile(asked.taken, { agents, agentId, awaiting: 'the agent to take the input', leaving, say, slowNotice: true });
   const watching = new AbortController();
   const answer = watchWorkerWhile(asked.outcome, { agents, agentId, awaiting: 'the answer', leaving: kept, say });
   const approvals = untilApprovalNeeded(agents, agentId, watching.signal).then(async (calls) => {

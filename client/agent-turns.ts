@@ -94,16 +94,17 @@ export class AgentTurns {
       return { ...outcome, ...(duplicate ? { duplicate } : {}) };
     })();
     const fromOutcome = () => outcome.then((o): AskAccepted => ({ inputSeq: o.inputSeq, ...(o.duplicate ? { duplicate: o.duplicate } : {}) }));
-    let taken: Promise<AskAccepted> | undefined;
+    let named: Promise<AskAccepted> | undefined;
     const accepted = () =>
-      (taken ??= Promise.race([acceptance, outcome.then(() => undefined)]).then(async (first) => {
+      (named ??= Promise.race([acceptance, outcome.then(() => undefined)]).then(async (first) => {
         if (!first) return fromOutcome(); // over before it was known to be accepted: the outcome says
         if ('sent' in first) return first.sent;
         // Null once the ask has completed (its outcome says), or from a worker older than the query.
         const asked = await this.calls.query(agentId, () => this.calls.handle(agentId).query(askedInputQuery, first.updateId)).catch(() => null);
         return asked ?? fromOutcome();
       }));
-    return { accepted, outcome };
+    const taken = Promise.race([acceptance, outcome]).then(() => undefined);
+    return { taken, accepted, outcome };
   }
 
   /** The outcome a receipt stands for: an answer by reference is read from the run that answered. */
@@ -128,6 +129,8 @@ export class AgentTurns {
 
 /** An `ask` under way (AgentTurns.askTracked). */
 export interface TrackedAsk {
+  /** Resolves once the agent took the input (no query; rejects as `outcome` does if it was refused). */
+  taken: Promise<void>;
   /** The input the ask took (the first delivery's for a duplicate); one query when first called. */
   accepted(): Promise<AskAccepted>;
   outcome: Promise<TurnOutcome & { duplicate?: true }>;
