@@ -13,7 +13,7 @@
 import readline from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { type AgentError, LivecontextError } from '../agent/index';
+import { type AgentError, LivecontextError, type TurnOutcome } from '../agent/index';
 import type { AgentClient } from '../client/agent-client';
 import { outcomeText } from '../client/outcome-text';
 import { ChatScreen } from './chat-screen';
@@ -140,8 +140,8 @@ async function runPiped(o: ChatOptions): Promise<void> {
       if (text.startsWith('/')) {
         if (await command(o, text, print, false)) break;
       } else if (text) {
-        const { inputSeq } = await o.agents.send(o.agentId, line);
-        await printReply(o, inputSeq, print); // strictly one reply per line, in order
+        // One update for the line and its answer, as `ask`: strictly one reply per line, in order.
+        await printReply(o, (await o.agents.askTracked(o.agentId, line)).outcome, print);
       }
     }
   } finally {
@@ -149,9 +149,10 @@ async function runPiped(o: ChatOptions): Promise<void> {
   }
 }
 
-async function printReply(o: ChatOptions, inputSeq: number, print: Print): Promise<void> {
+async function printReply(o: ChatOptions, turn: Promise<TurnOutcome>, print: Print): Promise<void> {
   const { agents, agentId } = o;
-  const outcome = await agents.waitForAnswer(agentId, inputSeq);
+  const outcome = await turn;
+  const { inputSeq } = outcome;
   if (outcome.status === 'answered') {
     const entries = await agents.history(agentId, outcome.inputEntrySeq);
     for (const l of formatProgress(entries.filter((e) => e.seq < outcome.answer.seq))) process.stderr.write(`${terminalText(l)}\n`);

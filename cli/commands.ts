@@ -110,40 +110,45 @@ export async function sendCmd(agentId: string, text: string, v: Values): Promise
     ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
     ...(responseSchema ? { responseSchema } : {}),
   };
-  const { inputSeq, duplicate } = await watchWorkerWhile(agents.send(agentId, input), {
-    agents,
-    agentId,
-    awaiting: 'the agent to take the input',
-    leaving,
-    say,
-    slowNotice: true,
-  });
-  if (duplicate) say(`Input with idempotency key "${idempotencyKey}" was taken before, as input #${inputSeq}: not sent again.`);
+  const duplicateNotice = (inputSeq: number) => say(`Input with idempotency key "${idempotencyKey}" was taken before, as input #${inputSeq}: not sent again.`);
   if (!v.wait) {
+    const { inputSeq, duplicate } = await watchWorkerWhile(agents.send(agentId, input), {
+      agents,
+      agentId,
+      awaiting: 'the agent to take the input',
+      leaving,
+      say,
+      slowNotice: true,
+    });
+    if (duplicate) duplicateNotice(inputSeq);
     print(!!v.json, { inputSeq, ...(duplicate ? { duplicate } : {}) }, () => `Accepted as input #${inputSeq}.`);
     return 0;
   }
-  const awaiting = `the answer to input #${inputSeq}`;
   const kept = `Ctrl-C stops waiting; the agent keeps the input, and \`livecontext history ${agentId}\` shows the answer later.`;
-  // The answer, or a person needed first (an approval), or the time given runs out: whichever comes first.
+  // One update for the input and its answer, as `ask` (send + waitForAnswer would be two, and five more
+  // history events). The answer, or a person needed first (an approval), or the time given runs out:
+  // whichever comes first.
+  const asked = await agents.askTracked(agentId, input);
+  await watchWorkerWhile(asked.taken, { agents, agentId, awaiting: 'the agent to take the input', leaving, say, slowNotice: true });
   const watching = new AbortController();
-  const answer = watchWorkerWhile(agents.waitForAnswer(agentId, inputSeq), { agents, agentId, awaiting, leaving: kept, say });
-  const approvals = untilApprovalNeeded(agents, agentId, watching.signal);
-  const first = await within(
-    timeoutMs,
-    Promise.race([answer, approvals.then((calls) => ({ status: 'needs_approval' as const, inputSeq, waitingFor: calls }))]),
-  ).finally(() => watching.abort());
+  const answer = watchWorkerWhile(asked.outcome, { agents, agentId, awaiting: 'the answer', leaving: kept, say });
+  const approvals = untilApprovalNeeded(agents, agentId, watching.signal).then(async (calls) => {
+    const { inputSeq } = await asked.accepted();
+    return { status: 'needs_approval' as const, inputSeq, waitingFor: calls };
+  });
+  const first = await within(timeoutMs, Promise.race([answer, approvals])).finally(() => watching.abort());
   answer.catch(() => undefined); // a wait left behind may fail as the process ends
   if (first === TIMEOUT) {
     say(`No answer within ${str(v, 'timeout')} s; the agent keeps the input, and \`livecontext history ${agentId}\` shows the answer later.`);
     return TIMED_OUT;
   }
   if (first.status === 'needs_approval') {
-    for (const line of approvalNotice(agentId, inputSeq, first.waitingFor)) say(line);
+    for (const line of approvalNotice(agentId, first.inputSeq, first.waitingFor)) say(line);
     if (v.json) print(true, first, () => '');
     return NEEDS_PERSON;
   }
-  const outcome = first;
+  const { duplicate, ...outcome } = first;
+  if (duplicate) duplicateNotice(outcome.inputSeq);
   if (outcome.status === 'asked') {
     print(!!v.json, outcome, () => outcome.question);
     say(questionNotice(agentId));

@@ -41,6 +41,7 @@ import {
   sendInputUpdate,
   snapshotQuery,
   stateQuery,
+  turnOutcomeQuery,
   stopSignal,
   type NotebookWrite,
   type NotebookWriteResult,
@@ -53,7 +54,8 @@ import { type ForkOptions, type ForkResult, type ForkSummary, forkStart, forkSta
 import { type AgentSummary, listAgents } from './agent-list';
 import { AgentSchedules } from './agent-schedules';
 import { type StartAgentOptions, newAgentInput, startAgentWorkflow } from './agent-start';
-import { AgentTurns } from './agent-turns';
+import { AgentTurns, type TrackedAsk } from './agent-turns';
+import { errorText } from './retry';
 import { refuseOversizedInline } from './input-size';
 import { partialOutput, pollChanges, toolProgress } from './live-output';
 import { refuseUnsafePatterns } from './schema-patterns';
@@ -274,6 +276,32 @@ export class AgentClient {
     await refuseOversizedInline(this.client.options.loadedDataConverter, sent);
     const outcome = await this.turns.askInOneUpdate(agentId, sent);
     return options ? typedOutcome(outcome, options.schema) : outcome;
+  }
+
+  /**
+   * `ask` for a caller that follows the turn before it ends (a chat, an event stream, a CLI that reports
+   * approvals): `accepted()` names the input (one query, only when called), `outcome` is `ask`'s. One
+   * update per turn, as `ask`; send + waitForAnswer cost two and five more history events.
+   */
+  async askTracked(agentId: string, input: AgentInput | string): Promise<TrackedAsk> {
+    const sent = asInput(input);
+    refuseUnsafePatterns(sent);
+    await refuseOversizedInline(this.client.options.loadedDataConverter, sent);
+    return this.turns.askTracked(agentId, sent);
+  }
+
+  /**
+   * How the turn of `inputSeq` ended, for a turn known to be over (the state says so): a query, so no
+   * update and no history event; undefined while it is not over. A worker older than the query is asked
+   * with waitForAnswer, which answers at once for a turn that is over.
+   */
+  async finishedTurn(agentId: string, inputSeq: number): Promise<TurnOutcome | undefined> {
+    try {
+      return (await this.calls.query(agentId, () => this.handle(agentId).query(turnOutcomeQuery, inputSeq))) ?? undefined;
+    } catch (err) {
+      if (!/turnOutcome/.test(errorText(err)) || !/(unknown|registered|handler)/i.test(errorText(err))) throw err;
+      return this.waitForAnswer(agentId, inputSeq);
+    }
   }
 
   state(agentId: string): Promise<AgentStatus> {

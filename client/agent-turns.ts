@@ -4,7 +4,16 @@
  */
 import { type Client, WorkflowUpdateStage } from '@temporalio/client';
 import type { AgentInput, ModelOutputEntry, TurnOutcome } from '../agent/index';
-import { type AskReceipt, type AskRequest, type TurnReceipt, askUpdate, entriesQuery, waitForAnswerUpdate } from '../workflows/messages';
+import {
+  type AskAccepted,
+  type AskReceipt,
+  type AskRequest,
+  type TurnReceipt,
+  askedInputQuery,
+  askUpdate,
+  entriesQuery,
+  waitForAnswerUpdate,
+} from '../workflows/messages';
 import type { AgentCalls } from './agent-calls';
 import { errorText, refusedUnaccepted, repeatIdempotent, retryWhile } from './retry';
 import type { WorkerCheck } from './worker-check';
@@ -17,7 +26,7 @@ export class AgentTurns {
     /** AgentClientOptions.answersInline. */
     private readonly answersInline: boolean,
     /** The client's `send`: a worker older than the `ask` update gets send + waitForAnswer instead. */
-    private readonly send: (agentId: string, input: AgentInput) => Promise<{ inputSeq: number }>,
+    private readonly send: (agentId: string, input: AgentInput) => Promise<{ inputSeq: number; duplicate?: true }>,
   ) {}
 
   /** Waits (server-side, no polling) until the agent has finished its turn for `inputSeq`. */
@@ -41,32 +50,61 @@ export class AgentTurns {
    * refuses it unaccepted; then the two updates do the same.
    */
   async askInOneUpdate(agentId: string, input: AgentInput): Promise<TurnOutcome> {
+    const { duplicate: _duplicate, ...outcome } = await this.askTracked(agentId, input).outcome;
+    return outcome;
+  }
+
+  /**
+   * `askInOneUpdate`, for a caller that follows the turn before it ends (a chat, an event stream):
+   * `accepted()` says which input the ask took — one query, asked only when called, no history event —
+   * and `outcome` how its turn ended (`duplicate` when the input's idempotency key was seen before).
+   */
+  askTracked(agentId: string, input: AgentInput): TrackedAsk {
     const request: AskRequest = { input, ...(this.answersInline ? { withAnswer: true } : {}) };
-    let answered: AskReceipt;
-    try {
-      answered = await retryWhile(
-        async () => {
-          // Returns once accepted, or once refused (then result() throws the refusal).
-          const accepted = await this.calls.change(agentId, (updateId) =>
-            this.calls.handle(agentId).startUpdate(askUpdate, { args: [request], updateId, waitForStage: WorkflowUpdateStage.ACCEPTED }),
-          );
-          // A refusal that proves the update was never accepted (UnprocessedUpdate) is not repeated here:
-          // the handle would give the same rejection again. It ends this attempt; the next one asks anew.
-          return retryWhile(
-            () => accepted.result(),
-            (err) => (refusedUnaccepted(err)?.freshId ? undefined : repeatIdempotent(err)?.backoff),
-          );
-        },
-        (err) => (refusedUnaccepted(err)?.freshId ? refusedUnaccepted(err)?.backoff : undefined),
-      );
-    } catch (err) {
-      if (!/No registered handler for update: ask\b/.test(errorText(err))) throw err;
-      const { inputSeq } = await this.send(agentId, input);
-      return this.waitForAnswer(agentId, inputSeq);
-    }
-    const { duplicate: _duplicate, ...receipt } = answered;
-    if (receipt.status === 'continued') return this.waitForAnswer(agentId, receipt.inputSeq); // the turn goes on in the next run
-    return this.outcomeOf(agentId, receipt);
+    let acceptedAs!: (how: { updateId: string } | { sent: AskAccepted }) => void;
+    const acceptance = new Promise<{ updateId: string } | { sent: AskAccepted }>((resolve) => (acceptedAs = resolve));
+    const outcome = (async (): Promise<TurnOutcome & { duplicate?: true }> => {
+      let answered: AskReceipt;
+      try {
+        answered = await retryWhile(
+          async () => {
+            // Returns once accepted, or once refused (then result() throws the refusal).
+            const accepted = await this.calls.change(agentId, (updateId) =>
+              this.calls.handle(agentId).startUpdate(askUpdate, { args: [request], updateId, waitForStage: WorkflowUpdateStage.ACCEPTED }),
+            );
+            acceptedAs({ updateId: accepted.updateId });
+            // A refusal that proves the update was never accepted (UnprocessedUpdate) is not repeated here:
+            // the handle would give the same rejection again. It ends this attempt; the next one asks anew.
+            return retryWhile(
+              () => accepted.result(),
+              (err) => (refusedUnaccepted(err)?.freshId ? undefined : repeatIdempotent(err)?.backoff),
+            );
+          },
+          (err) => (refusedUnaccepted(err)?.freshId ? refusedUnaccepted(err)?.backoff : undefined),
+        );
+      } catch (err) {
+        if (!/No registered handler for update: ask\b/.test(errorText(err))) throw err;
+        const sent = await this.send(agentId, input);
+        acceptedAs({ sent });
+        return { ...(await this.waitForAnswer(agentId, sent.inputSeq)), ...(sent.duplicate ? { duplicate: true as const } : {}) };
+      }
+      const { duplicate, ...receipt } = answered;
+      // The turn goes on in the next run when `continued`.
+      const outcome = receipt.status === 'continued' ? await this.waitForAnswer(agentId, receipt.inputSeq) : await this.outcomeOf(agentId, receipt);
+      return { ...outcome, ...(duplicate ? { duplicate } : {}) };
+    })();
+    const fromOutcome = () => outcome.then((o): AskAccepted => ({ inputSeq: o.inputSeq, ...(o.duplicate ? { duplicate: o.duplicate } : {}) }));
+    let named: Promise<AskAccepted> | undefined;
+    const accepted = () =>
+      (named ??= Promise.race([acceptance, outcome.then(() => undefined)]).then(async (first) => {
+        if (!first) return fromOutcome(); // over before it was known to be accepted: the outcome says
+        if ('sent' in first) return first.sent;
+        // Null once the ask has completed (its outcome says), or from a worker older than the query.
+        const asked = await this.calls.query(agentId, () => this.calls.handle(agentId).query(askedInputQuery, first.updateId)).catch(() => null);
+        return asked ?? fromOutcome();
+      }));
+    const taken = Promise.race([acceptance, outcome]).then(() => undefined);
+    return { taken, accepted, outcome };
   }
 
   /** The outcome a receipt stands for: an answer by reference is read from the run that answered. */
@@ -87,4 +125,13 @@ export class AgentTurns {
     }
     throw new Error(`Answer entry #${seq} of agent ${agentId} is no longer available.`);
   }
+}
+
+/** An `ask` under way (AgentTurns.askTracked). */
+export interface TrackedAsk {
+  /** Resolves once the agent took the input (no query; rejects as `outcome` does if it was refused). */
+  taken: Promise<void>;
+  /** The input the ask took (the first delivery's for a duplicate); one query when first called. */
+  accepted(): Promise<AskAccepted>;
+  outcome: Promise<TurnOutcome & { duplicate?: true }>;
 }

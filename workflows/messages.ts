@@ -120,6 +120,16 @@ export type AskReceipt = TurnReceipt & { duplicate?: true };
  * and workflow tasks. `continued` means the turn goes on in the next run: wait there with `waitForAnswer`.
  */
 export const askUpdate = defineUpdate<AskReceipt, [AskRequest]>('ask');
+/** The input an `ask` took, while its turn runs. */
+export interface AskAccepted {
+  inputSeq: number;
+  duplicate?: true;
+}
+/**
+ * The input a running `ask` update (by its update id) took, or null once it completed (its receipt
+ * says) or if no such ask runs: for a client that follows the turn before it ends, without a second update.
+ */
+export const askedInputQuery = defineQuery<AskAccepted | null, [string]>('askedInput');
 /** Change model, tools or system instruction; returns the new status. Clears a blocking error. */
 export const configureUpdate = defineUpdate<AgentStatus, [ConfigChange]>('configure');
 /** Fire-and-forget variant of `configure`; an invalid change is logged and dropped. */
@@ -175,3 +185,5 @@ export const pendingToolCallsQuery = defineQuery<ToolCallRequest[]>('pendingTool
 export const snapshotQuery = defineQuery<AgentSnapshot>('snapshot');
 /** The index of the agent's archive (older entries sealed into segments), or null when nothing is archived. */
 export const archiveQuery = defineQuery<ArchiveIndex | null>('archive');
+/** How the turn of an input ended, or null while it is not over: what `waitForAnswer` gives, without an update. */
+export const turnOutcomeQuery = defineQuery<TurnOutcome | null, [number]>('turnOutcome');

@@ -17,6 +17,8 @@ export interface AgUiRunOptions {
   runId: string;
   /** The input this run sent (or, for a repeated POST, the one its first delivery sent). */
   inputSeq: number;
+  /** How the input's turn ended, once it has (the `ask` that sent it): what history cannot say (dropped, stopped, reset). */
+  outcome: Promise<TurnOutcome>;
   /** Where the run's events start: before the input's turn, or the Last-Event-ID of a resumed stream. */
   cursor: Cursor;
   /** A resumed stream: RUN_STARTED was sent already. */
@@ -40,7 +42,7 @@ export async function* agUiRun(o: AgUiRunOptions): AsyncGenerator<Emitted> {
 
   // The turn's outcome, waited for server-side: it says what history cannot (dropped, stopped, reset).
   let outcome = undefined as TurnOutcome | undefined;
-  agents.waitForAnswer(agentId, inputSeq).then(
+  o.outcome.then(
     (o) => (outcome = o),
     () => undefined, // the feed's own reads say what is wrong
   );

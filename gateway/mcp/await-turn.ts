@@ -1,8 +1,9 @@
 /**
  * Waiting, for at most a while, for the turn an input started. The agent's state is polled (a query)
- * and `waitForAnswer` is asked only once the turn is over, when it answers at once: a wait abandoned at
- * its cap would otherwise stay open in the agent as an unfinished update, and Temporal allows a workflow
- * only 10 of those, so a host that keeps timing out would end up blocking every other sender.
+ * and the turn's outcome read (another query) once it is over: no update waits in the agent, since one
+ * abandoned at the wait's cap would stay open there, and Temporal allows a workflow only 10 of those, so
+ * a host that keeps timing out would end up blocking every other sender; and a turn through MCP costs
+ * the history events a turn through `ask` costs.
  */
 import type { AgentClient } from '../../client/agent-client';
 import type { TurnOutcome } from '../../agent/index';
@@ -30,7 +31,7 @@ export interface AwaitTurnOptions {
 /**
  * Whether the turn of `inputSeq` is over as far as the state shows: a later input was taken (the agent
  * takes one only after answering), or this one was taken and the agent is idle again or stuck on an
- * error. Then `waitForAnswer` has its outcome at hand.
+ * error. Then the agent has its outcome at hand.
  */
 export function turnIsOver(s: AgentStatus, inputSeq: number): boolean {
   if (s.consumedInputSeq > inputSeq) return true;
@@ -42,7 +43,8 @@ export async function awaitTurn(agents: AgentClient, agentId: string, inputSeq: 
   const pollMs = options.pollMs ?? 500;
   for (;;) {
     const state = await agents.state(agentId);
-    if (turnIsOver(state, inputSeq)) return { status: 'finished', outcome: await agents.waitForAnswer(agentId, inputSeq) };
+    const outcome = turnIsOver(state, inputSeq) ? await agents.finishedTurn(agentId, inputSeq) : undefined;
+    if (outcome) return { status: 'finished', outcome };
     if (state.blockedOn === 'approval' || state.blockedOn === 'unknown_outcome' || state.blockedOn === 'error' || state.stopping)
       return { status: 'blocked', state };
     const elapsed = Date.now() - started;

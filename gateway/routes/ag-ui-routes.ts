@@ -51,12 +51,26 @@ export function mountAgUiRoutes(app: Hono<GatewayEnv>, options: GatewayOptions):
     const resumeAt = lastEventCursor(c.req.header('last-event-id'));
     // Read before sending: the input's turn comes after every entry there is now.
     const before = await agents.state(agentId); // 404 for an unknown agent, before the stream starts
-    const { inputSeq, duplicate } = await agents.send(agentId, input);
+    // One update for the input and its turn's outcome (send + waitForAnswer would be two).
+    const asked = await agents.askTracked(agentId, input);
+    asked.outcome.catch(() => undefined); // the run's feed says what went wrong
+    const { inputSeq, duplicate } = await asked.accepted();
     // A repeated run without a cursor looks for its input's turn from the start of history.
     const cursor = resumeAt ?? cursorAt(duplicate ? 0 : before.lastSeq);
     return sseResponse(
       c,
-      (signal) => agUiRun({ agents, agentId, threadId: body.threadId, runId: body.runId, inputSeq, cursor, resumed: resumeAt !== undefined, signal }),
+      (signal) =>
+        agUiRun({
+          agents,
+          agentId,
+          threadId: body.threadId,
+          runId: body.runId,
+          inputSeq,
+          outcome: asked.outcome,
+          cursor,
+          resumed: resumeAt !== undefined,
+          signal,
+        }),
       sseOptions(options, log),
     );
   };

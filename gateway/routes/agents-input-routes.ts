@@ -55,9 +55,11 @@ export function mountAgentInputRoutes(api: ApiApp, agents: AgentClient): void {
       throw new HttpError(400, 'IDEMPOTENCY_KEY_MISMATCH', "The Idempotency-Key header and the body's idempotencyKey differ: send one, or the same in both.");
     }
     checkPlainInputKey(headerKey ?? input.idempotencyKey);
-    const accepted = await agents.send(id, headerKey ? { ...input, idempotencyKey: headerKey } : input);
-    if (!wait) return c.json(accepted, 202);
-    return c.json({ ...accepted, outcome: await agents.waitForAnswer(id, accepted.inputSeq) }, 200);
+    const keyed = headerKey ? { ...input, idempotencyKey: headerKey } : input;
+    if (!wait) return c.json(await agents.send(id, keyed), 202);
+    // One update for the input and its answer (send + waitForAnswer would be two, and five more history events).
+    const { duplicate, ...outcome } = await (await agents.askTracked(id, keyed)).outcome;
+    return c.json({ inputSeq: outcome.inputSeq, ...(duplicate ? { duplicate } : {}), outcome }, 200);
   });
 
   api.openapi(getAnswer, async (c) => {

@@ -2,7 +2,7 @@
  * The agent workflow's input handlers: the input signal, and the sendInput, ask and waitForAnswer
  * updates with the receipts clients wait for. Registered before the run's first await, in this order.
  */
-import { condition, log, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, currentUpdateInfo, log, setHandler, workflowInfo } from '@temporalio/workflow';
 import {
   type Agent,
   answerByReference,
@@ -12,7 +12,16 @@ import {
   InputRejectedError,
   type TurnOutcome,
 } from '../../agent/index';
-import { type AskReceipt, askUpdate, inputSignal, sendInputUpdate, type TurnReceipt, waitForAnswerUpdate } from '../messages';
+import {
+  type AskAccepted,
+  type AskReceipt,
+  askedInputQuery,
+  askUpdate,
+  inputSignal,
+  sendInputUpdate,
+  type TurnReceipt,
+  waitForAnswerUpdate,
+} from '../messages';
 import { ANSWER_BY_REFERENCE_PATCH, INLINE_SMALL_ANSWER_PATCH } from '../run-changes';
 import { refusing } from './failures';
 import type { RunControl } from './run-control';
@@ -50,11 +59,20 @@ export function registerInputHandlers(agent: Agent, run: RunControl, changed: (c
     // The answer entry is in history already (the model call's result): name it, do not copy it.
     return answerByReference(outcome, workflowInfo().runId);
   };
+  // Running asks by update id (memory only: replay rebuilds it, and a run's asks end with the run).
+  const asked = new Map<string, AskAccepted>();
+  setHandler(askedInputQuery, (updateId) => asked.get(updateId) ?? null);
   setHandler(
     askUpdate,
     run.counted(async ({ input, withAnswer }): Promise<AskReceipt> => {
       const { inputSeq, duplicate } = agent.enqueueInput(input, keyed(input));
-      return { ...(await receipt(inputSeq, withAnswer === true)), ...(duplicate ? { duplicate } : {}) };
+      const updateId = currentUpdateInfo()?.id;
+      if (updateId) asked.set(updateId, { inputSeq, ...(duplicate ? { duplicate } : {}) });
+      try {
+        return { ...(await receipt(inputSeq, withAnswer === true)), ...(duplicate ? { duplicate } : {}) };
+      } finally {
+        if (updateId) asked.delete(updateId);
+      }
     }),
     { validator: refusing((request) => checkInput((request as { input?: unknown } | undefined)?.input)) },
   );

@@ -2,7 +2,7 @@
 import { setHandler } from '@temporalio/workflow';
 import type { Agent, AgentStatus } from '../../agent/index';
 import { pageEntries } from '../agent-views';
-import { archiveQuery, entriesQuery, pendingToolCallsQuery, snapshotQuery, stateQuery } from '../messages';
+import { archiveQuery, entriesQuery, pendingToolCallsQuery, snapshotQuery, stateQuery, turnOutcomeQuery } from '../messages';
 
 export function registerQueries(agent: Agent, status: () => AgentStatus): void {
   setHandler(stateQuery, status);
@@ -10,4 +10,5 @@ export function registerQueries(agent: Agent, status: () => AgentStatus): void {
   setHandler(archiveQuery, () => agent.state.archive ?? null);
   setHandler(pendingToolCallsQuery, () => agent.pendingToolCalls());
   setHandler(snapshotQuery, () => agent.toSnapshot());
+  setHandler(turnOutcomeQuery, (inputSeq) => agent.turnOutcome(inputSeq) ?? null);
 }
