@@ -8,8 +8,9 @@
  * - `livecontext_turns{model}`: turns done, counted when the agent comes to rest waiting for input
  *   after working (an answered turn, tools and approvals included, counts once).
  * - `livecontext_agent_blocked{reason, error}`: times agents came to rest blocked on something other
- *   than input: `reason` is `approval` (a tool call waits for a person) or `error` (the model call
- *   failed for good; `error` is its code, e.g. `ModelError.RateLimited`, `BUDGET_EXCEEDED`).
+ *   than input: `reason` is `approval` (a tool call waits for a person's approval), `unknown_outcome`
+ *   (only calls whose outcome is unknown wait, for a resolve) or `error` (the model call failed for
+ *   good; `error` is its code, e.g. `ModelError.RateLimited`, `BUDGET_EXCEEDED`).
  * - `livecontext_continue_as_new{cause}`: runs handed on to a new run: `history` (the run's history
  *   grew past its budget, or Temporal suggested it) or `reset`.
  */
@@ -19,6 +20,12 @@ import { metricMeter } from '@temporalio/workflow';
 interface MetricSubject {
   readonly config: { readonly model: string };
   readonly lastError?: { readonly code: string };
+  awaitingApproval(): readonly unknown[];
+}
+
+/** Why an agent resting on BlockedOnApproval waits: an approval, or only calls whose outcome is unknown. */
+export function approvalRestReason(agent: Pick<MetricSubject, 'awaitingApproval'>): 'approval' | 'unknown_outcome' {
+  return agent.awaitingApproval().length > 0 ? 'approval' : 'unknown_outcome';
 }
 
 export interface AgentMetrics {
@@ -50,7 +57,7 @@ export function agentMetrics(agent: MetricSubject): AgentMetrics {
       // a retry that failed at once) is the same block, counted once.
       const again = !worked && outcome === lastRest;
       if (outcome === 'BlockedOnInput' && worked) turns.add(1, { model: agent.config.model });
-      else if (outcome === 'BlockedOnApproval' && !again) blocked.add(1, { reason: 'approval' });
+      else if (outcome === 'BlockedOnApproval' && !again) blocked.add(1, { reason: approvalRestReason(agent) });
       else if (outcome === 'BlockedOnError' && !again) blocked.add(1, { reason: 'error', error: agent.lastError?.code ?? 'unknown' });
       worked = false;
       lastRest = outcome;
