@@ -76,6 +76,7 @@ function transcriptLines(e: HistoryEntry): string[] {
     case 'widget_write':
     case 'compaction':
     case 'model_failure': // the record's, not the model's: a summary leaves it out as the context does
+    case 'rewind': // what it took out is out of the transcript already (visibleEntries)
       return [];
   }
 }

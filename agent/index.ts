@@ -38,3 +38,4 @@ export * from './refused-attachments';
 export * from './compaction';
 export * from './archive';
 export * from './effect-ledger';
+export * from './time-travel';

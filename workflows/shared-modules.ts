@@ -52,6 +52,7 @@ import * as snapshot from '../agent/snapshot';
 import * as stepIo from '../agent/step-io';
 import * as subAgents from '../agent/sub-agents';
 import * as timerTools from '../agent/timer-tools';
+import * as timeTravel from '../agent/time-travel';
 import * as tokenEstimate from '../agent/token-estimate';
 import * as toolAllowance from '../agent/tool-allowance';
 import * as toolDecision from '../agent/tool-decision';
@@ -151,6 +152,7 @@ for (const namespace of [
   stepIo,
   subAgents,
   timerTools,
+  timeTravel,
   tokenEstimate,
   toolAllowance,
   toolDecision,
