@@ -39,3 +39,4 @@ export * from './compaction';
 export * from './archive';
 export * from './effect-ledger';
 export * from './time-travel';
+export * from './rewind';

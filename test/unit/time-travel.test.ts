@@ -1,10 +1,11 @@
 /**
  * Time travel's two pure rules: which entries are points to go back to (travelPoint: a turn's end or a
  * model input, with a reason naming the nearest ones otherwise), and which entries are still in force
- * after rewinds (visibleEntries), nested rewinds and a bound included.
+ * after rewinds (visibleEntries), nested rewinds and a bound included; the agent's rewind: what it keeps,
+ * what leaves the model's context, the widgets and the instruction, and when it is refused.
  */
-import { type HistoryEntry, rewoundBy, rewoundSeqs, travelPoint, visibleEntries } from '../../agent/index';
-import { FAKE_INVOCATION } from '../support/scripted-deps';
+import { Agent, type HistoryEntry, renderModelContext, rewoundBy, rewoundSeqs, travelPoint, visibleEntries } from '../../agent/index';
+import { FAKE_INVOCATION, scriptedDeps, tickingClock } from '../support/scripted-deps';
 
 const at = (seq: number) => ({ seq, timestamp: `2026-01-01T00:00:${String(seq % 60).padStart(2, '0')}.000Z` });
 const input = (seq: number, text = `q${seq}`): HistoryEntry => ({ ...at(seq), kind: 'model_input', sections: [{ title: 'User', content: text }] });
@@ -61,4 +62,69 @@ test('a rewind takes out the entries after its point and before itself; nested r
   });
   // A rewind to an input: its turn runs again.
   expect(travelPoint(once, 12)).toEqual({ ok: true, seq: 12, kind: 'input' });
+});
+
+describe('Agent.rewind', () => {
+  const notebookCall = (id: string, text: string) => ({
+    toolName: 'memory_notebook_replace',
+    toolCallId: id,
+    rawArguments: JSON.stringify({ old_text: '', new_text: text }),
+  });
+  const reply = (text: string) => ({ contents: [text], toolCalls: [], invocation: FAKE_INVOCATION });
+
+  async function settle(agent: Agent, deps: ReturnType<typeof scriptedDeps>) {
+    while ((await agent.doStep(deps)) === 'ProgressMade');
+  }
+
+  test('goes back to a turn end: the model, the widgets, the instruction and the budgets see the agent as it was; the inbox is kept', async () => {
+    const agent = Agent.create({ config: { model: 'fake:m' }, systemInstruction: 'first', clock: tickingClock() });
+    const deps = scriptedDeps([
+      reply('one'),
+      { contents: [], toolCalls: [notebookCall('n1', 'remember B')], invocation: FAKE_INVOCATION },
+      reply('two'),
+      reply('three'),
+    ]);
+    agent.enqueueInput({ text: 'A' });
+    await settle(agent, deps); // 2 in, 3 one
+    agent.configure({ systemInstruction: 'second' }); // 4
+    agent.enqueueInput({ text: 'B' });
+    await settle(agent, deps); // 5 in, 6 call, 7 results, 8 two
+    expect(agent.notebook.content).toContain('remember B');
+    agent.enqueueInput({ text: 'C (queued)' });
+    expect(() => agent.checkRewind({ toSeq: 6 })).toThrow(/model output with tool calls.*#5, #8/);
+    expect(() => agent.checkRewind({ toSeq: 99 })).toThrow(/beyond the last entry/);
+    const r = agent.rewind({ toSeq: 3, by: 'ana', reason: 'went wrong at B' });
+    expect(r).toEqual({ seq: 9, toSeq: 3, runState: 'WaitingInput', rewound: 5 });
+    expect(agent.state.entries.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]); // nothing lost
+    expect(agent.state.visible.map((e) => e.seq)).toEqual([1, 2, 3, 9]);
+    expect(agent.notebook.content).not.toContain('remember B');
+    expect(agent.state.systemInstruction).toBe('first');
+    expect(agent.inbox.map((i) => i.sections[0].content)).toEqual(['C (queued)']);
+    await settle(agent, deps); // 10 in C, 11 three
+    const context = renderModelContext(agent.state.entries, { uptoSeq: 10 });
+    expect(context.system).toBe('first');
+    expect(JSON.stringify(context.messages)).not.toMatch(/remember B|two|"B"/);
+    expect(JSON.stringify(context.messages)).toMatch(/C \(queued\)/);
+    // The snapshot (continue-as-new, export) carries it all and reads back the same.
+    const copy = Agent.fromSnapshot(JSON.parse(JSON.stringify(agent.toSnapshot())), tickingClock());
+    expect(copy.state.visible.map((e) => e.seq)).toEqual([1, 2, 3, 9, 10, 11]);
+    expect(copy.notebook.content).toBe(agent.notebook.content);
+    // A second rewind, to an input: its turn runs again.
+    expect(agent.rewind({ toSeq: 10 })).toMatchObject({ runState: 'PendingInput', rewound: 1 });
+  });
+
+  test('refused while the agent works; allowed when blocked on an error, which it clears', async () => {
+    const agent = Agent.create({ config: { model: 'fake:m' }, clock: tickingClock() });
+    const deps = scriptedDeps([reply('one')]);
+    agent.enqueueInput({ text: 'A' });
+    await settle(agent, deps);
+    agent.enqueueInput({ text: 'B' });
+    await agent.doStep(deps); // B's input: the model call is next
+    expect(() => agent.checkRewind({ toSeq: 2 })).toThrow(/working \(PendingInput\).*interrupt/);
+    expect(await agent.doStep(deps)).toBe('BlockedOnError'); // the script ran out
+    expect(agent.lastError).toBeDefined();
+    expect(agent.rewind({ toSeq: 2 })).toMatchObject({ seq: 5, runState: 'WaitingInput' }); // 1 in A, 2 one, 3 in B, 4 model_failure
+    expect(agent.lastError).toBeUndefined();
+    expect(() => agent.checkRewind({ toSeq: 3 })).toThrow(/was rewound by the rewind #5/);
+  });
 });
