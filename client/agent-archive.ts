@@ -60,7 +60,14 @@ export async function pageThroughArchive(
   const last = entries.at(-1)?.seq ?? afterSeq;
   const allOfWorking = rest.length > 0 && last === rest[rest.length - 1].seq && working.nextAfterSeq === null;
   const done = last >= uptoSeq || allOfWorking || (last >= archive.throughSeq && rest.length === 0 && working.entries.length === 0);
-  return { entries, nextAfterSeq: done ? null : last, lastSeq: working.lastSeq, archivedThroughSeq: archive.throughSeq };
+  const rewound = working.rewound?.filter(([from]) => from <= last); // the working set's ranges (a rewind never reaches into the archive)
+  return {
+    entries,
+    nextAfterSeq: done ? null : last,
+    lastSeq: working.lastSeq,
+    archivedThroughSeq: archive.throughSeq,
+    ...(rewound?.length ? { rewound } : {}),
+  };
 }
 
 /**
