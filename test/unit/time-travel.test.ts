@@ -64,17 +64,20 @@ test('a rewind takes out the entries after its point and before itself; nested r
   expect(travelPoint(once, 12)).toEqual({ ok: true, seq: 12, kind: 'input' });
 });
 
+const reply = (text: string) => ({ contents: [text], toolCalls: [], invocation: FAKE_INVOCATION });
+
+async function settle(agent: Agent, deps: ReturnType<typeof scriptedDeps>) {
+  let outcome = await agent.doStep(deps);
+  while (outcome === 'ProgressMade') outcome = await agent.doStep(deps);
+  return outcome;
+}
+
 describe('Agent.rewind', () => {
   const notebookCall = (id: string, text: string) => ({
     toolName: 'memory_notebook_replace',
     toolCallId: id,
     rawArguments: JSON.stringify({ old_text: '', new_text: text }),
   });
-  const reply = (text: string) => ({ contents: [text], toolCalls: [], invocation: FAKE_INVOCATION });
-
-  async function settle(agent: Agent, deps: ReturnType<typeof scriptedDeps>) {
-    while ((await agent.doStep(deps)) === 'ProgressMade');
-  }
 
   test('goes back to a turn end: the model, the widgets, the instruction and the budgets see the agent as it was; the inbox is kept', async () => {
     const agent = Agent.create({ config: { model: 'fake:m' }, systemInstruction: 'first', clock: tickingClock() });
@@ -127,4 +130,22 @@ describe('Agent.rewind', () => {
     expect(agent.lastError).toBeUndefined();
     expect(() => agent.checkRewind({ toSeq: 3 })).toThrow(/was rewound by the rewind #5/);
   });
+});
+
+test('usage a rewind took out no longer counts against budgets (state still says what was spent)', async () => {
+  const agent = Agent.create({ config: { model: 'fake:m', budgets: { dayTokens: 150 } }, clock: tickingClock() });
+  const spend = (text: string) => ({ ...reply(text), usage: { inputTokens: 50, outputTokens: 50 } });
+  const deps = scriptedDeps([spend('one'), spend('two'), spend('three')]);
+  agent.enqueueInput({ text: 'A' });
+  await settle(agent, deps); // 1 in, 2 one (100 tokens)
+  agent.enqueueInput({ text: 'B' });
+  await settle(agent, deps); // 3 in, 4 two (200 tokens)
+  agent.enqueueInput({ text: 'C' });
+  expect(await settle(agent, deps)).toBe('BlockedOnError'); // 5 in: over the day budget
+  expect(agent.lastError?.code).toMatch(/^Budget\./);
+  agent.rewind({ toSeq: 2 });
+  agent.enqueueInput({ text: 'D' });
+  expect(await settle(agent, deps)).toBe('BlockedOnInput'); // 100 tokens in force: D is answered
+  expect(agent.state.visible.map((e) => e.seq)).toEqual([1, 2, 6, 7, 8]);
+  expect(agent.status({ stopping: false }).usage).toMatchObject({ inputTokens: 150, outputTokens: 150 });
 });
