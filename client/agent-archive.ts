@@ -103,7 +103,11 @@ export async function* exportedSnapshot(store: ArchiveStore, snapshot: AgentSnap
 export async function archivedForStart(store: ArchiveStore, snapshot: AgentSnapshot): Promise<AgentSnapshot> {
   const keep = snapshot.config.workingSetBytes ?? DEFAULT_WORKING_SET_BYTES;
   const { entries } = snapshot;
-  const plan = sealPlan(entries, entries.map(entryBytes), keep);
+  const planned = sealPlan(entries, entries.map(entryBytes), keep);
+  // As the agent seals (AgentState.sealCandidate): no segment ends between a rewind's point and the rewind.
+  const rewinds = entries.filter((e) => e.kind === 'rewind');
+  const splits = planned.findIndex((p) => rewinds.some((r) => entries[p.end].seq > r.toSeq && entries[p.end].seq < r.seq));
+  const plan = splits < 0 ? planned : planned.slice(0, splits);
   if (!plan.length) return snapshot;
   let index = snapshot.archive ?? emptyArchive();
   for (const piece of plan) {

@@ -4,7 +4,7 @@
  * after rewinds (visibleEntries), nested rewinds and a bound included; the agent's rewind: what it keeps,
  * what leaves the model's context, the widgets and the instruction, and when it is refused.
  */
-import { Agent, type HistoryEntry, renderModelContext, rewoundBy, rewoundSeqs, travelPoint, visibleEntries } from '../../agent/index';
+import { Agent, AgentState, type HistoryEntry, renderModelContext, rewoundBy, rewoundSeqs, travelPoint, visibleEntries } from '../../agent/index';
 import { FAKE_INVOCATION, scriptedDeps, tickingClock } from '../support/scripted-deps';
 
 const at = (seq: number) => ({ seq, timestamp: `2026-01-01T00:00:${String(seq % 60).padStart(2, '0')}.000Z` });
@@ -148,4 +148,21 @@ test('usage a rewind took out no longer counts against budgets (state still says
   expect(await settle(agent, deps)).toBe('BlockedOnInput'); // 100 tokens in force: D is answered
   expect(agent.state.visible.map((e) => e.seq)).toEqual([1, 2, 6, 7, 8]);
   expect(agent.status({ stopping: false }).usage).toMatchObject({ inputTokens: 150, outputTokens: 150 });
+});
+
+test('no segment is sealed between a rewind and its point: what it took out leaves the working set with it', () => {
+  const long = (seq: number, kind: 'in' | 'out') => {
+    const e = kind === 'in' ? input(seq, `q${seq} ${'x'.repeat(1000)}`) : answer(seq);
+    return kind === 'out' && e.kind === 'model_output' ? { ...e, contents: [`a${seq} ${'y'.repeat(1000)}`] } : e;
+  };
+  const turnsOf = (n: number) => Array.from({ length: n }, (_, i) => [long(2 * i + 1, 'in'), long(2 * i + 2, 'out')]).flat();
+  const after = [input(22), { ...answer(23), contents: ['z'.repeat(6000)] } as HistoryEntry, input(24), answer(25)];
+  const plain = new AgentState(() => 0, { entries: [...turnsOf(10), ...after], nextSeq: 26 });
+  expect(plain.sealCandidate(12_000)).toMatchObject({ fromSeq: 1 }); // without a rewind, a cut inside turns 3–10
+  const cut = plain.sealCandidate(12_000)!.toSeq;
+  expect(cut).toBeGreaterThan(4);
+  expect(cut).toBeLessThan(21);
+  const rewound = new AgentState(() => 0, { entries: [...turnsOf(10), rewind(21, 4), ...after], nextSeq: 26 });
+  expect(rewound.visible.map((e) => e.seq)).toEqual([1, 2, 3, 4, 21, 22, 23, 24, 25]);
+  expect(rewound.sealCandidate(12_000)).toBeUndefined();
 });
