@@ -6,6 +6,8 @@
  */
 export { AgentClient, type AgentClientOptions } from './client/agent-client';
 export type { AgentSummary } from './client/agent-list';
+export type { ForkOptions, ForkResult, ForkSummary } from './client/agent-fork';
+export type { CompareOptions, CompareResult } from './client/agent-compare';
 export type { StartAgentOptions } from './client/agent-start';
 export { outcomeText } from './client/outcome-text';
 export { connectAgents } from './client/connect';

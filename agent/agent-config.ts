@@ -110,6 +110,10 @@ export const SubAgents = z.record(SubAgentName, SubAgentProfile).refine((r) => O
 export const DelegatedBy = z.object({ agentId: z.string().min(1), toolCallId: z.string().min(1), depth: z.number().int().positive() }).strict();
 export type DelegatedBy = z.infer<typeof DelegatedBy>;
 
+/** Set on a fork (see agent/fork.ts): the agent, its run and the entry it was forked from. */
+export const ForkedFrom = z.object({ agentId: z.string().min(1), runId: z.string().min(1), seq: z.number().int().positive() }).strict();
+export type ForkedFrom = z.infer<typeof ForkedFrom>;
+
 /**
  * What happens when the model's context fills (see docs/long-running-agents.md). Every field optional:
  * an agent that sets none compacts at 0.8 of the input budget with its own model.
@@ -178,6 +182,8 @@ export const AgentConfig = z.object({
   subAgents: SubAgents.optional(),
   /** Set when this agent is a sub-agent (a child workflow of another agent). */
   delegatedBy: DelegatedBy.optional(),
+  /** Set when this agent is a fork of another: its lineage (`livecontext fork`). */
+  forkedFrom: ForkedFrom.optional(),
 });
 export type AgentConfig = z.infer<typeof AgentConfig>;
 

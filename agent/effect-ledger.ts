@@ -61,6 +61,11 @@ export function parseToolCallResolution(raw: unknown): ToolCallResolution {
   return parsed.data;
 }
 
+/** The effect's key (the tool's idempotency key): the agent's id and the call's. */
+export function effectKey(agentId: string, toolCallId: string): string {
+  return `${agentId}/${toolCallId}`;
+}
+
 export function startEffect(ledger: Record<string, EffectRecord>, toolCallId: string, at: string): void {
   const before = ledger[toolCallId];
   // A retried call keeps who decided it (its result says so) and why it was unknown.

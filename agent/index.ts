@@ -40,3 +40,4 @@ export * from './archive';
 export * from './effect-ledger';
 export * from './time-travel';
 export * from './rewind';
+export * from './fork';

@@ -12,6 +12,7 @@
  */
 import readline from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { type AgentError, LivecontextError } from '../agent/index';
 import type { AgentClient } from '../client/agent-client';
 import { outcomeText } from '../client/outcome-text';
@@ -22,6 +23,7 @@ import { formatEntry, formatProgress } from './format';
 import { describeState, runStateWord } from '../client/state-view';
 import { AgentFollower } from './turn-view';
 import { terminalText } from './terminal-text';
+import { resolution, unknownOutcomeLine } from './unknown-outcome-lines';
 
 export interface ChatOptions {
   agents: AgentClient;
@@ -32,7 +34,11 @@ export interface ChatOptions {
 }
 
 type Print = (line?: string) => void;
-const firstLine = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0];
+/** An error in a line: a refused update says why (its cause holds the agent's words), not "Workflow Update failed". */
+const firstLine = (err: unknown) => {
+  const e = err instanceof WorkflowUpdateFailedError && err.cause ? err.cause : err;
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0];
+};
 
 export async function runChat(o: ChatOptions): Promise<void> {
   if (o.interactive) await runOnTerminal(o);
@@ -50,6 +56,7 @@ async function runOnTerminal(o: ChatOptions): Promise<void> {
   print(`Attached to agent "${agentId}" (${s.config.model}; ${runStateWord(s)}; ${s.entryCount} entries). /help for commands.`);
   if (s.lastError) print(`It is blocked by an error: ${s.lastError.message.split('\n')[0]} — /retry or /model.`);
   for (const a of s.awaitingApproval) print(`  ? ${a.toolName} ${a.arguments} needs approval: /approve ${a.toolCallId} or /deny ${a.toolCallId}`);
+  for (const u of s.unknownOutcomes ?? []) print(unknownOutcomeLine(u));
 
   // Inputs typed here, so the follower does not echo them back.
   const typed = new Set<number>();
@@ -167,6 +174,8 @@ const HELP = [
   '/model [p:model]    show or change the model',
   '/approve [id]       approve a waiting tool call (the first, without id)',
   '/deny [id] [reason] deny a waiting tool call',
+  '/resolve [id] --done TEXT | --failed TEXT | --retry',
+  '                    a tool call whose outcome is unknown: it happened, it did not, or run it again',
   '/retry              try a failed model call again',
   '/interrupt          end the running turn now (also Ctrl-C while the agent works)',
   '/reset              start the agent over with an empty history (configuration kept)',
@@ -229,6 +238,20 @@ async function command(o: ChatOptions, text: string, print: Print, followed: boo
       const reason = id === args[0] ? args.slice(1).join(' ') : args.join(' ');
       await a.decide(o.agentId, { toolCallId: id, approved: name === '/approve', by: 'chat', ...(reason ? { reason } : {}) });
       print(`${name === '/approve' ? 'Approved' : 'Denied'} ${id}.`);
+      break;
+    }
+    case '/resolve': {
+      const unknown = (await a.state(o.agentId)).unknownOutcomes ?? [];
+      const named = args[0] && !args[0].startsWith('--') ? args[0] : undefined;
+      const id = named ?? unknown[0]?.toolCallId;
+      const how = resolution(named ? args.slice(1) : args);
+      if (!id) print('No tool call waits on an unknown outcome.');
+      else if (!how) print('Say what happened: /resolve [id] --done TEXT (it happened), --failed TEXT (it did not) or --retry (run it again).');
+      else {
+        // A call that is not unknown (a typo, resolved already) is refused by the agent, saying why.
+        await a.resolveToolCall(o.agentId, { toolCallId: id, ...how, by: 'chat' });
+        print(`Resolved ${id}: ${'done' in how ? 'done' : 'failed' in how ? 'failed' : 'it runs again'}.`);
+      }
       break;
     }
     case '/retry': {

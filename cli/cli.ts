@@ -251,6 +251,24 @@ const commands: Record<string, Command> = {
     options: { id: { type: 'string' } },
     run: async (p, v) => (await commandsModule()).importCmd(need(p[0], 'FILE'), v),
   },
+  fork: {
+    usage: 'livecontext fork <agent-id> --at SEQ --as NEW-ID [--model provider:model] [--system TEXT] [--tools a,b] [--json]',
+    args: 1,
+    summary:
+      "A new agent whose history is this one's up to entry SEQ (a turn's end, or an input whose turn it runs again), its widgets as they were there, an empty workspace; the source is untouched and lists its forks in `state`.",
+    options: { at: { type: 'string' }, as: { type: 'string' }, model: { type: 'string' }, system: { type: 'string' }, tools: { type: 'string' }, ...json },
+    agent: true,
+    run: async (p, v) => (await commandsModule()).forkCmd(need(p[0], 'agent-id'), v),
+  },
+  compare: {
+    usage: 'livecontext compare <agent-id> --at SEQ --models a,b[,c] [--prefix NAME] [--system TEXT] [--tools a,b] [--json]',
+    args: 1,
+    summary:
+      'What-if: forks the agent at input SEQ once per model (named NAME.provider-model, NAME default AGENT.SEQ), runs the turn on each and prints the answers side by side with usage, cost and duration; the forks remain as agents.',
+    options: { at: { type: 'string' }, models: { type: 'string' }, prefix: { type: 'string' }, system: { type: 'string' }, tools: { type: 'string' }, ...json },
+    agent: true,
+    run: async (p, v) => (await commandsModule()).compareCmd(need(p[0], 'agent-id'), v),
+  },
   serve: {
     usage: 'livecontext serve [--port 8787] [--host 127.0.0.1] [--cors-origin ORIGIN]…',
     args: 0,

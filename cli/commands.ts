@@ -11,6 +11,7 @@ import type { Values } from './argv';
 import { runChat } from './chat';
 import { UserError, connectAgents, defaultModel } from '../client/connect';
 import { formatEntry, formatTable } from './format';
+import { sideBySide } from './compare-view';
 import { readImageFiles } from './image-files';
 import { readSchemaFile } from './schema-file';
 import { describeContext, describeState, runStateWord } from '../client/state-view';
@@ -215,7 +216,8 @@ export async function stateCmd(agentId: string, v: Values) {
     }),
   );
   const running = v.json ? [] : (await agents.toolProgress(agentId).catch(() => [])).map((p) => p.details);
-  print(!!v.json, s, () => describeState(agentId, s, children, running));
+  const forks = v.json ? [] : await agents.forks(agentId).catch(() => []); // a namespace without LivecontextForkedFrom lists none
+  print(!!v.json, s, () => describeState(agentId, s, children, running, forks));
 }
 
 /**
@@ -439,3 +441,71 @@ export async function retryCmd(agentId: string) {
 }
 
 export { checkModel };
+
+/** `--tools a,b` as a list (undefined when not given). */
+function toolList(v: Values): string[] | undefined {
+  return str(v, 'tools')
+    ?.split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+}
+
+/** What fork and compare say about a refusal: the reason, in one line. */
+function forkRefusal(err: unknown, agentId: string): never {
+  if (err instanceof WorkflowNotFoundError) throw new UserError(`No agent "${agentId}" in this namespace.`);
+  if (err instanceof WorkflowExecutionAlreadyStartedError) throw new UserError(err.message);
+  if (err instanceof InputRejectedError) throw new UserError(err.message);
+  throw err;
+}
+
+export async function forkCmd(agentId: string, v: Values) {
+  const at = wholeNumber(str(v, 'at'), '--at', 1);
+  const as = str(v, 'as');
+  if (at === undefined || !as) throw new UserError("fork needs --at SEQ (a turn's end or an input) and --as NEW-ID.");
+  const model = str(v, 'model');
+  const system = str(v, 'system');
+  const tools = toolList(v);
+  const { agents } = await connectAgents();
+  const result = await agents
+    .fork(agentId, {
+      at,
+      as,
+      ...(model ? { model: checkModel(model) } : {}),
+      ...(system !== undefined ? { systemInstruction: system } : {}),
+      ...(tools ? { tools } : {}),
+    })
+    .catch((err) => forkRefusal(err, agentId));
+  print(!!v.json, result, () =>
+    [
+      `Forked "${agentId}" at #${at} as "${as}": ${result.point === 'model_input' ? `it runs the turn of input #${at} again` : 'it waits for input'}.`,
+      `${result.sharedSegments} archive segment${result.sharedSegments === 1 ? '' : 's'} shared, ${result.carriedEntries} entr${result.carriedEntries === 1 ? 'y' : 'ies'} carried.`,
+    ].join('\n'),
+  );
+  console.error(
+    `A fork starts with an empty workspace: copy .livecontext/workspaces/${safeFolderName(agentId)}/ to .livecontext/workspaces/${safeFolderName(as)}/ by hand if it needs the files (they are not versioned: that is how they are now, not at #${at}).`,
+  );
+}
+
+export async function compareCmd(agentId: string, v: Values) {
+  const at = wholeNumber(str(v, 'at'), '--at', 1);
+  const models = (str(v, 'models') ?? '')
+    .split(',')
+    .map((m) => m.trim())
+    .filter(Boolean)
+    .map(checkModel);
+  if (at === undefined || !models.length) throw new UserError('compare needs --at SEQ (an input) and --models a,b[,c].');
+  const system = str(v, 'system');
+  const tools = toolList(v);
+  const { agents } = await connectAgents();
+  say(`forking "${agentId}" at #${at} for ${models.length} model${models.length === 1 ? '' : 's'} and running the turn…`);
+  const results = await agents
+    .compare(agentId, {
+      at,
+      models,
+      ...(str(v, 'prefix') ? { prefix: str(v, 'prefix') } : {}),
+      ...(system !== undefined ? { systemInstruction: system } : {}),
+      ...(tools ? { tools } : {}),
+    })
+    .catch((err) => forkRefusal(err, agentId));
+  print(!!v.json, results, () => sideBySide(results, process.stdout.columns || 120));
+}

@@ -30,7 +30,9 @@ export function formatEntry(entry: HistoryEntry): string[] {
     }
     case 'tool_results':
       if (entry.results.length === 0 && entry.executeError) return [`#${entry.seq}   ← not run: ${clip(entry.executeError, 120)}`];
-      return entry.results.map((r) => `#${entry.seq}   ← ${r.toolName} ${r.status}${attemptsNote(r.metadata)}: ${clip(r.result, 120)}`);
+      return entry.results.map(
+        (r) => `#${entry.seq}   ← ${r.toolName} ${r.status}${attemptsNote(r.metadata)}${unknownOutcomeNote(r.metadata)}: ${clip(r.result, 120)}`,
+      );
     case 'widget_write':
       return [`#${entry.seq} ${entry.by ?? 'host'} wrote to ${entry.widget}: ${clip(JSON.stringify(entry.write), 120)}`];
     case 'turn_end':
@@ -65,6 +67,19 @@ export function attemptsNote(metadata: Record<string, unknown> | undefined): str
   const errors = Array.isArray(metadata?.attempt_errors) ? (metadata.attempt_errors as Array<{ attempt?: unknown; error?: unknown }>) : [];
   const why = errors.map((e) => `; ${String(e?.attempt)}: ${clip(String(e?.error ?? ''), 60)}`).join('');
   return ` (${attempts} attempts${why})`;
+}
+
+/**
+ * ` (outcome was unknown; resolved done by ada)` for a call whose earlier attempt never reported: how it was
+ * settled (a person's or service's resolve, the tool's reconcile, or a rerun of an idempotent tool), else ''.
+ */
+export function unknownOutcomeNote(metadata: Record<string, unknown> | undefined): string {
+  if (metadata?.reconciled === true) return ' (outcome was unknown; reconcile found the effect)';
+  if (metadata?.reconciled === 'not_done') return ' (outcome was unknown; reconcile found no effect: run again)';
+  if (metadata?.rerun_after_unknown === true) return ' (outcome was unknown; run again: idempotent)';
+  if (typeof metadata?.resolved !== 'string') return '';
+  const by = typeof metadata.resolved_by === 'string' ? ` by ${metadata.resolved_by}` : '';
+  return ` (outcome was unknown; resolved ${metadata.resolved}${by})`;
 }
 
 /** Tool activity between an input entry and the answer, shown as progress lines (piped chat: on stderr). */

@@ -12,6 +12,7 @@ import type { AgentStatus } from '../workflows/messages';
 import type { AgentClient } from '../client/agent-client';
 import type { ChatScreen } from './chat-screen';
 import { formatOtherInput, formatToolActivity, formatToolProgress } from './format';
+import { unknownKey, unknownOutcomeLine } from './unknown-outcome-lines';
 
 const POLL_MS = 200;
 /** Entries arrived while looking: look again soon, not at once (never a busy loop). */
@@ -52,6 +53,7 @@ export class AgentFollower {
   constructor(private readonly o: FollowerOptions) {
     this.shownSeq = o.initial.lastSeq;
     for (const a of o.initial.awaitingApproval) this.shownApprovals.add(a.toolCallId);
+    for (const u of o.initial.unknownOutcomes ?? []) this.shownApprovals.add(unknownKey(u)); // said on attaching
     this.shownError = errorKey(o.initial.lastError);
   }
 
@@ -152,6 +154,12 @@ export class AgentFollower {
       this.shownApprovals.add(a.toolCallId);
       this.endText();
       screen.line(`  ? ${a.toolName} ${a.arguments} needs approval (${a.reason}): /approve ${a.toolCallId} or /deny ${a.toolCallId} [reason]`);
+    }
+    for (const u of state.unknownOutcomes ?? []) {
+      if (this.shownApprovals.has(unknownKey(u))) continue;
+      this.shownApprovals.add(unknownKey(u));
+      this.endText();
+      screen.line(unknownOutcomeLine(u));
     }
     if (state.stopping && !this.saidStopping) {
       this.saidStopping = true;

@@ -14,6 +14,7 @@ import {
   type AgentSnapshot,
   type ConfigChange,
   type HistoryEntry,
+  InputRejectedError,
   checkAgentId,
   type TurnOutcome,
   readSnapshot,
@@ -49,6 +50,8 @@ import {
 } from '../workflows/messages';
 import { archivedForStart, checkArchiveReadable, exportedSnapshot, pageThroughArchive } from './agent-archive';
 import { AgentCalls } from './agent-calls';
+import { type CompareOptions, type CompareResult, checkCompareModels, compareForkId, compareResult } from './agent-compare';
+import { type ForkOptions, type ForkResult, type ForkSummary, forkStart, forkStartExtras, listForks, refuseRunning } from './agent-fork';
 import { type AgentSummary, listAgents } from './agent-list';
 import { AgentSchedules } from './agent-schedules';
 import { type StartAgentOptions, newAgentInput, startAgentWorkflow } from './agent-start';
@@ -139,6 +142,82 @@ export class AgentClient {
     // A long history goes to the archive first: the start carries only the working set (see agent-archive.ts).
     const start = await archivedForStart(this.archive, checked);
     return startAgentWorkflow(this.client, this.taskQueue, this.options, agentId, { snapshot: start, imported: true });
+  }
+
+  /**
+   * A new agent whose history is this one's up to entry `at` (a turn's end, or an input whose turn it runs
+   * again), with its widgets as they were there, the changes asked (model, tools, system instruction), an
+   * empty workspace and its lineage (`state().config.forkedFrom`). The source is only read. Throws
+   * WorkflowNotFoundError (no such agent), WorkflowExecutionAlreadyStartedError (`as` runs already) or
+   * InputRejectedError (BAD_FORK_POINT, BAD_CONFIG, BAD_AGENT_ID) before anything is started.
+   */
+  async fork(agentId: string, options: ForkOptions): Promise<ForkResult> {
+    const { taskQueue, prepared } = await this.prepareForks(agentId, [options]);
+    const [{ snapshot, result }] = prepared;
+    await startAgentWorkflow(this.client, taskQueue, this.options, result.agentId, { snapshot, imported: true }, forkStartExtras(result.forkedFrom));
+    return result;
+  }
+
+  /** The agents forked from this one (found through visibility; the source holds no list). */
+  forks(agentId: string): Promise<ForkSummary[]> {
+    return listForks(this.client, agentId);
+  }
+
+  /**
+   * What-if: one fork per model at the input `at`, each running its turn again; waits for every turn and
+   * returns each answer with its usage, cost and duration. The forks remain as agents.
+   */
+  async compare(agentId: string, options: CompareOptions): Promise<CompareResult[]> {
+    checkCompareModels(options.models);
+    const { at, models, systemInstruction, tools } = options;
+    const forks = models.map((model) => ({
+      at,
+      as: options.forkId?.(model) ?? compareForkId(agentId, at, model, options.prefix),
+      model,
+      ...(systemInstruction !== undefined ? { systemInstruction } : {}),
+      ...(tools ? { tools } : {}),
+    }));
+    const { taskQueue, prepared } = await this.prepareForks(agentId, forks, 'model_input');
+    const started = await Promise.all(
+      prepared.map(async ({ snapshot, result }) => {
+        const handle = await startAgentWorkflow(
+          this.client,
+          taskQueue,
+          this.options,
+          result.agentId,
+          { snapshot, imported: true },
+          forkStartExtras(result.forkedFrom),
+        );
+        return {
+          agentId: result.agentId,
+          inputSeq: snapshot.consumedInputSeq,
+          startedAt: await handle
+            .describe()
+            .then((d) => d.startTime)
+            .catch(() => undefined),
+        };
+      }),
+    );
+    return Promise.all(
+      started.map(async ({ agentId: forkId, inputSeq, startedAt }, i) => {
+        const outcome = await this.waitForAnswer(forkId, inputSeq);
+        return compareResult(models[i], forkId, outcome, await this.history(forkId, at), startedAt);
+      }),
+    );
+  }
+
+  /** Every check of a fork before any is started, and their snapshots (the source is read once). */
+  private async prepareForks(agentId: string, list: ForkOptions[], expect?: 'model_input') {
+    for (const o of list) {
+      checkAgentId(o.as);
+      if (o.as === agentId) throw new InputRejectedError('BAD_AGENT_ID', "A fork needs an id of its own, not its source's.");
+      await refuseRunning(this.client, o.as);
+    }
+    const description = await this.handle(agentId).describe(); // WorkflowNotFoundError: no such agent
+    const source = await this.snapshot(agentId);
+    const prepared = [];
+    for (const o of list) prepared.push(await forkStart(this.archive, source, agentId, description.runId, o, expect));
+    return { taskQueue: description.taskQueue, prepared };
   }
 
   /** The archive of agents' older entries (blob store and codec keys as the workers'). */

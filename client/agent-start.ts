@@ -3,7 +3,7 @@
  * itself, with the search attributes that make agents findable when the namespace has them.
  */
 import { type Client, WorkflowIdReusePolicy, type WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
-import { TypedSearchAttributes } from '@temporalio/common';
+import { type SearchAttributePair, TypedSearchAttributes } from '@temporalio/common';
 import { type AgentConfig, InputRejectedError, NewAgentConfig, splitModelName } from '../agent/index';
 import type { agentWorkflow } from '../workflows/index';
 import { type AgentWorkflowInput, WORKFLOW_TYPE, MODEL_ATTRIBUTE, PROVIDER_ATTRIBUTE, RUN_STATE_ATTRIBUTE } from '../workflows/messages';
@@ -31,6 +31,11 @@ export async function startAgentWorkflow(
   clientOptions: AgentClientOptions,
   agentId: string,
   input: AgentWorkflowInput,
+  /**
+   * More search attributes (a fork's LivecontextForkedFrom) and a memo. A namespace without the extra
+   * attributes starts the agent with the usual ones; one without those, with none.
+   */
+  extra: { searchAttributes?: SearchAttributePair[]; memo?: Record<string, unknown> } = {},
 ): Promise<WorkflowHandleWithFirstExecutionRunId<typeof agentWorkflow>> {
   const model = 'snapshot' in input ? input.snapshot.config.model : input.config.model;
   const options = {
@@ -39,21 +44,23 @@ export async function startAgentWorkflow(
     args: [input] as [AgentWorkflowInput],
     workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
     staticSummary: `livecontext agent (${model})`,
+    ...(extra.memo ? { memo: extra.memo } : {}),
     ...(clientOptions.workflowTaskTimeout ? { workflowTaskTimeout: clientOptions.workflowTaskTimeout } : {}),
   };
   if (clientOptions.searchAttributes === false) return client.workflow.start<typeof agentWorkflow>(WORKFLOW_TYPE, options);
-  try {
-    return await client.workflow.start<typeof agentWorkflow>(WORKFLOW_TYPE, {
-      ...options,
-      typedSearchAttributes: new TypedSearchAttributes([
-        { key: RUN_STATE_ATTRIBUTE, value: 'Working' },
-        { key: MODEL_ATTRIBUTE, value: model },
-        { key: PROVIDER_ATTRIBUTE, value: splitModelName(model).provider },
-      ]),
-    });
-  } catch (err) {
-    // A namespace without the livecontext search attributes still runs agents, just less findable.
-    if (!/search attribute/i.test(errorText(err))) throw err;
-    return client.workflow.start<typeof agentWorkflow>(WORKFLOW_TYPE, options);
+  const usual: SearchAttributePair[] = [
+    { key: RUN_STATE_ATTRIBUTE, value: 'Working' },
+    { key: MODEL_ATTRIBUTE, value: model },
+    { key: PROVIDER_ATTRIBUTE, value: splitModelName(model).provider },
+  ];
+  const tries = extra.searchAttributes?.length ? [[...usual, ...extra.searchAttributes], usual] : [usual];
+  for (const attributes of tries) {
+    try {
+      return await client.workflow.start<typeof agentWorkflow>(WORKFLOW_TYPE, { ...options, typedSearchAttributes: new TypedSearchAttributes(attributes) });
+    } catch (err) {
+      // A namespace without the livecontext search attributes still runs agents, just less findable.
+      if (!/search attribute/i.test(errorText(err))) throw err;
+    }
   }
+  return client.workflow.start<typeof agentWorkflow>(WORKFLOW_TYPE, options);
 }

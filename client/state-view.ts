@@ -127,6 +127,8 @@ export function listedRunStateWord(runStateAttribute: string | null, executionSt
       return RunStateWords.waitingInput;
     case 'WaitingApproval':
       return RunStateWords.waitingApproval;
+    case 'WaitingResolution':
+      return RunStateWords.waitingResolution;
     case 'BlockedOnError':
       return RunStateWords.blockedByError;
     case 'Working':
@@ -170,7 +172,13 @@ export function describeRetrying(details: unknown): string | undefined {
 }
 
 /** `running`: the running tools' heartbeat details (AgentClient.toolProgress), for the calls being retried. */
-export function describeState(agentId: string, s: AgentStatus, children: Record<string, string> = {}, running: unknown[] = []): string {
+export function describeState(
+  agentId: string,
+  s: AgentStatus,
+  children: Record<string, string> = {},
+  running: unknown[] = [],
+  forks: ReadonlyArray<{ agentId: string; forkedFrom: { seq: number } | null }> = [],
+): string {
   const doing = workingOn(s);
   const { usage } = s;
   const cost = usage.costUsd ? `, $${usage.costUsd.toFixed(4)}` : '';
@@ -190,6 +198,8 @@ export function describeState(agentId: string, s: AgentStatus, children: Record<
     ),
     ...s.pendingToolCalls.map((c) => `pending tool call: ${c.toolCallId} ${c.toolName}`),
     ...running.flatMap((d) => describeRetrying(d) ?? []),
+    ...(s.config.forkedFrom ? [`forked from ${s.config.forkedFrom.agentId} at #${s.config.forkedFrom.seq} (run ${s.config.forkedFrom.runId})`] : []),
+    ...forks.map((f) => `  ↳ fork ${f.agentId}${f.forkedFrom ? ` at #${f.forkedFrom.seq}` : ''}`),
     ...(s.delegatedBy ? [`sub-agent of ${s.delegatedBy.agentId} (call ${s.delegatedBy.toolCallId}, depth ${s.delegatedBy.depth})`] : []),
     ...(s.subAgents ?? []).map(
       (c) =>

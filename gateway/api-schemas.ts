@@ -106,7 +106,7 @@ export const AgentSummarySchema = z
     agentId: z.string(),
     status: z.string().describe("Temporal's execution status: RUNNING, COMPLETED, TERMINATED…"),
     startTime: z.string(),
-    runState: z.string().nullable().describe('WaitingInput, WaitingApproval, BlockedOnError, Working… (null without search attributes).'),
+    runState: z.string().nullable().describe('WaitingInput, WaitingApproval, WaitingResolution, BlockedOnError, Working… (null without search attributes).'),
     model: z.string().nullable(),
     provider: z.string().nullable(),
     stateWord: z

@@ -1,19 +1,19 @@
 /**
  * `livecontext_agents{state}`: how many agents of this worker's task queue are running in each rest
- * state right now — WaitingInput, WaitingApproval, BlockedOnError, Working — counted by Temporal's
+ * state right now — WaitingInput, WaitingApproval, WaitingResolution, BlockedOnError, Working — counted by Temporal's
  * visibility store from the `LivecontextRunState` search attribute the agents keep (workflows/messages.ts).
  * A level an operator can graph and alert on ("agents blocked on approval", "agents stuck on errors"),
  * exact across worker restarts, evictions, continue-as-new and terminated agents, which counters kept
  * in workflows cannot be. Every worker of a task queue reports the same numbers: aggregate with max().
  *
- * Four count queries per interval (LIVECONTEXT_METRICS_AGENT_STATES_SECONDS, default 60; 0 turns it
+ * Five count queries per interval (LIVECONTEXT_METRICS_AGENT_STATES_SECONDS, default 60; 0 turns it
  * off), only while the worker runs and only when the process exports metrics. Visibility is eventually
  * consistent: a change shows within seconds. Namespaces without the search attribute get a warning, once.
  */
 import type { MetricGauge } from '@temporalio/common';
 import { Runtime, type Worker } from '@temporalio/worker';
 
-export const AGENT_STATES = ['WaitingInput', 'WaitingApproval', 'BlockedOnError', 'Working'] as const;
+export const AGENT_STATES = ['WaitingInput', 'WaitingApproval', 'WaitingResolution', 'BlockedOnError', 'Working'] as const;
 const DEFAULT_INTERVAL_SECONDS = 60;
 
 /** Reports the gauge while `worker` runs, when metrics are on; returns whether it does. */

@@ -32,7 +32,9 @@ export const TASK_QUEUE = 'livecontext-agents';
 export const RUN_STATE_ATTRIBUTE = defineSearchAttributeKey('LivecontextRunState', SearchAttributeType.KEYWORD);
 export const MODEL_ATTRIBUTE = defineSearchAttributeKey('LivecontextModel', SearchAttributeType.KEYWORD);
 export const PROVIDER_ATTRIBUTE = defineSearchAttributeKey('LivecontextProvider', SearchAttributeType.KEYWORD);
-export const SEARCH_ATTRIBUTES = [RUN_STATE_ATTRIBUTE, MODEL_ATTRIBUTE, PROVIDER_ATTRIBUTE];
+/** Set at a fork's start to the agent it was forked from: how an agent's forks are found (never written by workflow code). */
+export const FORKED_FROM_ATTRIBUTE = defineSearchAttributeKey('LivecontextForkedFrom', SearchAttributeType.KEYWORD);
+export const SEARCH_ATTRIBUTES = [RUN_STATE_ATTRIBUTE, MODEL_ATTRIBUTE, PROVIDER_ATTRIBUTE, FORKED_FROM_ATTRIBUTE];
 export const WORKFLOW_TYPE = 'agentWorkflow';
 
 /** Start arguments: a fresh agent from a config, or one restored from a snapshot (import, continue-as-new). */

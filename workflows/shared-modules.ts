@@ -31,6 +31,7 @@ import * as effectLedger from '../agent/effect-ledger';
 import * as entries from '../agent/entries';
 import * as entryRepair from '../agent/entry-repair';
 import * as errors from '../agent/errors';
+import * as fork from '../agent/fork';
 import * as imageHeader from '../agent/image-header';
 import * as index from '../agent/index';
 import * as inputFingerprint from '../agent/input-fingerprint';
@@ -52,8 +53,8 @@ import * as snapshotCheck from '../agent/snapshot-check';
 import * as snapshot from '../agent/snapshot';
 import * as stepIo from '../agent/step-io';
 import * as subAgents from '../agent/sub-agents';
-import * as timerTools from '../agent/timer-tools';
 import * as timeTravel from '../agent/time-travel';
+import * as timerTools from '../agent/timer-tools';
 import * as tokenEstimate from '../agent/token-estimate';
 import * as toolAllowance from '../agent/tool-allowance';
 import * as toolDecision from '../agent/tool-decision';
@@ -132,6 +133,7 @@ for (const namespace of [
   entries,
   entryRepair,
   errors,
+  fork,
   imageHeader,
   index,
   inputFingerprint,
@@ -153,8 +155,8 @@ for (const namespace of [
   snapshot,
   stepIo,
   subAgents,
-  timerTools,
   timeTravel,
+  timerTools,
   tokenEstimate,
   toolAllowance,
   toolDecision,

@@ -7,7 +7,7 @@
 set -eu
 cli="${TEMPORAL_CLI:-temporal}"
 ns="${NAMESPACE:-default}"
-attributes="LivecontextRunState LivecontextModel LivecontextProvider"
+attributes="LivecontextRunState LivecontextModel LivecontextProvider LivecontextForkedFrom"
 
 # Retries a command for up to $1 seconds (the services may still be joining).
 retry() {

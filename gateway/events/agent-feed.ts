@@ -67,13 +67,13 @@ export class AgentFeed {
 
   /** STATE_SNAPSHOT of `status` (a stream's first state event, and after a reset). */
   snapshot(status: AgentStatus): Emitted {
-    this.view = agentStateView(status);
+    this.view = agentStateView(status, this.agentId);
     return { event: { type: EventType.STATE_SNAPSHOT, snapshot: this.view }, cursor: this.cursor };
   }
 
   /** STATE_DELTA from the state last sent to `status`, if it changed. State events do not move the cursor. */
   delta(status: AgentStatus): Emitted[] {
-    const next = agentStateView(status);
+    const next = agentStateView(status, this.agentId);
     if (!this.view) return [this.snapshot(status)];
     const ops = jsonPatch(this.view, next);
     this.view = next;

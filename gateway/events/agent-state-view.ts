@@ -5,6 +5,7 @@
  * sub-agents working for it, the agent that delegated to it). Only what changes at the pace of a turn:
  * no sequence numbers, which would make a delta of every entry.
  */
+import { effectKey } from '../../agent/index';
 import { stateWords } from '../../client/state-view';
 import type { AgentStatus } from '../../workflows/messages';
 import type { Json } from './json-patch';
@@ -18,7 +19,16 @@ export interface AgentStateView {
   blockedOn: AgentStatus['blockedOn'];
   awaitingApproval: Array<{ toolCallId: string; toolName: string; arguments: string; reason: string; requestedAt: string }>;
   /** Tool calls whose outcome is unknown, waiting for a resolution (done, failed or retry); empty when none. */
-  unknownOutcomes: Array<{ toolCallId: string; toolName: string; arguments: string; reason: string; since: string }>;
+  unknownOutcomes: Array<{
+    toolCallId: string;
+    toolName: string;
+    arguments: string;
+    reason: string;
+    /** When the call was started, and the effect's key (what a service it called saw as Idempotency-Key), to look it up there. */
+    startedAt: string;
+    key: string;
+    since: string;
+  }>;
   lastError: { code: string; message: string; at: string } | null;
   model: string;
   stopping: boolean;
@@ -31,7 +41,7 @@ export interface AgentStateView {
   delegatedBy: { agentId: string; toolCallId: string; depth: number } | null;
 }
 
-export function agentStateView(s: AgentStatus): AgentStateView {
+export function agentStateView(s: AgentStatus, agentId: string): AgentStateView {
   return {
     runState: s.runState,
     ...stateWords(s),
@@ -43,11 +53,13 @@ export function agentStateView(s: AgentStatus): AgentStateView {
       reason,
       requestedAt,
     })),
-    unknownOutcomes: (s.unknownOutcomes ?? []).map(({ toolCallId, toolName, arguments: args, reason, since }) => ({
+    unknownOutcomes: (s.unknownOutcomes ?? []).map(({ toolCallId, toolName, arguments: args, reason, startedAt, since }) => ({
       toolCallId,
       toolName,
       arguments: args,
       reason,
+      startedAt,
+      key: effectKey(agentId, toolCallId),
       since,
     })),
     lastError: s.lastError ? { code: s.lastError.code, message: s.lastError.message, at: s.lastError.at } : null,

@@ -11,7 +11,7 @@ import type { AgentStatus } from '../../workflows/messages';
 export type TurnProgress =
   /** The turn is over: answered, ignored, failed, stopped or reset. */
   | { status: 'finished'; outcome: TurnOutcome }
-  /** The agent waits for a person: approval of a tool call, or a retry after an error (maybe an earlier turn's). */
+  /** The agent waits for a person: approval of a tool call, a resolution of one whose outcome is unknown, or a retry after an error (maybe an earlier turn's). */
   | { status: 'blocked'; state: AgentStatus }
   /** Still queued or being worked on when the wait ended. */
   | { status: 'working'; state: AgentStatus };
@@ -43,7 +43,8 @@ export async function awaitTurn(agents: AgentClient, agentId: string, inputSeq: 
   for (;;) {
     const state = await agents.state(agentId);
     if (turnIsOver(state, inputSeq)) return { status: 'finished', outcome: await agents.waitForAnswer(agentId, inputSeq) };
-    if (state.blockedOn === 'approval' || state.blockedOn === 'error' || state.stopping) return { status: 'blocked', state };
+    if (state.blockedOn === 'approval' || state.blockedOn === 'unknown_outcome' || state.blockedOn === 'error' || state.stopping)
+      return { status: 'blocked', state };
     const elapsed = Date.now() - started;
     if (elapsed + pollMs > options.waitMs || options.signal?.aborted) return { status: 'working', state };
     await options.onWorking?.(state, elapsed);

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { describeState, runStateWord } from '../../client/state-view';
 import { awaitTurn } from './await-turn';
 import type { McpToolContext } from './tool-context';
-import { reportTurn } from './turn-report';
+import { reportTurn, unknownOutcomeLines } from './turn-report';
 import { textResult, toolError } from './tool-results';
 
 export function registerGetState(server: McpServer, ctx: McpToolContext): void {
@@ -17,7 +17,7 @@ export function registerGetState(server: McpServer, ctx: McpToolContext): void {
     {
       title: "Get an agent's state",
       description:
-        "Shows an agent's state: whether it waits for input, works, waits for a tool call to be approved (with the call ids to pass to approve_tool_call) or is blocked by an error; its model, usage, notebook and tasks. With input_seq (from send_message) it also gives that input's answer once the agent has finished the turn, without waiting.",
+        "Shows an agent's state: whether it waits for input, works, waits for a tool call to be approved (with the call ids to pass to approve_tool_call), waits on a call whose outcome is unknown (with the ids to pass to resolve_tool_call) or is blocked by an error; its model, usage, notebook and tasks. With input_seq (from send_message) it also gives that input's answer once the agent has finished the turn, without waiting.",
       inputSchema: {
         agent_id: z.string().min(1).describe('The agent (see list_agents).'),
         input_seq: z
@@ -33,6 +33,8 @@ export function registerGetState(server: McpServer, ctx: McpToolContext): void {
       try {
         const state = await ctx.agents.state(agent_id);
         const lines = [describeState(agent_id, state)];
+        const unknown = unknownOutcomeLines(agent_id, state);
+        if (unknown.length) lines.push('waiting on an unknown outcome:', ...unknown);
         if (state.notebook.trim()) lines.push(`notebook:\n${state.notebook}`);
         let turn: Record<string, unknown> | undefined;
         if (input_seq !== undefined) {

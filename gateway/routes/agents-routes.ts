@@ -5,6 +5,7 @@ import type { GatewayEnv } from '../gateway-app';
 import { type ApiApp, createApiApp } from '../openapi';
 import { mountAgentAutonomyRoutes } from './agents-autonomy-routes';
 import { mountAgentControlRoutes } from './agents-control-routes';
+import { mountAgentForkRoutes } from './agents-fork-routes';
 import { mountAgentInputRoutes } from './agents-input-routes';
 import { mountAgentLifecycleRoutes } from './agents-lifecycle-routes';
 import { mountAgentReadRoutes } from './agents-read-routes';
@@ -23,6 +24,7 @@ export function agentsApi(agents: AgentClient): ApiApp {
   mountAgentWidgetRoutes(api, agents);
   mountAgentAutonomyRoutes(api, agents);
   mountAgentRewindRoutes(api, agents);
+  mountAgentForkRoutes(api, agents);
   describeStreamingRoutes(api);
   return api;
 }

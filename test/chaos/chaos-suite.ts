@@ -3,8 +3,10 @@
  * and again, and the model provider (the wire-level OpenAI fake, through the official SDK) answers
  * with injected faults. It reports what must all be zero: inputs lost, inputs duplicated, completed
  * tool calls scheduled again by the agent, replay failures of the final histories — and how many agents
- * finished. A tool that finished on a worker killed before it could report so is retried by Temporal (its
- * next attempt): at-least-once, which the idempotency key is for. Those runs are counted apart.
+ * finished. The loop's tool, `record`, is marked idempotent: one that finished on a worker killed before
+ * it could report so is run again by Temporal's next attempt; those runs are counted apart.
+ * Beside it, on its own worker, runs the effects scenario (effects-chaos.ts): tools with an effect in the
+ * outside world, their worker killed between the effect and its report, one kill per call.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +15,7 @@ import type { AgentClient } from '../../client/agent-client';
 import { type ChildWorker, startChildWorker } from '../support/child-worker';
 import { type FakeOpenAIResponse, type RecordedOpenAIRequest, startFakeOpenAIServer } from '../support/fake-openai-server';
 import { addAgentDamage, noDamage, toolLoopResponse } from '../support/tool-loop-chaos';
+import { type EffectsChaosOptions, type EffectsReport, type EffectsSamples, runEffectsChaos } from './effects-chaos';
 
 export interface ChaosOptions {
   agents: AgentClient;
@@ -23,6 +26,8 @@ export interface ChaosOptions {
   kills?: number;
   /** Share of model requests answered with a fault. */
   faultRate?: number;
+  /** Agents per tool of the effects scenario (one call, so one kill, each). */
+  effects?: Pick<EffectsChaosOptions, 'reconciled' | 'idempotent' | 'plain'>;
   log?: (line: string) => void;
 }
 
@@ -35,12 +40,20 @@ export interface ChaosReport {
   toolCallsCompleted: number;
   /** A call that had finished run again as a new activity (attempt 1): the agent scheduled it twice. */
   completedToolCallsReExecuted: number;
-  /** A call that had finished run again as Temporal's next attempt: its worker died before reporting. */
+  /**
+   * A call that had finished run again as Temporal's next attempt: its worker died before reporting. Not
+   * damage only because `record` is idempotent; a tool that is not, and has no reconcile, is never run
+   * again so (the effects report's `nonIdempotentBodiesRunAgain`).
+   */
   toolCallsRetriedAfterWorkerDeath: number;
   replayFailures: number;
   workerKills: number;
   modelRequests: number;
   faultsInjected: Record<string, number>;
+  /** The effects scenario's figures (it runs at the same time, on its own worker). */
+  effects: EffectsReport;
+  /** The tool loop's time, and the whole run's (the longer of the two scenarios). */
+  toolLoopSeconds: number;
   seconds: number;
 }
 
@@ -50,7 +63,20 @@ function prng(seed: number) {
   return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
-export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
+/** The tool-loop chaos and the effects scenario at the same time; `onEffectsSamples` gets the effects scenario's sample agents. */
+export async function runChaos(o: ChaosOptions & { onEffectsSamples?: (s: EffectsSamples) => Promise<void> }): Promise<ChaosReport> {
+  const started = Date.now();
+  const [loop, effects] = await Promise.all([
+    runToolLoopChaos(o),
+    runEffectsChaos({ ...o, ...o.effects }).then(async ({ report, samples }) => {
+      await o.onEffectsSamples?.(samples);
+      return report;
+    }),
+  ]);
+  return { ...loop, toolLoopSeconds: loop.seconds, effects, seconds: Math.round((Date.now() - started) / 1000) };
+}
+
+async function runToolLoopChaos(o: ChaosOptions): Promise<Omit<ChaosReport, 'effects' | 'toolLoopSeconds'>> {
   const started = Date.now();
   const log = o.log ?? (() => {});
   const agentCount = o.agentCount ?? 20;

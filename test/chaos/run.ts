@@ -1,6 +1,6 @@
 /**
- * `npm run chaos`: the chaos suite on its own dev server; prints the report and writes it to
- * test/chaos/results/latest.json.
+ * `npm run chaos`: the chaos suite on its own dev server (the tool loop and, beside it, the effects scenario);
+ * prints the report and writes it to test/chaos/results/latest.json; exits 1 on any damage.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -34,12 +34,31 @@ async function main() {
     await connection.close();
     const machine = `${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
     writeFileSync(path.join(dir, 'latest.json'), `${JSON.stringify({ ...report, machine, date: new Date().toISOString() }, null, 2)}\n`);
-    console.log('| figure | value |\n|---|---|');
-    for (const [k, v] of Object.entries(report)) console.log(`| ${k} | ${typeof v === 'object' ? JSON.stringify(v) : v} |`);
+    const { effects, ...loop } = report;
+    for (const [title, figures] of [
+      ['tool loop', loop],
+      ['effects', effects],
+    ] as const) {
+      console.log(`\n${title}\n\n| figure | value |\n|---|---|`);
+      for (const [k, v] of Object.entries(figures)) console.log(`| ${k} | ${typeof v === 'object' ? JSON.stringify(v) : v} |`);
+    }
     console.log(`\nmachine: ${machine}`);
     const damage =
       report.inputsLost + report.inputsDuplicated + report.completedToolCallsReExecuted + report.replayFailures + (report.agents - report.agentsFinished);
-    process.exitCode = damage === 0 ? 0 : 1;
+    const e = effects;
+    const effectsDamage =
+      e.keysChargedTwice +
+      e.nonIdempotentBodiesRunAgain +
+      e.secondResolvesAccepted +
+      e.replayFailures +
+      (e.keysCharged !== e.calls || e.workerKills !== e.killsInWindow ? 1 : 0) +
+      (e.reconcileCalls - e.reconcileSucceeded) +
+      (e.plainCalls - e.plainLeftUnknown) +
+      (e.plainCalls - e.plainResolvedMovedOn) +
+      (e.idempotentCalls - e.idempotentReRun) +
+      (e.idempotentCalls - e.idempotentSucceeded);
+    if (e.killsInWindow < 20) console.error(`chaos: only ${e.killsInWindow} kills between an effect and its report (the claim needs 20)`);
+    process.exitCode = damage === 0 && effectsDamage === 0 && e.killsInWindow >= 20 ? 0 : 1;
   } finally {
     await env.teardown();
   }

@@ -5,6 +5,7 @@
 import type { AgentStatus } from '../../workflows/messages';
 import { describeState, listedRunStateWord, runStateWord } from '../../client/state-view';
 import { continuation } from '../../cli/turn-view';
+import { resolution, unknownOutcomeLine } from '../../cli/unknown-outcome-lines';
 import { renderTerminal } from './pty-chat';
 import { agentStatus } from '../fixtures/agent-status';
 
@@ -21,6 +22,8 @@ test('one vocabulary for run states', () => {
   expect(listedRunStateWord('Working', 'RUNNING')).toBe('working');
   expect(listedRunStateWord('WaitingApproval', 'RUNNING')).toBe('waiting for approval');
   expect(listedRunStateWord('BlockedOnError', 'RUNNING')).toBe('blocked by an error');
+  expect(runStateWord(status({ blockedOn: 'unknown_outcome' }))).toBe('waiting for a resolution');
+  expect(listedRunStateWord('WaitingResolution', 'RUNNING')).toBe('waiting for a resolution');
   expect(listedRunStateWord(null, 'RUNNING')).toBe('running');
   expect(listedRunStateWord('WaitingInput', 'COMPLETED')).toBe('stopped');
   expect(listedRunStateWord('Working', 'TERMINATED')).toBe('ended: terminated');
@@ -54,4 +57,22 @@ test('streamed text continues what was shown, or says it does not', () => {
 test('the test terminal applies carriage returns and line clears', () => {
   expect(renderTerminal('you> \r\x1b[0Kagent> hi\r\nyou> ')).toEqual(['agent> hi', 'you> ']);
   expect(renderTerminal('abc\x1b[1Gx\x1b[K\r\n')).toEqual(['x']);
+});
+
+test("the chat's /resolve reads the words of livecontext resolve, and nothing else", () => {
+  expect(resolution(['--done', 'charged', 'once'])).toEqual({ done: 'charged once' });
+  expect(resolution(['--failed', 'no', 'charge'])).toEqual({ failed: 'no charge' });
+  expect(resolution(['--retry'])).toEqual({ retry: true });
+  for (const words of [[], ['--done'], ['--failed', ' '], ['--retry', 'now'], ['--ok', 'x'], ['done', 'x']]) expect(resolution(words)).toBeUndefined();
+  const u = {
+    toolCallId: 'call_1',
+    toolName: 'charge',
+    arguments: '{}',
+    reason: 'attempt 1 of charge never reported; not run again',
+    startedAt: 't0',
+    since: 't1',
+  };
+  expect(unknownOutcomeLine(u)).toBe(
+    '  ! charge {}: outcome unknown (attempt 1 of charge never reported): /resolve call_1 --done TEXT | --failed TEXT | --retry',
+  );
 });

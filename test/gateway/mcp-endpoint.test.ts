@@ -47,9 +47,9 @@ afterAll(async () => {
   await t?.close();
 });
 
-test('lists its four tools, with input schemas a model can follow', async () => {
+test('lists its five tools, with input schemas a model can follow', async () => {
   const { tools } = await mcp.listTools();
-  expect(tools.map((tool) => tool.name).sort()).toEqual(['approve_tool_call', 'get_state', 'list_agents', 'send_message']);
+  expect(tools.map((tool) => tool.name).sort()).toEqual(['approve_tool_call', 'get_state', 'list_agents', 'resolve_tool_call', 'send_message']);
   const send = tools.find((tool) => tool.name === 'send_message')!;
   expect(send.inputSchema).toMatchObject({ type: 'object', required: expect.arrayContaining(['agent_id', 'text']) });
   expect(Object.keys(send.inputSchema.properties ?? {}).sort()).toEqual(['agent_id', 'idempotency_key', 'text', 'wait']);

@@ -50,6 +50,9 @@ const CONTRACT = [
   'POST /schedules/{scheduleId}/resume',
   'POST /schedules/{scheduleId}/trigger',
   'DELETE /schedules/{scheduleId}',
+  'POST /agents/{id}/fork',
+  'GET /agents/{id}/forks',
+  'POST /agents/{id}/compare',
 ];
 
 const operations = () => Object.entries(doc.paths).flatMap(([p, item]: [string, any]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`));
@@ -190,4 +193,36 @@ test('the validators built from the document refuse what does not match', () => 
   expect(responseValidator('GET', '/agents/{id}/history', 200).safeParse({ entries: [entry], nextAfter: null, lastSeq: 1 }).success).toBe(true);
   expect(responseValidator('GET', '/agents/{id}', 404).safeParse({ error: { code: 'AGENT_NOT_FOUND', message: 'm' } }).success).toBe(true);
   expect(responseValidator('GET', '/agents/{id}', 404).safeParse({ message: 'm' }).success).toBe(false);
+});
+
+test('fork, forks and compare answer as the document says', async () => {
+  const id = uniqueId('doc-fork');
+  const A = '/agents/{id}';
+  await valid('POST', '/agents', '/agents', 201, { agentId: id, model: 'scripted:echo' });
+  await valid('POST', `${A}/input`, `/agents/${id}/input?wait=1`, 200, { text: 'first' });
+  await valid('POST', `${A}/input`, `/agents/${id}/input?wait=1`, 200, { text: 'second' });
+  const history = (await rest.t.agents.history(id)) as Array<{ seq: number; kind: string }>;
+  const end = history.find((e) => e.kind === 'model_output')!.seq;
+  const input = history.filter((e) => e.kind === 'model_input')[1].seq;
+  const forked = await valid('POST', `${A}/fork`, `/agents/${id}/fork`, 201, { at: end, as: `${id}-f` });
+  expect(forked).toMatchObject({ agentId: `${id}-f`, point: 'turn_end', forkedFrom: { agentId: id, seq: end } });
+  const forkState = (await rest.gw.request('GET', `/agents/${id}-f`, undefined, { token: 'read-secret' })).body;
+  expect(forkState.config.forkedFrom).toMatchObject({ agentId: id, seq: end });
+  await eventually(
+    async () => (await rest.gw.request('GET', `/agents/${id}/forks`, undefined, { token: 'read-secret' })).body.forks?.length === 1,
+    30_000,
+    'the fork listed',
+  );
+  await valid('GET', `${A}/forks`, `/agents/${id}/forks`, 200, undefined, 'read-secret');
+  const compared = await valid('POST', `${A}/compare`, `/agents/${id}/compare`, 200, { at: input, models: ['scripted:echo', 'demo:offline'] });
+  expect(compared.results.map((r: any) => [r.model, r.status])).toEqual([
+    ['scripted:echo', 'answered'],
+    ['demo:offline', 'answered'],
+  ]);
+  // Bad input: the reason, and no agent.
+  const bad = await valid('POST', `${A}/fork`, `/agents/${id}/fork`, 400, { at: history.length + 5, as: `${id}-g` });
+  expect(bad.error.code).toBe('BAD_FORK_POINT');
+  await valid('POST', `${A}/fork`, `/agents/${id}-nobody/fork`, 404, { at: 1, as: `${id}-g` });
+  await valid('POST', `${A}/fork`, `/agents/${id}/fork`, 409, { at: end, as: `${id}-f` });
+  expect((await rest.gw.request('GET', `/agents/${id}-g`, undefined, { token: 'read-secret' })).status).toBe(404);
 });

@@ -45,25 +45,26 @@ const child = (n: number, s: 'Running' | 'Success' | 'Failed' = 'Running') => ({
 });
 
 test('an agent outside any tree has no sub-agents and no parent, as values a delta can change', () => {
-  const view = agentStateView(status());
+  const view = agentStateView(status(), 'a');
   expect(view.subAgents).toEqual([]);
   expect(view.delegatedBy).toBeNull();
   expect(Object.keys(view)).toEqual(expect.arrayContaining(['subAgents', 'delegatedBy']));
 });
 
 test("a parent's view lists its sub-agents with their status; a child's names its parent", () => {
-  const parent = agentStateView(status({ runState: AgentRunState.WaitingToolResults, blockedOn: null, subAgents: [child(0), child(1, 'Success')] }));
+  const parent = agentStateView(status({ runState: AgentRunState.WaitingToolResults, blockedOn: null, subAgents: [child(0), child(1, 'Success')] }), 'a');
   expect(parent.subAgents).toEqual([child(0), child(1, 'Success')]);
   const sub = agentStateView(
     status({
       config: { model: 'scripted:researcher', delegatedBy: { agentId: 'lead', toolCallId: 'call_1_0', depth: 1 } },
       delegatedBy: { agentId: 'lead', toolCallId: 'call_1_0', depth: 1 },
     }),
+    'a',
   );
   expect(sub.delegatedBy).toEqual({ agentId: 'lead', toolCallId: 'call_1_0', depth: 1 });
   expect(sub.subAgents).toEqual([]);
   // Only what the view promises: no sequence numbers, no extra fields a future status may grow.
-  const wider = agentStateView(status({ subAgents: [{ ...child(0), secret: 'x' } as ReturnType<typeof child>] }));
+  const wider = agentStateView(status({ subAgents: [{ ...child(0), secret: 'x' } as ReturnType<typeof child>] }), 'a');
   expect(wider.subAgents[0]).toEqual(child(0));
   expect(JSON.stringify(parent)).not.toMatch(/lastSeq|entryCount/);
 });
@@ -74,7 +75,7 @@ test('deltas follow a delegation: children start, one answers, the batch ends; a
     status({ runState: AgentRunState.WaitingToolResults, blockedOn: null, subAgents: [child(0), child(1)] }),
     status({ runState: AgentRunState.WaitingToolResults, blockedOn: null, subAgents: [child(0), child(1, 'Failed')] }),
     status({ runState: AgentRunState.PendingToolResults, blockedOn: null }),
-  ].map(agentStateView);
+  ].map((s) => agentStateView(s, 'a'));
   let doc = structuredClone(views[0]);
   for (let i = 1; i < views.length; i++) {
     const ops = jsonPatch(views[i - 1], views[i]);
@@ -86,8 +87,15 @@ test('deltas follow a delegation: children start, one answers, the batch ends; a
 });
 
 test('a parent of its own: delegatedBy appears in a delta when a view gains it', () => {
-  const before = agentStateView(status());
-  const after = agentStateView(status({ delegatedBy: { agentId: 'lead', toolCallId: 'call_1_0', depth: 2 } }));
+  const before = agentStateView(status(), 'a');
+  const after = agentStateView(status({ delegatedBy: { agentId: 'lead', toolCallId: 'call_1_0', depth: 2 } }), 'a');
   const ops = jsonPatch(before, after);
   expect(ops).toEqual([{ op: 'replace', path: '/delegatedBy', value: { agentId: 'lead', toolCallId: 'call_1_0', depth: 2 } }]);
+});
+
+test('a call whose outcome is unknown is shown with when it started and its effect key (what the service saw)', () => {
+  const unknown = { toolCallId: 'call_2_0', toolName: 'charge', arguments: '{"cents":100}', reason: 'attempt 1 never reported', startedAt: ts, since: ts };
+  const view = agentStateView(status({ runState: AgentRunState.WaitingToolResults, blockedOn: 'unknown_outcome', unknownOutcomes: [unknown] }), 'shop');
+  expect(view.unknownOutcomes).toEqual([{ ...unknown, key: 'shop/call_2_0' }]);
+  expect(view.stateWord).toBe('waiting for a resolution');
 });

@@ -48,7 +48,7 @@ test('a listed agent reads as its state says, never the state machine names', ()
 test('the REST answer and the event stream state carry the same words as the CLI', () => {
   for (const s of [status(), approval, error('Budget.DayCost'), status({ blockedOn: null, runState: 'PendingToolResults' })]) {
     const rest = withStateWords(s);
-    const view = agentStateView(s);
+    const view = agentStateView(s, 'a');
     expect(rest.stateWord).toBe(runStateWord(s));
     expect(view.stateWord).toBe(rest.stateWord);
     expect(view.stateDetail).toBe(rest.stateDetail);

@@ -3,12 +3,17 @@
  * when it was started with them, so agents on namespaces without them (and old histories) never upsert.
  * Each write is a history event, and most turns are one model call: since LAZY_WORKING_PATCH an agent
  * woken by input is listed `Working` only once its turn goes past a step (tools, another model call), so
- * a plain turn writes nothing and stays listed `WaitingInput`. The `state` query is always exact.
+ * a plain turn writes nothing and stays listed `WaitingInput`. Since LISTED_RESOLUTION_CHANGE an agent held
+ * only by calls whose outcome is unknown is listed `WaitingResolution` (it rests as for an approval, but
+ * `resolve` moves it on, not `approve`). The `state` query is always exact.
  */
 import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { type Agent, AgentRunState, restLabel } from '../../agent/index';
 import { MODEL_ATTRIBUTE, PROVIDER_ATTRIBUTE, RUN_STATE_ATTRIBUTE } from '../messages';
 import { LAZY_WORKING_PATCH } from '../run-changes';
+
+/** The change that lists an agent waiting only on unknown outcomes as `WaitingResolution` (before: `WaitingApproval`). */
+export const LISTED_RESOLUTION_CHANGE = 'listed-waiting-resolution';
 
 export function searchAttributePublisher(agent: Agent, changed: (change: string) => boolean) {
   const enabled = workflowInfo().typedSearchAttributes.get(MODEL_ATTRIBUTE) !== undefined;
@@ -31,6 +36,10 @@ export function searchAttributePublisher(agent: Agent, changed: (change: string)
     publish(state?: string) {
       if (!enabled) return;
       if (state) runState = restLabel(state);
+      // Asked only when an agent rests on unknown outcomes alone, so other histories take no marker.
+      if (runState === 'WaitingApproval' && !agent.awaitingApproval().length && agent.unknownOutcomes().length && changed(LISTED_RESOLUTION_CHANGE)) {
+        runState = 'WaitingResolution';
+      }
       const model = agent.config.model;
       const values = [runState, model, model.split(':')[0]];
       if (values.join('|') === last) return;

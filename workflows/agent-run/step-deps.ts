@@ -4,7 +4,7 @@
  */
 import { condition, isCancellation, log, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../../activities/index';
-import { type Agent, InfrastructureError, type StepDeps, segmentsForContext } from '../../agent/index';
+import { type Agent, InfrastructureError, type StepDeps, effectKey, segmentsForContext } from '../../agent/index';
 import { DEFAULT_MODEL_ACTIVITY_OPTIONS, DEFAULT_TOOL_ACTIVITY_OPTIONS } from '../activity-options';
 import { entryFeed } from '../entry-feed';
 import { MODEL_ROUTING_CHANGE, ROUTED_START_TIMEOUT, isRoutable, notTaken, notTakenFailure, providerOf, providerTaskQueue } from '../model-routing';
@@ -110,7 +110,7 @@ export function stepDeps(agent: Agent, changed: (change: string) => boolean, wai
             // The raw arguments only: the parsed copy is in the model output entry already, and the
             // activity parses the raw text again (the same way), so the arguments enter history once more, not twice.
             call: { toolName: call.toolName, toolCallId: call.toolCallId, rawArguments: call.rawArguments },
-            idempotencyKey: `${workflowId}/${call.toolCallId}`,
+            idempotencyKey: effectKey(workflowId, call.toolCallId),
             // This agent waits on a call whose earlier attempt's outcome is unknown (agent/effect-ledger.ts).
             unknownOutcomes: true,
             ...(agent.config.tools ? { allowedTools: agent.config.tools } : {}),

@@ -8,7 +8,7 @@ import { api } from './api.js';
 import { el, fill } from './dom.js';
 
 /** The words agents are listed under while they run (client/state-view.ts RunStateWords), offered first in the filter. */
-const RUN_STATES = ['waiting for input', 'working', 'waiting for approval', 'blocked by an error'];
+const RUN_STATES = ['waiting for input', 'working', 'waiting for approval', 'waiting for a resolution', 'blocked by an error'];
 const REFRESH_MS = 2000;
 
 export class AgentsList {

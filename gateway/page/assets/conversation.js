@@ -141,9 +141,16 @@ export class Conversation {
       case 'TOOL_CALL_START':
         this.tool(event.toolCallId, event.toolCallName);
         break;
-      case 'TOOL_CALL_ARGS':
-        this.tool(event.toolCallId).args.appendData(event.delta ?? '');
+      case 'TOOL_CALL_ARGS': {
+        const t = this.tool(event.toolCallId);
+        // Arguments shown from the state (a call waiting for a person, seen before its events) give way to the stream's.
+        if (t.argsFromState) {
+          t.args.data = '';
+          t.argsFromState = false;
+        }
+        t.args.appendData(event.delta ?? '');
         break;
+      }
       case 'TOOL_CALL_END':
         this.toolArgsDone(event.toolCallId);
         break;
@@ -195,11 +202,12 @@ export class Conversation {
 
   /**
    * The line under the conversation: what the turn under way waits for — the agent ("working…", with
-   * what it does), or you (an approval, or the answer to its question).
+   * what it does), or you (an approval, a resolution of a call whose outcome is unknown, or the answer to its question).
    */
   renderWorking() {
     let text = null;
     if (this.running && this.blockedOn === 'approval') text = 'waiting for your approval';
+    else if (this.running && this.blockedOn === 'unknown_outcome') text = `waiting for your resolution${this.detail ? ` (${this.detail})` : ''}`;
     else if (this.running && this.blockedOn !== 'error') text = this.detail ? `working… (${this.detail})` : 'working…';
     else if (!this.running && this.asked) text = 'waiting for your answer';
     this.working.hidden = !text;
@@ -311,7 +319,8 @@ export class Conversation {
     } catch {
       // arguments that are not JSON are shown as the model wrote them
     }
-    if (!this.waiting.has(toolCallId)) fill(t.status, 'running');
+    // A call waiting for a person keeps saying so when its events arrive after the state (a page opened late).
+    if (!this.waiting.has(toolCallId) && !this.unresolved.has(toolCallId)) fill(t.status, 'running');
   }
 
   toolResult(toolCallId, content) {
@@ -385,7 +394,10 @@ export class Conversation {
       for (const a of awaiting) {
         if (this.waiting.has(a.toolCallId)) continue;
         const t = this.tool(a.toolCallId, a.toolName);
-        if (!t.args.data) t.args.data = a.arguments ?? '';
+        if (!t.args.data) {
+          t.args.data = a.arguments ?? '';
+          t.argsFromState = true;
+        }
         this.waiting.add(a.toolCallId);
         t.item.classList.add('awaiting');
         fill(t.status, 'waits for your approval');
@@ -410,7 +422,10 @@ export class Conversation {
       for (const u of unknown) {
         if (this.unresolved.has(u.toolCallId)) continue;
         const t = this.tool(u.toolCallId, u.toolName);
-        if (!t.args.data) t.args.data = u.arguments ?? '';
+        if (!t.args.data) {
+          t.args.data = u.arguments ?? '';
+          t.argsFromState = true;
+        }
         this.unresolved.add(u.toolCallId);
         t.item.classList.add('awaiting');
         fill(t.status, 'outcome unknown: did it happen?');
@@ -431,7 +446,21 @@ export class Conversation {
     done.addEventListener('click', () => resolve(done, { done: text.value.trim() || 'It happened (resolved by a person).' }));
     failed.addEventListener('click', () => resolve(failed, { failed: text.value.trim() || 'It did not happen (resolved by a person).' }));
     retry.addEventListener('click', () => resolve(retry, { retry: true }));
-    return [u.reason ? el('p', { class: 'why' }, String(u.reason)) : null, el('div', { class: 'buttons' }, done, failed, retry, text), error];
+    // The key and start time let a person look the effect up where it would have happened (a service's log, a statement).
+    const facts = el(
+      'p',
+      { class: 'effect' },
+      'key ',
+      el('code', { class: 'effect-key' }, String(u.key ?? '')),
+      ', started ',
+      el('time', { class: 'effect-started', datetime: String(u.startedAt ?? '') }, String(u.startedAt ?? '')),
+    );
+    return [
+      u.reason ? el('p', { class: 'why' }, String(u.reason)) : null,
+      u.key ? facts : null,
+      el('div', { class: 'buttons' }, done, failed, retry, text),
+      error,
+    ];
   }
 
   clearDecision(toolCallId) {
