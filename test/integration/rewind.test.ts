@@ -6,7 +6,7 @@
  * turn, the notebook write, the later instruction — while `history --all` still shows it, marked. Refusals
  * (a point in a tool loop, beyond the end, before the start) change nothing and name the nearest points;
  * REST says 409. The agent then continues as new, and its requests still leave the rewound turn out.
- * Export → import round-trips: the copy's next request is the source's. The run with the rewind replays;
+ * Export → import round-trips: the copy's next request is the source's. A fork copies only what is in force. The run with the rewind replays;
  * with LIVECONTEXT_RECORD_HISTORIES=1 it is recorded as rewind_v1.
  */
 import { mkdtempSync } from 'node:fs';
@@ -123,6 +123,14 @@ test('rewind, SIGKILL, a new input: the request leaves out what was rewound, his
   expect(charlie.body.messages[0]).toMatchObject({ role: 'system', content: expect.stringContaining('sys-one') });
   expect(messagesOf(charlie)).toMatch(/alpha[\s\S]*answer to alpha[\s\S]*charlie/);
   for (const gone of ['bravo', 'B1: noted', NOTE, 'sys-two', 'memory_notebook_replace"']) expect(messagesOf(charlie)).not.toContain(gone);
+
+  // A fork of the rewound agent copies only what is in force; a rewound entry is no point to fork at.
+  const forkId = uniqueId('rewind-fork');
+  await t.agents.fork(agentId, { at: 11, as: forkId });
+  expect((await t.agents.history(forkId)).map((e) => e.seq)).toEqual([1, 2, 3, 9, 10, 11]);
+  expect((await t.agents.state(forkId)).notebook).not.toContain(NOTE);
+  await t.agents.stop(forkId);
+  await expect(t.agents.fork(agentId, { at: 7, as: uniqueId('rewind-fork') })).rejects.toThrow(/#7 \(model_output\) was rewound by the rewind #9/);
 
   // History keeps every entry: plain history shows what is in force and the rewind; --all marks the rest.
   const plain = await cli(['history', agentId], cliEnv);
