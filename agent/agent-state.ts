@@ -18,6 +18,7 @@ import {
   WidgetWriteEntry,
   type CompactionEntry,
   type ModelFailureEntry,
+  type RewindEntry,
   type TurnEndEntry,
   MODEL_FAILURE_MESSAGE_MAX,
   isContextual,
@@ -26,6 +27,7 @@ import {
 import type { Attachment } from './attachments';
 import type { ResponseSchema } from './response-schema';
 import { HistoryValidationError } from './errors';
+import { visibleEntries } from './time-travel';
 import { type ArchiveIndex, type SegmentRef, archiveAfterFold, archiveAfterSeal, chooseSeal, emptyArchive, entryBytes } from './archive';
 
 /** Seed 000: metadata stays light, at most 2 KB of JSON per entry. */
@@ -43,6 +45,8 @@ export class AgentState {
   private archiveValue: ArchiveIndex | undefined;
   /** JSON bytes of each working entry, parallel to `history`; measured when first asked. */
   private sizes: number[] | undefined;
+  /** The working entries still in force (see visibleEntries), once a rewind is among them; else `history` itself. */
+  private visibleValue: HistoryEntry[] | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -51,6 +55,21 @@ export class AgentState {
     this.history = restored ? [...restored.entries] : [];
     this.nextSeqValue = restored?.nextSeq ?? 1;
     this.archiveValue = restored?.archive;
+    this.refreshVisible();
+  }
+
+  /** Once per run start, rewind and seal: one pass, no copy while no rewind is in the working set. */
+  private refreshVisible(): void {
+    const visible = visibleEntries(this.history);
+    this.visibleValue = visible === this.history ? undefined : [...visible];
+  }
+
+  /**
+   * The working entries still in force: those a rewind took out are left out (see visibleEntries). What
+   * the agent decides from (its run state, the instruction, budgets) reads these; snapshots keep `entries`.
+   */
+  get visible(): readonly HistoryEntry[] {
+    return this.visibleValue ?? this.history;
   }
 
   /** Read-only view of the working set: every entry not archived, oldest first (all of them for an agent without an archive). */
@@ -79,7 +98,11 @@ export class AgentState {
   /** The working entries to seal next, keeping about `keepBytes` (see chooseSeal); undefined when none are due. */
   sealCandidate(keepBytes: number): { fromSeq: number; toSeq: number; count: number; bytes: number } | undefined {
     this.sizes ??= this.history.map(entryBytes);
-    return chooseSeal(this.history, this.sizes, keepBytes);
+    const cut = chooseSeal(this.history, this.sizes, keepBytes);
+    // A segment never ends between a rewind's point and the rewind: what it took out is sealed with it,
+    // so the archive's state (instruction, widgets, day usage) is computed from what is in force.
+    if (cut && this.visibleValue && this.history.some((e) => e.kind === 'rewind' && cut.toSeq > e.toSeq && cut.toSeq < e.seq)) return undefined;
+    return cut;
   }
 
   /**
@@ -93,12 +116,18 @@ export class AgentState {
     if (n === 0 || this.history[0].seq !== ref.fromSeq) {
       throw new HistoryValidationError('ARCHIVE_MISALIGNED', `Segment ${ref.fromSeq}–${ref.toSeq} does not start the working set (#${this.history[0]?.seq}).`);
     }
+    // A rewind made while the segment was written may go back into it: the seal is not taken (the
+    // segment stays unreferenced), so what a rewind took out is never split from it.
+    if (this.visibleValue && this.history.some((e, i) => i >= n && e.kind === 'rewind' && e.toSeq < ref.toSeq)) {
+      throw new HistoryValidationError('ARCHIVE_SPLITS_REWIND', `Segment ${ref.fromSeq}–${ref.toSeq} would split a rewind from what it took out.`);
+    }
     const leaving = this.history.slice(0, n);
     let index = this.archiveValue ?? emptyArchive();
     if (folded?.segments.length) index = archiveAfterFold(index, folded.segments, folded.manifestKey);
     this.archiveValue = archiveAfterSeal(index, leaving, ref, budgetFromSeq);
     this.history = this.history.slice(n);
     this.sizes = this.sizes?.slice(n);
+    if (this.visibleValue) this.refreshVisible();
   }
 
   /** The sequence number the next entry will get. */
@@ -113,8 +142,9 @@ export class AgentState {
 
   /** The newest entry that projects into the model context (system instruction entries are skipped). */
   lastContextual(): ContextualEntry | undefined {
-    for (let i = this.history.length - 1; i >= 0; i--) {
-      const entry = this.history[i];
+    const entries = this.visible;
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const entry = entries[i];
       if (isContextual(entry)) return entry;
     }
     return undefined;
@@ -122,8 +152,9 @@ export class AgentState {
 
   /** The system instruction currently in force ('' when none was ever set). */
   get systemInstruction(): string {
-    for (let i = this.history.length - 1; i >= 0; i--) {
-      const entry = this.history[i];
+    const entries = this.visible;
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const entry = entries[i];
       if (entry.kind === 'system_instruction') return entry.instruction;
     }
     return this.archiveValue?.systemInstruction ?? '';
@@ -207,8 +238,9 @@ export class AgentState {
 
   /** Whether a turn_end came after the last context message: the turn is over, the agent waits for input. */
   turnEnded(): boolean {
-    for (let i = this.history.length - 1; i >= 0; i--) {
-      const entry = this.history[i];
+    const entries = this.visible;
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const entry = entries[i];
       if (entry.kind === 'turn_end') return true;
       if (isContextual(entry)) return false;
     }
@@ -225,12 +257,13 @@ export class AgentState {
     if (!Number.isInteger(draft.throughSeq) || draft.throughSeq < 1 || draft.throughSeq > this.lastSeq) {
       throw new HistoryValidationError('COMPACTION_RANGE', `A compaction covers entries up to #${this.lastSeq}, not #${draft.throughSeq}.`);
     }
-    const before = lastCompaction(this.history) ?? this.archiveValue?.compaction; // the newest may be archived
+    const visible = this.visible; // a rewound compaction no longer stands for anything
+    const before = lastCompaction(visible) ?? this.archiveValue?.compaction; // the newest may be archived
     if (before && draft.throughSeq <= before.throughSeq) {
       throw new HistoryValidationError('COMPACTION_RANGE', `Entries up to #${before.throughSeq} are summarised already (compaction #${before.seq}).`);
     }
-    for (let i = this.history.length - 1; i >= 0; i--) {
-      const e = this.history[i];
+    for (let i = visible.length - 1; i >= 0; i--) {
+      const e = visible[i];
       if (e.seq > draft.throughSeq || !isContextual(e)) continue;
       if (e.kind === 'model_output' && e.toolCalls.length > 0) {
         throw new HistoryValidationError(
@@ -251,6 +284,13 @@ export class AgentState {
   appendModelFailure(draft: Draft<ModelFailureEntry>) {
     const message = draft.message.length > MODEL_FAILURE_MESSAGE_MAX ? `${draft.message.slice(0, MODEL_FAILURE_MESSAGE_MAX - 1)}…` : draft.message;
     return this.append<ModelFailureEntry>('model_failure', { ...draft, message });
+  }
+
+  /** The agent goes back to `toSeq` (checked by the caller, see Agent.rewind): later entries leave what is in force. */
+  appendRewind(draft: { toSeq: number; by?: string; reason?: string }) {
+    const entry = this.append<RewindEntry>('rewind', draft);
+    this.refreshVisible();
+    return entry;
   }
 
   setSystemInstruction(instruction: string) {
@@ -276,6 +316,7 @@ export class AgentState {
       throw new HistoryValidationError('INVALID_ENTRY', `A ${kind} entry would not be valid history (${why}).`);
     }
     this.history.push(entry);
+    this.visibleValue?.push(entry); // what follows the last rewind is in force
     this.sizes?.push(entryBytes(entry));
     this.nextSeqValue += 1;
     return entry;

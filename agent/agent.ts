@@ -33,7 +33,17 @@ import { BUDGETS_CHANGE, budgetHit, isBudgetCode } from './budgets';
 import { MAX_REFUSED_ATTACHMENTS, type RefusedAttachment, suspectAttachments } from './refused-attachments';
 import { runToolStep, runnableBatch } from './tool-step';
 import { type EffectRecord, type ToolCallResolution, checkResolution, parseToolCallResolution, resolveEffect, unknownCalls } from './effect-ledger';
-import { type MemoryNotebookWidget, type TaskListWidget, type Widget, type WidgetToolResult, createWidgets, widgetStates } from './widgets/index';
+import {
+  type MemoryNotebookWidget,
+  type TaskListWidget,
+  type Widget,
+  type WidgetToolResult,
+  createWidgets,
+  rebuildWidgets,
+  widgetStates,
+} from './widgets/index';
+import { type RewindResult, parseRewindRequest, type RewindRequest } from './rewind';
+import { travelPoint } from './time-travel';
 
 /**
  * A model output with more tool calls than this is not run at all: the batch gets an ExecuteError
@@ -89,7 +99,7 @@ export class Agent {
   /** Attachments a provider refused for good: later model calls leave them out (see refused-attachments). */
   private refusedAttachmentsValue: RefusedAttachment[];
   /** The agent's widgets (seed 003, from the widget registry); their tools run inside the workflow. */
-  readonly widgets: readonly Widget[];
+  private widgetsValue: readonly Widget[];
 
   private constructor(
     readonly state: AgentState,
@@ -123,7 +133,7 @@ export class Agent {
     this.timersValue = { ...rest.timers };
     this.subAgentCallsValue = copySubAgentCalls(rest.subAgentCalls);
     this.effectsValue = copyEffects(rest.effects);
-    this.widgets = createWidgets(rest.widgets);
+    this.widgetsValue = createWidgets(rest.widgets);
     this.pendingResults = [...rest.pendingToolResults];
     this.inboxItems = [...rest.inbox];
     this.nextInputSeqValue = rest.nextInputSeq;
@@ -255,6 +265,67 @@ export class Agent {
   /** Whether the sub-agent call `toolCallId` has its result. */
   subAgentAnswered(toolCallId: string): boolean {
     return !!this.subAgentCallsValue[toolCallId]?.result;
+  }
+
+  /** The agent's widgets (seed 003, from the widget registry); their tools run inside the workflow. */
+  get widgets(): readonly Widget[] {
+    return this.widgetsValue;
+  }
+
+  /**
+   * Whether the agent may rewind now, and to `toSeq`: throws InputRejectedError saying why not. At rest
+   * only — waiting for input, blocked on an error, or waiting for approvals with nothing run yet in the
+   * batch; a point in the working set (not archived), valid (travelPoint).
+   */
+  checkRewind(raw: unknown): RewindRequest {
+    const request = parseRewindRequest(raw);
+    const runState = this.runState;
+    const atRest =
+      runState === AgentRunState.WaitingInput ||
+      !!this.lastErrorValue ||
+      (runState === AgentRunState.WaitingToolResults &&
+        this.pendingResults.length === 0 &&
+        this.awaitingApproval().length > 0 &&
+        runnableBatch(this.config, this.pendingToolCalls(), this.approvalsValue, this.effectsValue).length === 0 &&
+        !Object.keys(this.timersValue).length &&
+        !Object.keys(this.subAgentCallsValue).length &&
+        !Object.keys(this.effectsValue).length);
+    if (!atRest) {
+      throw new InputRejectedError(
+        'AGENT_WORKING',
+        `The agent is working (${runState}): a rewind is made at rest. Interrupt the turn first (livecontext interrupt), then rewind.`,
+      );
+    }
+    const archive = this.state.archive;
+    if (archive && request.toSeq >= 1 && request.toSeq <= archive.throughSeq) {
+      throw new InputRejectedError(
+        'REWIND_ARCHIVED',
+        `Entry #${request.toSeq} is archived (entries up to #${archive.throughSeq} are sealed): a rewind goes back to an entry of the working set (#${archive.throughSeq + 1} on). Fork the agent at #${request.toSeq} instead.`,
+      );
+    }
+    const point = travelPoint(this.state.entries, request.toSeq);
+    if (!point.ok) throw new InputRejectedError('BAD_REWIND_POINT', point.reason);
+    return request;
+  }
+
+  /**
+   * Goes back to `toSeq` (checked as checkRewind does): a rewind entry is appended; the entries between
+   * leave what is in force (the model's context, the widgets, the budgets, the instruction); the batch
+   * in progress (pending results, approvals) and a blocking error are dropped; the inbox is kept.
+   */
+  rewind(raw: unknown): RewindResult {
+    const { toSeq, by, reason } = this.checkRewind(raw);
+    const before = this.state.visible.length;
+    const entry = this.state.appendRewind({ toSeq, ...(by !== undefined ? { by } : {}), ...(reason !== undefined ? { reason } : {}) });
+    this.pendingResults = [];
+    this.approvalsValue = {};
+    this.timersValue = {};
+    this.subAgentCallsValue = {};
+    this.effectsValue = {};
+    this.lastErrorValue = undefined;
+    // The widgets as they were at toSeq, from the entries in force after the archive's state.
+    this.widgetsValue = createWidgets(widgetStates(rebuildWidgets(this.state.visible, toSeq, this.state.archive?.widgets)));
+    return { seq: entry.seq, toSeq, runState: this.runState, rewound: before + 1 - this.state.visible.length };
   }
 
   /** The memory notebook widget. */
@@ -534,7 +605,7 @@ export class Agent {
         // written only into histories where one is.
         const archive = this.state.archive;
         const archivedDay = archive?.day && archive.throughSeq > this.budgetFromSeq ? archive.day : undefined;
-        const hit = budgetHit(this.state.entries, this.config.budgets, this.budgetFromSeq, this.clock(), archivedDay);
+        const hit = budgetHit(this.state.visible, this.config.budgets, this.budgetFromSeq, this.clock(), archivedDay);
         if (hit && (deps.since?.(BUDGETS_CHANGE) ?? true)) {
           this.lastErrorValue = { ...hit, runState, at: new Date(this.clock()).toISOString() };
           deps.log?.('StateMachine', `stopped by a budget: ${hit.message}`);
@@ -557,7 +628,7 @@ export class Agent {
             refusedAttachments: () => this.refusedAttachmentsValue.map((r) => ({ ...r })),
             refuseAttachments: (reason) => {
               const room = MAX_REFUSED_ATTACHMENTS - this.refusedAttachmentsValue.length;
-              const blamed = suspectAttachments(this.state.entries, this.state.lastSeq, this.refusedAttachmentsValue, reason).slice(0, Math.max(0, room));
+              const blamed = suspectAttachments(this.state.visible, this.state.lastSeq, this.refusedAttachmentsValue, reason).slice(0, Math.max(0, room));
               this.refusedAttachmentsValue.push(...blamed);
               return blamed.length;
             },
@@ -679,7 +750,7 @@ export class Agent {
 
   /** The result of `toolCallId` in the agent's last tool results, if it is there. */
   private lastResultOf(toolCallId: string): ToolCallResult | undefined {
-    const entries = this.state.entries;
+    const entries = this.state.visible;
     for (let i = entries.length - 1; i >= 0; i--) {
       const e = entries[i];
       if (e.kind === 'tool_results') return e.results.find((r) => r.toolCallId === toolCallId);
@@ -717,6 +788,7 @@ export class Agent {
     const start = entries.findIndex((e) => e.kind === 'model_input' && e.inputSeq === inputSeq);
     if (start < 0) return { inputSeq, status: 'ignored', reason: 'blank input is dropped' };
     const answer = findAnswer(entries, start);
+    if (answer === 'rewound') return { inputSeq, status: 'ignored', reason: 'its turn was rewound before it was answered' };
     if (answer?.kind === 'turn_end') {
       return answer.reason === 'ask_user'
         ? { inputSeq, status: 'asked', question: answer.question ?? '' }
@@ -734,10 +806,15 @@ function unofferedTools(entry: HistoryEntry | undefined): string[] {
   return Array.isArray(names) ? names.filter((n): n is string => typeof n === 'string') : [];
 }
 
-/** The first model output without tool calls after entry `start` (the answer), or the turn_end that ended the turn. */
-function findAnswer(entries: readonly HistoryEntry[], start: number): ModelOutputEntry | TurnEndEntry | undefined {
+/**
+ * The first model output without tool calls after entry `start` (the answer), or the turn_end that ended
+ * the turn; `rewound` when a rewind took the input out before either (a rewind to the input itself runs
+ * its turn again: the answer after it is the turn's).
+ */
+function findAnswer(entries: readonly HistoryEntry[], start: number): ModelOutputEntry | TurnEndEntry | 'rewound' | undefined {
   for (let i = start + 1; i < entries.length; i++) {
     const e = entries[i];
+    if (e.kind === 'rewind' && e.toSeq < entries[start].seq) return 'rewound';
     if (e.kind === 'model_output' && e.toolCalls.length === 0) return e;
     if (e.kind === 'turn_end') return e;
     if (e.kind === 'model_input') return undefined;

@@ -11,6 +11,7 @@ import { type CompactionEntry, type HistoryEntry, JsonValue } from './entries';
 import { bytesPerTokenEstimate } from './token-estimate';
 import { utf8Length } from './agent-state';
 import { createWidgets, rebuildWidgets, widgetStates } from './widgets/index';
+import { visibleEntries } from './time-travel';
 
 const BlobKey = z.string().regex(/^[0-9a-f]{64}$/);
 
@@ -194,12 +195,12 @@ export function chooseSeal(
 export function archiveAfterSeal(index: ArchiveIndex, sealed: readonly HistoryEntry[], ref: SegmentRef, budgetFromSeq: number): ArchiveIndex {
   let inputSeq = index.inputSeq;
   let compaction = index.compaction;
-  for (const e of sealed) {
-    if (e.kind === 'model_input' && e.inputSeq !== undefined) inputSeq = e.inputSeq;
-    if (e.kind === 'compaction') compaction = compactionOf(e);
-  }
-  const { systemInstruction, widgets } = stateAfter(index, sealed);
-  const usage = addUsage(index.usage, usageTotals(sealed));
+  // What a rewind took out is sealed with it (AgentState.sealCandidate): it builds no state and counts against no budget.
+  const inForce = visibleEntries(sealed);
+  for (const e of sealed) if (e.kind === 'model_input' && e.inputSeq !== undefined) inputSeq = e.inputSeq;
+  for (const e of inForce) if (e.kind === 'compaction') compaction = compactionOf(e);
+  const { systemInstruction, widgets } = stateAfter(index, inForce);
+  const usage = addUsage(index.usage, usageTotals(sealed)); // what was spent, rewound or not
   return {
     ...index,
     throughSeq: ref.toSeq,
@@ -209,7 +210,7 @@ export function archiveAfterSeal(index: ArchiveIndex, sealed: readonly HistoryEn
     systemInstruction,
     widgets,
     usage,
-    ...dayAfter(index.day, sealed, budgetFromSeq),
+    ...dayAfter(index.day, inForce, budgetFromSeq),
     inputSeq,
     ...(compaction ? { compaction } : {}),
   };
@@ -222,7 +223,8 @@ export interface ArchiveState {
 }
 
 /** The state after `entries`, from the state before them (a segment's `before`). */
-export function stateAfter(before: ArchiveState, entries: readonly HistoryEntry[]): ArchiveState {
+export function stateAfter(before: ArchiveState, all: readonly HistoryEntry[]): ArchiveState {
+  const entries = visibleEntries(all);
   let systemInstruction = before.systemInstruction;
   for (const e of entries) if (e.kind === 'system_instruction') systemInstruction = e.instruction;
   return { systemInstruction, widgets: widgetStates(rebuildWidgets(entries, Number.POSITIVE_INFINITY, before.widgets)) };

@@ -9,6 +9,7 @@ import type { ContentSection, HistoryEntry } from './entries';
 import { lastCompaction } from './entries';
 import { USER_SECTION_TITLE } from './input';
 import { type ContextMessage, unwrap } from './live-context';
+import { visibleEntries } from './time-travel';
 
 /**
  * The seq to compact through: the oldest call/result groups of `messages` (as renderLiveContext gives
@@ -42,7 +43,8 @@ export const COMPACTION_INSTRUCTION = [
 ].join('\n');
 
 /** The one input of a summary call: the previous summary and the entries after it up to `throughSeq`, as a transcript. */
-export function compactionSections(entries: readonly HistoryEntry[], uptoSeq: number, throughSeq: number, maxWords?: number): ContentSection[] {
+export function compactionSections(all: readonly HistoryEntry[], uptoSeq: number, throughSeq: number, maxWords?: number): ContentSection[] {
+  const entries = visibleEntries(all, uptoSeq); // a summary stands for what is in force, never what a rewind took out
   const before = lastCompaction(entries, uptoSeq);
   const fromSeq = (before?.throughSeq ?? 0) + 1;
   const lines = entries.filter((e) => e.seq >= fromSeq && e.seq <= throughSeq).flatMap(transcriptLines);
@@ -76,6 +78,7 @@ function transcriptLines(e: HistoryEntry): string[] {
     case 'widget_write':
     case 'compaction':
     case 'model_failure': // the record's, not the model's: a summary leaves it out as the context does
+    case 'rewind': // what it took out is out of the transcript already (visibleEntries)
       return [];
   }
 }

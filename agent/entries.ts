@@ -198,6 +198,22 @@ export const ModelFailureEntry = EntryBase.extend({
 });
 export type ModelFailureEntry = z.infer<typeof ModelFailureEntry>;
 
+/**
+ * Not a context message: the agent was taken back to entry `toSeq` (issue 30, time travel) and goes on
+ * from there as if what followed had not happened. The entries after `toSeq` (and before this one) stay
+ * in history, marked as rewound by readers, but leave the model's context, the widgets and the budgets
+ * (see visibleEntries in time-travel.ts). `toSeq` is a turn's end or a model input (see travelPoint).
+ */
+export const RewindEntry = EntryBase.extend({
+  kind: z.literal('rewind'),
+  toSeq: z.number().int().positive(),
+  /** Who rewound (free text), when the host said. */
+  by: z.string().optional(),
+  /** Why (free text), when the host said. */
+  reason: z.string().optional(),
+});
+export type RewindEntry = z.infer<typeof RewindEntry>;
+
 /** A model failure's message is cut here: a provider's error text can be long, the record stays light. */
 export const MODEL_FAILURE_MESSAGE_MAX = 2000;
 
@@ -210,6 +226,7 @@ export const HistoryEntry = z.discriminatedUnion('kind', [
   TurnEndEntry,
   CompactionEntry,
   ModelFailureEntry,
+  RewindEntry,
 ]);
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 

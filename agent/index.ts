@@ -39,4 +39,5 @@ export * from './compaction';
 export * from './archive';
 export * from './effect-ledger';
 export * from './time-travel';
+export * from './rewind';
 export * from './fork';

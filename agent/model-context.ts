@@ -10,6 +10,7 @@ import { type ContextMessage, renderLiveContext } from './live-context';
 import type { RefusedAttachment } from './refused-attachments';
 import { type TextTokenizer, bytesPerTokenEstimate, calibrationFactor, countMessageTokens } from './token-estimate';
 import { buildLiveScreen, rebuildWidgets } from './widgets/index';
+import { visibleEntries } from './time-travel';
 
 export interface ModelContext {
   /** The system instruction in force, if any (providers put it where their protocol wants it). */
@@ -48,7 +49,8 @@ export interface ModelContextOptions {
   base?: { systemInstruction: string; widgets: Readonly<Record<string, JsonValue>> };
 }
 
-export function renderModelContext(entries: readonly HistoryEntry[], options: ModelContextOptions): ModelContext {
+export function renderModelContext(all: readonly HistoryEntry[], options: ModelContextOptions): ModelContext {
+  const entries = visibleEntries(all, options.uptoSeq); // what a rewind took out is not the model's
   const tokenizer = options.tokenizer ?? bytesPerTokenEstimate;
   const liveScreen = buildLiveScreen(rebuildWidgets(entries, options.uptoSeq, options.base?.widgets));
   const rendered = renderLiveContext(entries, {

@@ -9,6 +9,7 @@ import { isContextual } from './entries';
 import { SnapshotError } from './errors';
 import { ARCHIVED_SNAPSHOT_VERSION, AgentSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot';
 import { MAX_SLEEP_SECONDS } from './timer-tools';
+import { visibleEntries } from './time-travel';
 
 /** Parses and checks `raw`; throws SnapshotError naming what is wrong. */
 export function readSnapshot(raw: unknown): AgentSnapshot {
@@ -68,7 +69,7 @@ export function snapshotProblems(s: AgentSnapshot): string[] {
   const say = (p: string) => problems.length < 10 && problems.push(p);
   checkArchive(s, say);
   checkSequence(s.entries, s.nextSeq, say);
-  const open = checkTurns(s.entries, say);
+  const open = checkTurns(visibleEntries(s.entries), say); // what a rewind took out is no longer the agent's turn order
   checkInputs(s, say);
 
   // What belongs to the current batch only: its pending results, approvals and timers.
@@ -115,6 +116,7 @@ function checkSequence(entries: readonly HistoryEntry[], nextSeq: number, say: (
   let prev = 0;
   for (const e of entries) {
     if (e.seq <= prev) say(`entry #${e.seq} follows #${prev}: sequence numbers must increase`);
+    if (e.kind === 'rewind' && e.toSeq >= e.seq) say(`rewind #${e.seq} goes to #${e.toSeq}, which is not before it`);
     prev = e.seq;
   }
   if (prev >= nextSeq) say(`nextSeq ${nextSeq} is not above the last entry's #${prev}`);

@@ -7,7 +7,7 @@
  * travelPoint(entries, 12); // { ok: true, seq: 12, kind: 'turn_end' } or { ok: false, reason: 'Entry #12 is … nearest: #9, #15.' }
  * visibleEntries(entries); // entries without those a `rewind` entry took out
  */
-import type { HistoryEntry } from './entries';
+import type { HistoryEntry, RewindEntry } from './entries';
 
 /** A point SEQ is valid: the agent goes on from there. `turn` — the turn was over at SEQ; `input` — the turn of the input at SEQ runs again. */
 export type TravelPoint =
@@ -59,6 +59,11 @@ export function travelPoint(entries: readonly HistoryEntry[], seq: number): Trav
   const last = entries.at(-1)?.seq ?? 0;
   if (seq > last) return refuse(`#${seq} is beyond the last entry (#${last}).`);
   if (index < 0) {
+    const at = entries.find((e) => e.seq === seq);
+    if (at) {
+      const by = rewoundBy(entries, seq);
+      return refuse(`Entry #${seq} (${at.kind}) was rewound${by ? ` by the rewind #${by.seq} (to #${by.toSeq})` : ''}: it is no longer in force.`);
+    }
     return refuse(`Entry #${seq} is not among the entries held (the first is #${entries[0]?.seq ?? 1}).`);
   }
   const entry = visible[index];
@@ -73,11 +78,54 @@ function nearestText(nearest: { before?: number; after?: number }): string {
   return points.length ? `Nearest valid point${points.length > 1 ? 's' : ''}: ${points.map((s) => `#${s}`).join(', ')}.` : 'There is no valid point yet.';
 }
 
+/** The rewind in force that took entry `seq` out, if any. */
+export function rewoundBy(entries: readonly HistoryEntry[], seq: number): RewindEntry | undefined {
+  let upTo = Number.POSITIVE_INFINITY;
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i];
+    if (e.seq > upTo) continue; // out already, and so are the rewinds among them
+    if (e.seq <= seq) return undefined;
+    if (e.kind === 'rewind') {
+      if (seq > e.toSeq) return e;
+      upTo = Math.min(upTo, e.toSeq);
+    }
+  }
+  return undefined;
+}
+
 /**
- * The entries still in force. This branch has no `rewind` entry yet, so that is every entry (up to
- * `uptoSeq`); the rewind branch's version of this file, with the same signature, leaves out what a rewind
- * took out, and fork then copies only those.
+ * The entries still in force: every entry but those a `rewind` took out (the ones after its `toSeq` and
+ * before it). The rewind entries in force stay (they are not context messages; readers show them).
+ * `uptoSeq`: as it was right after that entry — later entries and later rewinds are left out (a model call
+ * made at `uptoSeq` saw exactly these). Returns `entries` itself when nothing was rewound, so callers
+ * pay one pass and no copy; one pass backwards, whatever the number of rewinds.
  */
 export function visibleEntries<T extends HistoryEntry>(entries: readonly T[], uptoSeq = Number.POSITIVE_INFINITY): readonly T[] {
-  return entries.some((e) => e.seq > uptoSeq) ? entries.filter((e) => e.seq <= uptoSeq) : entries;
+  let rewound = false;
+  let after = false;
+  for (const e of entries) {
+    if (e.seq > uptoSeq) after = true;
+    else if (e.kind === 'rewind') rewound = true;
+  }
+  if (!rewound) return after ? entries.filter((e) => e.seq <= uptoSeq) : entries;
+  const kept: T[] = [];
+  let upTo = Number.POSITIVE_INFINITY; // entries above this (and below the rewind that set it) are out
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i];
+    if (e.seq > uptoSeq || e.seq > upTo) continue;
+    kept.push(e);
+    if (e.kind === 'rewind') upTo = Math.min(upTo, e.toSeq);
+  }
+  return kept.reverse();
+}
+
+/**
+ * Like visibleEntries, but keeps every entry and says which are out: for `history --all` and the page.
+ * Returns the set of seqs taken out by rewinds (empty when none).
+ */
+export function rewoundSeqs(entries: readonly HistoryEntry[]): Set<number> {
+  const visible = visibleEntries(entries);
+  if (visible === entries) return new Set();
+  const kept = new Set(visible.map((e) => e.seq));
+  return new Set(entries.filter((e) => !kept.has(e.seq)).map((e) => e.seq));
 }

@@ -169,11 +169,11 @@ const commands: Record<string, Command> = {
     run: async (p, v) => (await commandsModule()).stateCmd(need(p[0], 'agent-id'), v),
   },
   history: {
-    usage: 'livecontext history <agent-id> [--after SEQ] [--limit N] [--json]',
+    usage: 'livecontext history <agent-id> [--after SEQ] [--limit N] [--all] [--json]',
     args: 1,
     summary:
-      'The history entries, archived ones included, printed page by page as they are read; --after SEQ starts after entry SEQ, --limit N prints at most N entries.',
-    options: { ...json, after: { type: 'string' }, limit: { type: 'string' } },
+      'The history entries, archived ones included, printed page by page as they are read; --after SEQ starts after entry SEQ, --limit N prints at most N entries; --all also prints the entries a rewind took out, marked (rewound).',
+    options: { ...json, after: { type: 'string' }, limit: { type: 'string' }, all: { type: 'boolean' } },
     agent: true,
     run: async (p, v) => (await commandsModule()).historyCmd(need(p[0], 'agent-id'), v),
   },
@@ -313,6 +313,15 @@ const commands: Record<string, Command> = {
     summary: 'Ends the running turn without an answer: its model call or tools are cancelled, and the agent waits for new input.',
     agent: true,
     run: async (p) => (await commandsModule()).interruptCmd(need(p[0], 'agent-id')),
+  },
+  rewind: {
+    usage: 'livecontext rewind <agent-id> --to SEQ [--reason TEXT] [--json]',
+    args: 1,
+    summary:
+      'Takes the agent back to entry SEQ (a turn end, or an input whose turn then runs again), as if what followed had not happened: history keeps it (history --all), the model, widgets and budgets no longer see it; queued input is kept. At rest only (interrupt a working agent first).',
+    options: { ...json, to: { type: 'string' }, reason: { type: 'string' } },
+    agent: true,
+    run: async (p, v) => (await import('./rewind-cmd')).rewindCmd(need(p[0], 'agent-id'), v),
   },
   stop: {
     usage: 'livecontext stop <agent-id>',

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import { type AgentSnapshot, InputRejectedError, type TurnOutcome, checkPlainInputKey, readSnapshot } from '../agent/index';
+import { type AgentSnapshot, type HistoryEntry, InputRejectedError, type TurnOutcome, checkPlainInputKey, readSnapshot } from '../agent/index';
 import type { AgentClient } from '../client/agent-client';
 import { outcomeText } from '../client/outcome-text';
 import type { Values } from './argv';
@@ -275,9 +275,12 @@ export async function historyCmd(agentId: string, v: Values) {
   };
   while (cursor !== null && left > 0) {
     const page = await agents.entries(agentId, { afterSeq: cursor, limit: Math.min(500, left) });
-    const entries = page.entries.slice(0, left);
+    // What a rewind took out: left out, or with --all shown and marked (it stays in history either way).
+    const out = (seq: number) => !!page.rewound?.some(([from, to]) => seq >= from && seq <= to);
+    const entries = (v.all ? page.entries : page.entries.filter((e) => !out(e.seq))).slice(0, left);
+    const lines = (e: HistoryEntry) => (out(e.seq) ? formatEntry(e).map((l) => l.replace(/^#(\d+) /, '#$1 (rewound) ')) : formatEntry(e));
     if (v.json) await write(entries.map((e) => `${printed++ ? ',' : '['}\n${terminalJson(e)}`).join(''));
-    else if (entries.length) await write(`${terminalText(entries.flatMap(formatEntry).join('\n'))}\n`);
+    else if (entries.length) await write(`${terminalText(entries.flatMap(lines).join('\n'))}\n`);
     left -= entries.length;
     cursor = page.nextAfterSeq;
   }

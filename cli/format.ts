@@ -47,6 +47,8 @@ export function formatEntry(entry: HistoryEntry): string[] {
       ];
     case 'model_failure':
       return [`#${entry.seq} ✗ ${modelFailureText(entry)}`];
+    case 'rewind':
+      return [`#${entry.seq} ⟲ rewound to #${entry.toSeq}${entry.by ? ` by ${entry.by}` : ''}${entry.reason ? `: ${clip(entry.reason, 200)}` : ''}`];
   }
 }
 

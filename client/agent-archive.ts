@@ -60,7 +60,14 @@ export async function pageThroughArchive(
   const last = entries.at(-1)?.seq ?? afterSeq;
   const allOfWorking = rest.length > 0 && last === rest[rest.length - 1].seq && working.nextAfterSeq === null;
   const done = last >= uptoSeq || allOfWorking || (last >= archive.throughSeq && rest.length === 0 && working.entries.length === 0);
-  return { entries, nextAfterSeq: done ? null : last, lastSeq: working.lastSeq, archivedThroughSeq: archive.throughSeq };
+  const rewound = working.rewound?.filter(([from]) => from <= last); // the working set's ranges (a rewind never reaches into the archive)
+  return {
+    entries,
+    nextAfterSeq: done ? null : last,
+    lastSeq: working.lastSeq,
+    archivedThroughSeq: archive.throughSeq,
+    ...(rewound?.length ? { rewound } : {}),
+  };
 }
 
 /**
@@ -96,7 +103,11 @@ export async function* exportedSnapshot(store: ArchiveStore, snapshot: AgentSnap
 export async function archivedForStart(store: ArchiveStore, snapshot: AgentSnapshot): Promise<AgentSnapshot> {
   const keep = snapshot.config.workingSetBytes ?? DEFAULT_WORKING_SET_BYTES;
   const { entries } = snapshot;
-  const plan = sealPlan(entries, entries.map(entryBytes), keep);
+  const planned = sealPlan(entries, entries.map(entryBytes), keep);
+  // As the agent seals (AgentState.sealCandidate): no segment ends between a rewind's point and the rewind.
+  const rewinds = entries.filter((e) => e.kind === 'rewind');
+  const splits = planned.findIndex((p) => rewinds.some((r) => entries[p.end].seq > r.toSeq && entries[p.end].seq < r.seq));
+  const plan = splits < 0 ? planned : planned.slice(0, splits);
   if (!plan.length) return snapshot;
   let index = snapshot.archive ?? emptyArchive();
   for (const piece of plan) {

@@ -18,6 +18,7 @@ import {
   checkAgentId,
   type TurnOutcome,
   readSnapshot,
+  type RewindResult,
 } from '../agent/index';
 import { ArchiveStore } from '../common/archive/index';
 import type { WorkerStatus } from '../common/task-queue-pollers';
@@ -38,6 +39,7 @@ import {
   inputSignal,
   retrySignal,
   interruptUpdate,
+  rewindUpdate,
   sendInputUpdate,
   snapshotQuery,
   stateQuery,
@@ -397,6 +399,18 @@ export class AgentClient {
    */
   interrupt(agentId: string, by?: string): Promise<{ interrupted: boolean; lastSeq: number }> {
     return this.calls.change(agentId, (updateId) => this.handle(agentId).executeUpdate(interruptUpdate, { args: [by ? { by } : {}], updateId }));
+  }
+
+  /**
+   * Takes the agent back to entry `toSeq` (issue 30, time travel): a turn's end (it then waits for input)
+   * or a model input (its turn runs again). History keeps every entry and a `rewind` entry records it; the
+   * entries after `toSeq` leave the model's context, the widgets and the budgets. Queued input is kept.
+   * Refused, and nothing changed (a WorkflowUpdateFailedError whose cause's `type` says why), while the
+   * agent works (`AGENT_WORKING`: interrupt it first), for a point not valid (`BAD_REWIND_POINT`, the
+   * message naming the nearest valid points) or archived (`REWIND_ARCHIVED`).
+   */
+  rewind(agentId: string, toSeq: number, options: { by?: string; reason?: string } = {}): Promise<RewindResult> {
+    return this.calls.change(agentId, (updateId) => this.handle(agentId).executeUpdate(rewindUpdate, { args: [{ toSeq, ...options }], updateId }));
   }
 
   async retry(agentId: string): Promise<void> {

@@ -212,6 +212,10 @@ export const HistoryPage = z
     entries: z.array(HistoryEntry),
     nextAfter: z.number().nullable().describe('Pass as `after` for the next page; null when there is no more.'),
     lastSeq: z.number().describe("The agent's newest entry."),
+    rewound: z
+      .array(z.tuple([z.number(), z.number()]))
+      .optional()
+      .describe('Ranges [from, to] of seqs on this page that a rewind took out: still in history, no longer in force. Absent when none.'),
   })
   .meta({ id: 'HistoryPage' });
 

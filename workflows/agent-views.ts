@@ -1,5 +1,5 @@
 /** Pages of an agent's history for the `entries` query. */
-import { type HistoryEntry, utf8Length } from '../agent/index';
+import { type HistoryEntry, rewoundSeqs, utf8Length } from '../agent/index';
 import type { EntriesPage, EntriesRequest } from './messages';
 
 export const PAGE_MAX_ENTRIES = 500;
@@ -7,10 +7,30 @@ export const PAGE_MAX_ENTRIES = 500;
 export const PAGE_MAX_BYTES = 1024 * 1024;
 
 /** `archivedThroughSeq`: entries up to it are archived (not in `entries`); the page says so. */
-export function pageEntries(entries: readonly HistoryEntry[], req: EntriesRequest, archivedThroughSeq?: number): EntriesPage {
-  const page = pageOf(entries, req);
+export function pageEntries(
+  entries: readonly HistoryEntry[],
+  req: EntriesRequest,
+  archivedThroughSeq?: number,
+  visible?: readonly HistoryEntry[],
+): EntriesPage {
+  const plain = pageOf(entries, req);
+  const page = visible && visible !== entries ? withRewound(plain, entries) : plain;
   if (!archivedThroughSeq) return page;
   return { ...page, lastSeq: Math.max(page.lastSeq, archivedThroughSeq), archivedThroughSeq };
+}
+
+/** The page with the ranges of its entries a rewind took out (see EntriesPage.rewound); computed only when a rewind is in the working set. */
+function withRewound(page: EntriesPage, entries: readonly HistoryEntry[]): EntriesPage {
+  if (!page.entries.length) return page;
+  const out = rewoundSeqs(entries);
+  const ranges: Array<[number, number]> = [];
+  for (const e of page.entries) {
+    if (!out.has(e.seq)) continue;
+    const last = ranges.at(-1);
+    if (last && last[1] === e.seq - 1) last[1] = e.seq;
+    else ranges.push([e.seq, e.seq]);
+  }
+  return ranges.length ? { ...page, rewound: ranges } : page;
 }
 
 function pageOf(entries: readonly HistoryEntry[], req: EntriesRequest): EntriesPage {

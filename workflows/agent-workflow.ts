@@ -102,14 +102,15 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
       metrics.rested(outcome);
       await sealer.sealAll(); // the agent rests: a good time to move its oldest turns to the archive
       if (outcome === 'BlockedOnInput') {
-        await condition(() => agent.inbox.length > 0 || run.ending() || run.overUpdateBudget());
+        await condition(() => agent.inbox.length > 0 || run.ending() || run.overUpdateBudget() || run.rewound);
       } else if (outcome === 'BlockedOnApproval') {
         const seen = run.decisions;
         await condition(() => run.decisions !== seen || run.ending() || !!run.interruptRequest);
       } else if (outcome === 'BlockedOnError') {
-        await condition(() => run.retryRequested || run.ending() || !!run.interruptRequest);
+        await condition(() => run.retryRequested || run.ending() || !!run.interruptRequest || run.rewound);
         run.retryTaken();
       }
+      run.rewindTaken();
       visibility.woke(outcome);
     }
     if (!run.continuing || run.stopping || run.resetRequested) break;

@@ -17,6 +17,8 @@ import type {
   ToolCallResolution,
   TurnOutcome,
   SubAgentResult,
+  RewindRequest,
+  RewindResult,
 } from '../agent/index';
 
 export const TASK_QUEUE = 'livecontext-agents';
@@ -67,6 +69,11 @@ export interface EntriesPage {
   /** Pass as `afterSeq` for the next page; null when there is no more (up to `uptoSeq`). */
   nextAfterSeq: number | null;
   lastSeq: number;
+  /**
+   * Ranges `[fromSeq, toSeq]` of this page's entries that a rewind took out (shown by `history --all`,
+   * left out of plain `history`). Absent when none.
+   */
+  rewound?: Array<[number, number]>;
   /**
    * Entries up to here are in the agent's archive, not in this query's pages (which start after it):
    * read them from the archive (the `archive` query gives its index). Absent while nothing is archived.
@@ -176,6 +183,13 @@ export interface InterruptRequest {
  * `interrupted: false` when the agent was not working on a turn.
  */
 export const interruptUpdate = defineUpdate<{ interrupted: boolean; lastSeq: number }, [InterruptRequest]>('interrupt');
+/**
+ * Takes the agent back to entry `toSeq` (a turn's end, or a model input whose turn then runs again), as if
+ * what followed had not happened: a `rewind` entry records it, the entries after `toSeq` stay in history
+ * but leave the model's context, the widgets and the budgets; queued input is kept. Refused (and nothing
+ * changes) while the agent works, for a point that is not valid, or one in the archive.
+ */
+export const rewindUpdate = defineUpdate<RewindResult, [RewindRequest]>('rewind');
 /** End the agent after its current step. */
 export const stopSignal = defineSignal<[{ reason?: string }?]>('stop');
 

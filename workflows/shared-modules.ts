@@ -46,6 +46,7 @@ import * as modelStep from '../agent/model-step';
 import * as model from '../agent/model';
 import * as refusedAttachments from '../agent/refused-attachments';
 import * as responseSchema from '../agent/response-schema';
+import * as rewind from '../agent/rewind';
 import * as runState from '../agent/run-state';
 import * as shortId from '../agent/short-id';
 import * as snapshotCheck from '../agent/snapshot-check';
@@ -147,6 +148,7 @@ for (const namespace of [
   model,
   refusedAttachments,
   responseSchema,
+  rewind,
   runState,
   shortId,
   snapshotCheck,

@@ -12,6 +12,7 @@ import {
   estimateTokens,
   renderModelContext,
   turnResponseSchema,
+  visibleEntries,
 } from '../../agent/index';
 import type { ArchiveStore, SegmentBefore, SegmentContent } from '../../common/archive/index';
 import type { ArchiveIndexCache } from '../archive-index-cache';
@@ -36,7 +37,8 @@ export async function prepareContext(
   // count; together they can outlast the heartbeat timeout, which would retry a call not yet started.
   const preparing = setInterval(() => ctx.heartbeat(), 1000);
   try {
-    const { known, base } = await knownEntries(deps, ctx, input);
+    const { known: all, base } = await knownEntries(deps, ctx, input);
+    const known = visibleEntries(all, input.uptoSeq); // what a rewind took out is not the model's
     return { context: await renderCounted(known, input, base), responseSchema: turnResponseSchema(known), archived: offersArchiveTools(input, known) };
   } finally {
     clearInterval(preparing);

@@ -112,7 +112,9 @@ export function queriedPast(client: Client, agentId: string): AgentPast {
           ...(uptoSeq !== undefined ? { uptoSeq } : {}),
           limit: Math.max(1, Math.min(limit - entries.length, 500)),
         });
-        entries.push(...page.entries);
+        // What a rewind took out is not the model's to recall or expand (see EntriesPage.rewound).
+        const out = (seq: number) => !!page.rewound?.some(([from, to]) => seq >= from && seq <= to);
+        entries.push(...(page.rewound ? page.entries.filter((e) => !out(e.seq)) : page.entries));
         lastSeq = page.lastSeq;
         after = page.nextAfterSeq;
       } while (after !== null && entries.length < limit);

@@ -29,6 +29,7 @@ export function entryText(entry: HistoryEntry): string {
     case 'turn_end':
       return entry.question ?? '';
     case 'model_failure':
+    case 'rewind':
       return ''; // the record's, never the model's: recall does not find it
     default:
       return otherText(entry);

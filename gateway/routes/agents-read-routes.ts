@@ -56,7 +56,8 @@ export function mountAgentReadRoutes(api: ApiApp, agents: AgentClient): void {
     const { id } = c.req.valid('param');
     const { after, limit } = c.req.valid('query');
     const page = await agents.entries(id, { afterSeq: after ?? 0, ...(limit ? { limit } : {}) });
-    return c.json({ entries: page.entries, nextAfter: page.nextAfterSeq, lastSeq: page.lastSeq }, 200);
+    const rewound = page.rewound ? { rewound: page.rewound } : {};
+    return c.json({ entries: page.entries, nextAfter: page.nextAfterSeq, lastSeq: page.lastSeq, ...rewound }, 200);
   });
 
   api.openapi(exportAgent, async (c) => {

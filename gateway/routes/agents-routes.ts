@@ -9,6 +9,7 @@ import { mountAgentForkRoutes } from './agents-fork-routes';
 import { mountAgentInputRoutes } from './agents-input-routes';
 import { mountAgentLifecycleRoutes } from './agents-lifecycle-routes';
 import { mountAgentReadRoutes } from './agents-read-routes';
+import { mountAgentRewindRoutes } from './agents-rewind-routes';
 import { mountAgentWidgetRoutes } from './agents-widget-routes';
 import { mountOpenApiRoute } from './openapi-routes';
 import { describeStreamingRoutes } from './streaming-routes-doc';
@@ -22,6 +23,7 @@ export function agentsApi(agents: AgentClient): ApiApp {
   mountAgentControlRoutes(api, agents);
   mountAgentWidgetRoutes(api, agents);
   mountAgentAutonomyRoutes(api, agents);
+  mountAgentRewindRoutes(api, agents);
   mountAgentForkRoutes(api, agents);
   describeStreamingRoutes(api);
   return api;

@@ -43,6 +43,7 @@ const CONTRACT = [
   'POST /agents/{id}/notebook',
   'GET /agents/{id}/tasks',
   'POST /agents/{id}/interrupt',
+  'POST /agents/{id}/rewind',
   'GET /agents/{id}/schedules',
   'POST /agents/{id}/schedules',
   'POST /schedules/{scheduleId}/pause',

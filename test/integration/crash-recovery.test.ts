@@ -111,6 +111,8 @@ function summarize(history: HistoryEntry[]): string[] {
         return `compaction:${e.throughSeq}`;
       case 'model_failure':
         return `model_failure:${e.code}`;
+      case 'rewind':
+        return `rewind:${e.toSeq}`;
     }
   });
 }

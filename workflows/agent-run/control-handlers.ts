@@ -15,6 +15,7 @@ import {
   resetUpdate,
   resolveToolCallUpdate,
   retrySignal,
+  rewindUpdate,
   stopSignal,
   subAgentResultSignal,
   updateNotebookUpdate,
@@ -131,6 +132,17 @@ export function registerControlHandlers(agent: Agent, run: RunControl, { status,
       run.requestReset();
       return { reset: true as const };
     }),
+  );
+  // A rewind is made at rest (the validator refuses a working agent, so nothing is in flight to cancel).
+  setHandler(
+    rewindUpdate,
+    run.counted((request) => {
+      const result = run.rewind(request);
+      publish();
+      log.info(`rewound to #${result.toSeq}`, { category: 'History', seq: result.seq, rewound: result.rewound });
+      return result;
+    }),
+    { validator: refusing((request) => void agent.checkRewind(request)) },
   );
   setHandler(stopSignal, (arg) => run.requestStop(stopReasonOf(arg)));
 }

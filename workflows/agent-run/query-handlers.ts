@@ -6,7 +6,7 @@ import { archiveQuery, entriesQuery, pendingToolCallsQuery, snapshotQuery, state
 
 export function registerQueries(agent: Agent, status: () => AgentStatus): void {
   setHandler(stateQuery, status);
-  setHandler(entriesQuery, (req) => pageEntries(agent.state.entries, req ?? {}, agent.state.archive?.throughSeq));
+  setHandler(entriesQuery, (req) => pageEntries(agent.state.entries, req ?? {}, agent.state.archive?.throughSeq, agent.state.visible));
   setHandler(archiveQuery, () => agent.state.archive ?? null);
   setHandler(pendingToolCallsQuery, () => agent.pendingToolCalls());
   setHandler(snapshotQuery, () => agent.toSnapshot());

@@ -11,7 +11,7 @@
  * while (!run.ending()) { … }
  */
 import type { CancellationScope } from '@temporalio/workflow';
-import { type Agent, unfinishedTurnStatus } from '../../agent/index';
+import { type Agent, REWIND_CHANGE, type RewindResult, unfinishedTurnStatus } from '../../agent/index';
 import { RETRY_CLEARS_ERROR_PATCH, RETRY_ONLY_AT_STAKE_PATCH, UPDATE_BUDGET_PATCH } from '../run-changes';
 
 /** Temporal refuses updates past about 2,000 per run (history.maxTotalUpdates): move on well before. */
@@ -26,6 +26,7 @@ export class RunControl {
   private stepScope: CancellationScope | undefined;
   private interruptsValue = 0;
   private decisionsValue = 0;
+  private rewoundValue = false;
   private updates = 0;
 
   constructor(
@@ -129,6 +130,26 @@ export class RunControl {
   }
   decided(): void {
     this.decisionsValue++;
+  }
+
+  /**
+   * The agent goes back to a point of its history (checked by the update's validator). The loop, at rest,
+   * wakes to go on from there: a rewind to an input runs its turn again; one from an error or an approval
+   * wait leaves neither behind.
+   */
+  rewind(request: unknown): RewindResult {
+    this.changed(REWIND_CHANGE); // asked only when a rewind is made: other histories stay as they were
+    const result = this.agent.rewind(request);
+    this.rewoundValue = true;
+    this.decisionsValue++;
+    return result;
+  }
+  /** A rewind since the loop last rested: it wakes to look at the agent again. */
+  get rewound(): boolean {
+    return this.rewoundValue;
+  }
+  rewindTaken(): void {
+    this.rewoundValue = false;
   }
 
   /** Counts the updates this run takes (see UPDATE_BUDGET). */

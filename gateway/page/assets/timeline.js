@@ -3,7 +3,8 @@
  * to its output's timestamp; a batch of tool calls from the output that asked for them to their results
  * (approval waits included), each call with the time it ran (`elapsedMs`). Retries show from the
  * entries' metadata: `attempts` (runs of a tool, or of a model call) and `fallback_from` (models that failed);
- * a model call that blocked the agent is a `failure` step, from its model_failure entry.
+ * a model call that blocked the agent is a `failure` step, from its model_failure entry. What a rewind
+ * took out is left out (a `rewind` step says where the agent went back to).
  */
 import { el, fill, formatMs } from './dom.js';
 
@@ -29,7 +30,7 @@ export function turnsOf(entries) {
   let turn = null;
   let previous = null;
   const interruptedAt = interruptedBatches(entries);
-  for (const e of entries) {
+  for (const e of inForce(entries)) {
     if (e.kind === 'model_input') {
       turn = { inputSeq: e.inputSeq ?? null, start: time(e), end: time(e), steps: [] };
       turns.push(turn);
@@ -62,6 +63,8 @@ export function turnsOf(entries) {
         ms: time(e) - time(previous),
         note: [e.code, e.attempts ? `${e.attempts} attempts` : '', e.message].filter(Boolean).join(' · '),
       });
+    } else if (turn && e.kind === 'rewind') {
+      turn.steps.push({ kind: 'rewind', label: `rewound to #${e.toSeq}`, start: time(e), ms: 0, note: [e.by, e.reason].filter(Boolean).join(' · ') });
     } else if (turn && e.kind === 'tool_results' && previous) {
       const batchStart = time(previous);
       const batchMs = time(e) - batchStart;
@@ -95,6 +98,20 @@ export function turnsOf(entries) {
     if (e.kind !== 'system_instruction' && e.kind !== 'widget_write') previous = e;
   }
   return turns;
+}
+
+/** The entries still in force: those a rewind took out (after its `toSeq`, before it) are left out, as agent/time-travel.ts does. */
+export function inForce(entries) {
+  if (!entries.some((e) => e.kind === 'rewind')) return entries;
+  const kept = [];
+  let upTo = Number.POSITIVE_INFINITY;
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i];
+    if (e.seq > upTo) continue;
+    kept.push(e);
+    if (e.kind === 'rewind') upTo = Math.min(upTo, e.toSeq);
+  }
+  return kept.reverse();
 }
 
 /** The seqs of tool results an interrupt wrote: those the turn_end of an interrupted turn follows at once. */
