@@ -7,6 +7,7 @@
 export { AgentClient, type AgentClientOptions } from './client/agent-client';
 export type { AgentSummary } from './client/agent-list';
 export type { StartAgentOptions } from './client/agent-start';
+export type { InspectedCall } from './client/inspect-call';
 export { outcomeText } from './client/outcome-text';
 export { connectAgents } from './client/connect';
 export { TypedAnswerError, type TypedAskOptions, type TypedOutcome } from './client/typed-answer';

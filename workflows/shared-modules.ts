@@ -44,6 +44,7 @@ import * as modelName from '../agent/model-name';
 import * as modelStep from '../agent/model-step';
 import * as model from '../agent/model';
 import * as refusedAttachments from '../agent/refused-attachments';
+import * as requestFingerprint from '../agent/request-fingerprint';
 import * as responseSchema from '../agent/response-schema';
 import * as runState from '../agent/run-state';
 import * as shortId from '../agent/short-id';
@@ -143,6 +144,7 @@ for (const namespace of [
   modelStep,
   model,
   refusedAttachments,
+  requestFingerprint,
   responseSchema,
   runState,
   shortId,

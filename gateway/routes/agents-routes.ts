@@ -6,6 +6,7 @@ import { type ApiApp, createApiApp } from '../openapi';
 import { mountAgentAutonomyRoutes } from './agents-autonomy-routes';
 import { mountAgentControlRoutes } from './agents-control-routes';
 import { mountAgentInputRoutes } from './agents-input-routes';
+import { mountAgentInspectRoutes } from './agents-inspect-routes';
 import { mountAgentLifecycleRoutes } from './agents-lifecycle-routes';
 import { mountAgentReadRoutes } from './agents-read-routes';
 import { mountAgentWidgetRoutes } from './agents-widget-routes';
@@ -17,6 +18,7 @@ export function agentsApi(agents: AgentClient): ApiApp {
   const api = createApiApp();
   mountAgentLifecycleRoutes(api, agents);
   mountAgentReadRoutes(api, agents);
+  mountAgentInspectRoutes(api, agents);
   mountAgentInputRoutes(api, agents);
   mountAgentControlRoutes(api, agents);
   mountAgentWidgetRoutes(api, agents);

@@ -28,6 +28,7 @@ const CONTRACT = [
   'POST /agents',
   'GET /agents/{id}',
   'GET /agents/{id}/history',
+  'GET /agents/{id}/calls/{seq}/request',
   'POST /agents/{id}/input',
   'GET /agents/{id}/answers/{inputSeq}',
   'POST /agents/{id}/tool-calls/{toolCallId}/approve',
