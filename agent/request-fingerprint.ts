@@ -63,7 +63,12 @@ export function fingerprintOf(metadata: Record<string, JsonValue> | undefined): 
   return f.v === 1 && typeof f.model === 'string' && typeof f.upto_seq === 'number' ? (f as RequestFingerprint) : undefined;
 }
 
-const PART_NAMES: Record<string, string> = { messages: 'the messages', system: 'the system prompt', tools: 'the tools', rest: 'the model parameters' };
+const PART_CHANGES: Record<string, string> = {
+  messages: 'the messages differ',
+  system: 'the system prompt differs',
+  tools: 'the tools differ',
+  rest: 'the model parameters differ',
+};
 
 /**
  * What differs between a recorded fingerprint and the one of a new rendering of the same call, in words
@@ -79,10 +84,10 @@ export function fingerprintDifferences(recorded: RequestFingerprint, rendered: R
     out.push(`the messages covered seq ${recorded.first_seq ?? '?'}–${recorded.last_seq ?? '?'}, now ${rendered.first_seq ?? '?'}–${rendered.last_seq ?? '?'}`);
   }
   if ((recorded.dropped ?? 0) !== (rendered.dropped ?? 0)) out.push(`${recorded.dropped ?? 0} message(s) were trimmed, now ${rendered.dropped ?? 0}`);
-  for (const [part, name] of Object.entries(PART_NAMES)) {
+  for (const [part, change] of Object.entries(PART_CHANGES)) {
     const a = recorded.parts?.[part as keyof NonNullable<RequestFingerprint['parts']>];
     const b = rendered.parts?.[part as keyof NonNullable<RequestFingerprint['parts']>];
-    if (a !== undefined && a !== b) out.push(`${name} differ${part === 'messages' || part === 'tools' ? '' : 's'}`);
+    if (a !== undefined && a !== b) out.push(change);
   }
   if (!out.length) out.push('the request body differs');
   return out;

@@ -89,6 +89,8 @@ test('OpenAI: calls with trimming, an image and a tool batch are reproduced exac
     // Small: a fingerprint is a few hundred bytes whatever the request's size.
     for (const c of inspected) expect(JSON.stringify(c.recorded).length).toBeLessThan(700);
     await maybeRecordHistory(t.agents.handle(agentId), 'inspect-call-fingerprint_v1.json');
+    // The short workflow that rendered the last call again (a local activity), for the replay suite too.
+    await maybeRecordHistory(t.client.workflow.getHandle(`livecontext-inspect-${agentId}-${inspected[2].seq}`), 'inspect-call-workflow_v1.json');
   });
 });
 
