@@ -2,8 +2,9 @@
  * `inspect --call` on the real dev server: every model call records a fingerprint of what it sent, and
  * the request rendered again from history has the same SHA-256 — which is also the SHA-256 of the bytes
  * the wire fake received. Covered: a context trimmed to a small window, an input with an image, a tool
- * batch (two calls in one output, their results in the next request), Anthropic's rendering; and the
- * warnings when the call cannot be reproduced (a tool gone from the worker, a call without a hash).
+ * batch (two calls in one output, their results in the next request), a compaction's summary, calls of
+ * an archived agent (read back from segments), Anthropic's rendering; and the warnings when the call
+ * cannot be reproduced (a tool gone from the worker, a call without a hash).
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
@@ -117,6 +118,34 @@ test('policy compact: the call after a compaction, its summary in place of the t
       expect(call.recorded!.dropped).toBeUndefined();
       expect(JSON.stringify(call.request!.body)).toContain('Summary: the user asked to remember many words.');
     }
+  });
+});
+
+test('an agent past its working set: calls archived since, and calls that read archived segments, are reproduced exactly', async () => {
+  const agentId = uniqueId('inspect-archive');
+  // ~700-token answers: a 16 KiB working set is passed every few turns.
+  p.openai.respond = () => ({ kind: 'stream', text: `${'lorem '.repeat(700)}` });
+  const before = p.openai.requests.length;
+  await withWorker({ taskQueue, models: p.models() }, async () => {
+    // A window of 8,000 tokens (6,000 for the input): a call reads the newest segments only, starting from a segment's state.
+    await t.agents.start(agentId, {
+      model: 'openai:gpt-4.1-mini',
+      systemInstruction: 'Remember everything.',
+      workingSetBytes: 16 * 1024,
+      contextWindow: 8_000,
+      context: { policy: 'trim' },
+    });
+    for (let i = 0; i < 12; i++) expect(await t.agents.ask(agentId, `turn ${i}`)).toMatchObject({ status: 'answered' });
+    const archive = (await t.agents.snapshot(agentId)).archive!;
+    expect(archive.segments.length).toBeGreaterThan(1);
+
+    const inspected = await expectEveryCallReproduced(agentId, p.openai.requests.slice(before));
+    expect(inspected.filter((c) => c.seq <= archive.throughSeq).length).toBeGreaterThan(0); // rendered from the archive
+    const readSegments = inspected.filter((c) => (c.recorded!.segments ?? 0) > 0);
+    expect(readSegments.length).toBeGreaterThan(0);
+    expect(readSegments.some((c) => c.recorded!.known_from! > 1)).toBe(true); // the system instruction came from a segment's state
+    for (const c of readSegments)
+      expect((c.request!.body.messages as Array<{ role: string; content: string }>)[0]).toEqual({ role: 'system', content: 'Remember everything.' });
   });
 });
 
