@@ -4,8 +4,9 @@
  * stays a few hundred bytes, and no key or header of the provider ever enters it.
  */
 import { createHash } from 'node:crypto';
-import { AgentState, type RequestFingerprint, fingerprintDifferences, fingerprintOf, renderModelContext } from '../../agent/index';
-import { anthropicProvider, openaiProvider } from '../../activities/index';
+import { AgentState, METADATA_MAX_BYTES, type RequestFingerprint, fingerprintDifferences, fingerprintOf, renderModelContext } from '../../agent/index';
+import { ToolRegistry, anthropicProvider, openaiProvider } from '../../activities/index';
+import { callResult } from '../../activities/model-call/call-result';
 import { MAX_FINGERPRINT_PARAMS_BYTES, requestFingerprint } from '../../activities/model-call/request-fingerprint';
 import type { CallModelInput } from '../../activities/types';
 
@@ -104,4 +105,35 @@ test('fingerprintOf reads a known version and ignores anything else', () => {
   expect(fingerprintOf({ request: { v: 2, model: 'x', upto_seq: 1 } })).toBeUndefined();
   expect(fingerprintOf({ request: 'nope' })).toBeUndefined();
   expect(fingerprintOf(undefined)).toBeUndefined();
+});
+
+test("on the entry's metadata, the fingerprint gives way when the metadata is crowded: params first, then all of it", () => {
+  const { f } = fingerprint({ params: { temperature: 0.2 } });
+  const { params: _params, ...lean } = f;
+  const room = METADATA_MAX_BYTES - 512;
+  const metadata = (filler: number) =>
+    callResult(
+      { contents: ['ok'], toolCalls: [] },
+      {
+        input: { agentId: 'a-1', runId: 'r-1', uptoSeq: 6, model: 'openai:gpt-4.1-mini', phase: 'PendingToolResults' },
+        context: { messages: [], estimatedInputTokens: 1, dropped: 0 },
+        toolSpecs: [],
+        invocation: openai,
+        call: { attempt: 1, activityId: '1' },
+        typedMetadata: filler ? { typed_note: 'x'.repeat(filler) } : undefined,
+        usageRepairs: [],
+        fingerprint: f,
+        tools: new ToolRegistry(),
+        prices: undefined,
+        offloading: true,
+      },
+    ).metadata!;
+  const roomy = metadata(0);
+  expect(fingerprintOf(roomy)).toEqual(f);
+  // Filler that leaves room for the fingerprint without its params, not with them.
+  const paramsBytes = JSON.stringify(f).length - JSON.stringify(lean).length;
+  const filler = room - JSON.stringify(roomy).length - 20 + Math.floor(paramsBytes / 2);
+  expect(fingerprintOf(metadata(filler))).toEqual(lean);
+  expect(fingerprintOf(metadata(room))).toBeUndefined();
+  for (const n of [0, filler, room]) if (fingerprintOf(metadata(n))) expect(JSON.stringify(metadata(n)).length).toBeLessThanOrEqual(room);
 });
