@@ -127,16 +127,20 @@ export function createCallModel(deps: CallModelDeps) {
     };
 
     // What is sent, fingerprinted before it is (a typed answer's repair requests are not: see typed-answer.ts).
-    const fingerprint = requestFingerprint({
-      input,
-      context,
-      known,
-      segments,
-      budget: inputBudgetFor(input.model, input.contextWindow),
-      archiveTools: archived,
-      tools: toolSpecs.length,
-      request: model.request?.(context.messages, toolSpecs, context.system, wireOptions(input, wire)),
-    });
+    // A model without a wire request (scripted, the demo) sends nothing to fingerprint, and its entries stay as they were.
+    const request = model.request?.(context.messages, toolSpecs, context.system, wireOptions(input, wire));
+    const fingerprint =
+      request &&
+      requestFingerprint({
+        input,
+        context,
+        known,
+        segments,
+        budget: inputBudgetFor(input.model, input.contextWindow),
+        archiveTools: archived,
+        tools: toolSpecs.length,
+        request,
+      });
 
     const info = model.modelInfo();
     const invocation = { providerId: info.providerId, specification: info.specification, model: info.modelId };

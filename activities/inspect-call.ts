@@ -86,7 +86,9 @@ export async function inspectCall(deps: InspectCallDeps, client: Client, request
   const warnings: string[] = [];
   const recorded = fingerprintOf(output.metadata);
   if (!recorded)
-    warnings.push('This call was recorded before calls recorded what they sent: it is rendered from history as the agent is now, and cannot be checked.');
+    warnings.push(
+      'This call recorded no fingerprint (it was made before calls recorded what they sent, or by a model without a wire request): it is rendered from history as the agent is now, and cannot be checked.',
+    );
   const status = await client.workflow.getHandle(agentId, runId).query(stateQuery);
   const input = callInput(agentId, runId, output, recorded, status);
   if (recorded?.refused) warnings.push(`${recorded.refused} refused attachment(s) were left out of the call; the rendering includes them.`);
