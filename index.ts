@@ -9,6 +9,7 @@ export type { AgentSummary } from './client/agent-list';
 export type { ForkOptions, ForkResult, ForkSummary } from './client/agent-fork';
 export type { CompareOptions, CompareResult } from './client/agent-compare';
 export type { StartAgentOptions } from './client/agent-start';
+export type { InspectedCall } from './client/inspect-call';
 export { outcomeText } from './client/outcome-text';
 export { connectAgents } from './client/connect';
 export { TypedAnswerError, type TypedAskOptions, type TypedOutcome } from './client/typed-answer';

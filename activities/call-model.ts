@@ -22,7 +22,8 @@ import { otherActivityWorkers, polledProviderQueue, resolveOrPassOn } from './mo
 import type { PriceTable } from './models/prices';
 import { callResult } from './model-call/call-result';
 import { prepareContext } from './model-call/prepare-context';
-import { type ModelStreamCall, observerFor, streamMessage } from './model-call/stream-message';
+import { requestFingerprint } from './model-call/request-fingerprint';
+import { type ModelStreamCall, observerFor, streamMessage, wireOptions } from './model-call/stream-message';
 import type { ToolRegistry } from './tools/registry';
 import { typedAnswer } from './typed-answer';
 import type { CallModelInput } from './types';
@@ -84,7 +85,7 @@ export function createCallModel(deps: CallModelDeps) {
   const indexes = new ArchiveIndexCache();
   return async function callModel(input: CallModelInput): Promise<ModelCallResult | CompactionNeeded> {
     const ctx = Context.current();
-    const { context, responseSchema, archived } = await prepareContext({ entries: deps.entries, archive: deps.archive, indexes }, ctx, input);
+    const { context, responseSchema, archived, known, segments } = await prepareContext({ entries: deps.entries, archive: deps.archive, indexes }, ctx, input);
     if (context.compactThrough !== undefined) {
       // Policy `compact`, over the threshold: no model call; the agent summarises first and asks again.
       const inputBudget = inputBudgetFor(input.model, input.contextWindow)!;
@@ -125,6 +126,22 @@ export function createCallModel(deps: CallModelDeps) {
       usageRepairs: [],
     };
 
+    // What is sent, fingerprinted before it is (a typed answer's repair requests are not: see typed-answer.ts).
+    // A model without a wire request (scripted, the demo) sends nothing to fingerprint, and its entries stay as they were.
+    const request = model.request?.(context.messages, toolSpecs, context.system, wireOptions(input, wire));
+    const fingerprint =
+      request &&
+      requestFingerprint({
+        input,
+        context,
+        known,
+        segments,
+        budget: inputBudgetFor(input.model, input.contextWindow),
+        archiveTools: archived,
+        tools: toolSpecs.length,
+        request,
+      });
+
     const info = model.modelInfo();
     const invocation = { providerId: info.providerId, specification: info.specification, model: info.modelId };
     let message = await streamMessage(call, context.messages);
@@ -148,6 +165,7 @@ export function createCallModel(deps: CallModelDeps) {
       call: ctx.info,
       typedMetadata,
       usageRepairs: call.usageRepairs,
+      fingerprint,
       tools: deps.tools,
       prices: deps.prices,
       offloading: deps.offloading,

@@ -11,6 +11,9 @@ import { createSealArchive } from './seal-archive';
 import { ArchiveIndexCache } from './archive-index-cache';
 import { createExecuteTool } from './execute-tool';
 import { deliverScheduledInput } from './deliver-scheduled-input';
+import { type InspectCallInput, type InspectedCall, NotAModelCall, inspectCall } from './inspect-call';
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import type { ModelRouter, ProviderReadiness } from './models/model-router';
 import type { ToolRegistry } from './tools/registry';
 import type { PayloadLimits } from './types';
@@ -71,6 +74,15 @@ export function createActivities(deps: ActivityDeps) {
     },
     /** The activity of scheduledInputWorkflow: one scheduled input to its agent. */
     deliverScheduledInput,
+    /** A local activity of inspectCallWorkflow: one model call rendered again from history (see inspect-call.ts). */
+    async inspectModelCall(request: InspectCallInput): Promise<InspectedCall> {
+      try {
+        return await inspectCall({ models: deps.models, tools: deps.tools, entries, archive }, Context.current().client, request);
+      } catch (err) {
+        if (err instanceof NotAModelCall) throw ApplicationFailure.create({ type: 'NotAModelCall', message: err.message, nonRetryable: true });
+        throw err;
+      }
+    },
     /** A local activity of workerInfoWorkflow: this worker's model providers and whether each can be called. */
     async describeProviders(): Promise<ProviderReadiness[]> {
       return deps.models.readiness();
@@ -85,6 +97,7 @@ export { anthropicProvider } from './models/anthropic-model';
 export { ModelError } from './models/provider-errors';
 export { type PriceTable, loadPriceTable } from './models/prices';
 export { type ModelLiveness, type ModelStreamObserver, type PartialOutput } from './call-model';
+export { type InspectCallInput, type InspectedCall } from './inspect-call';
 export { ScriptedModelProvider, type Script, type ScriptStep, type ScriptedRequest } from './models/scripted-model';
 export { offlineDemoProvider } from './models/offline-demo-model';
 export { ToolRegistry } from './tools/registry';

@@ -26,6 +26,7 @@ export * from './widgets/index';
 export * from './token-estimate';
 export * from './context-budget';
 export * from './model-context';
+export * from './request-fingerprint';
 export * from './lenient-args';
 export * from './response-schema';
 export * from './timer-tools';

@@ -65,10 +65,23 @@ export interface ResponseFormat {
   schema: Record<string, unknown>;
 }
 
+/** A provider request as sent: its rendering (`openai-chat-completions`, `anthropic-messages`) and JSON body. */
+export interface ModelRequest {
+  rendering: string;
+  body: Record<string, unknown>;
+}
+
 export interface Model {
   updateConfig(config: Partial<ModelConfig>): void;
   getConfig(): ModelConfig;
   modelInfo(): ModelInfo;
+  /**
+   * The request body `stream` sends for these arguments, as the provider's SDK serialises it (no
+   * headers, no keys), and the name of its rendering. Pure: the same arguments give the same body, so a
+   * call can be rendered again later and checked against its fingerprint. Absent on models without a
+   * wire request (scripted, the offline demo).
+   */
+  request?(messages: readonly ContextMessage[], toolSpecs: readonly ToolSpec[], systemPrompt: string | undefined, options: StreamOptions): ModelRequest;
   /** Must end with exactly one `done` or `error` delta. */
   stream(
     messages: readonly ContextMessage[],

@@ -177,6 +177,15 @@ const commands: Record<string, Command> = {
     agent: true,
     run: async (p, v) => (await commandsModule()).historyCmd(need(p[0], 'agent-id'), v),
   },
+  inspect: {
+    usage: 'livecontext inspect <agent-id> --call SEQ [--short] [--json]',
+    args: 1,
+    summary:
+      'The request model call SEQ (its model_output entry) sent, rendered again from history by a worker and checked against the fingerprint the call recorded; --short cuts long texts.',
+    options: { ...json, call: { type: 'string' }, short: { type: 'boolean' } },
+    agent: true,
+    run: async (p, v) => (await import('./inspect-cmd')).inspectCmd(need(p[0], 'agent-id'), v),
+  },
   list: {
     usage: 'livecontext list [--all] [--json]',
     args: 0,

@@ -62,6 +62,7 @@ import { refuseOversizedInline } from './input-size';
 import { partialOutput, pollChanges, toolProgress } from './live-output';
 import { refuseUnsafePatterns } from './schema-patterns';
 import { type TypedAskOptions, type TypedOutcome, responseSchemaFor, typedOutcome } from './typed-answer';
+import { type InspectedCall, inspectModelCall } from './inspect-call';
 import { askWorkerInfo } from './worker-info';
 import { WorkerCheck } from './worker-check';
 import { expectWorker } from './worker-status';
@@ -335,6 +336,15 @@ export class AgentClient {
   async workerInfo(taskQueue: string = this.taskQueue) {
     await expectWorker(this.client, taskQueue);
     return askWorkerInfo(this.client, taskQueue);
+  }
+
+  /**
+   * What model call `seq` (its model_output entry) was sent: rendered again from history by a worker of
+   * the agent's task queue and checked against the fingerprint the call recorded (see inspect-call.ts).
+   */
+  async inspectCall(agentId: string, seq: number): Promise<InspectedCall> {
+    await this.requireWorker(agentId);
+    return inspectModelCall(this.client, await this.agentTaskQueue(agentId), agentId, seq);
   }
 
   /**

@@ -45,6 +45,7 @@ import * as modelName from '../agent/model-name';
 import * as modelStep from '../agent/model-step';
 import * as model from '../agent/model';
 import * as refusedAttachments from '../agent/refused-attachments';
+import * as requestFingerprint from '../agent/request-fingerprint';
 import * as responseSchema from '../agent/response-schema';
 import * as rewind from '../agent/rewind';
 import * as runState from '../agent/run-state';
@@ -147,6 +148,7 @@ for (const namespace of [
   modelStep,
   model,
   refusedAttachments,
+  requestFingerprint,
   responseSchema,
   rewind,
   runState,

@@ -6,10 +6,14 @@
 import { ApplicationFailure } from '@temporalio/common';
 import {
   type AssembledMessage,
+  type JsonValue,
   MAX_INLINE_PAYLOAD_BYTES,
+  METADATA_MAX_BYTES,
   type Metadata,
   type ModelCallResult,
   type ModelContext,
+  REQUEST_FINGERPRINT_KEY,
+  type RequestFingerprint,
   type ToolSpec,
   utf8Length,
 } from '../../agent/index';
@@ -28,6 +32,8 @@ export interface CallResultParts {
   call: { attempt: number; activityId: string };
   typedMetadata: Metadata | undefined;
   usageRepairs: string[];
+  /** What was sent (see request-fingerprint.ts). */
+  fingerprint?: RequestFingerprint;
   tools: ToolRegistry;
   prices: PriceTable | undefined;
   /** False when the worker does not offload large payloads. */
@@ -57,6 +63,8 @@ export function callResult(message: AssembledMessage, parts: CallResultParts): M
       ...(usageRepairs.length ? { usage_repaired: usageRepairs.join('; ').slice(0, 300) } : {}),
     },
   };
+  const fingerprint = parts.fingerprint && withinMetadata(result.metadata!, parts.fingerprint);
+  if (fingerprint) result.metadata![REQUEST_FINGERPRINT_KEY] = fingerprint as unknown as JsonValue;
   const catalog = catalogChange(parts.tools, input.tools, input.catalogDigest);
   if (catalog) result.toolCatalog = catalog;
   if (message.thinking) result.thinking = message.thinking;
@@ -77,4 +85,18 @@ export function callResult(message: AssembledMessage, parts: CallResultParts): M
     });
   }
   return result;
+}
+
+/**
+ * The fingerprint as it fits in the entry's metadata (2 KB, shared with what the workflow adds, such as
+ * fallback_from): without its params when they crowd it, left out when even that is too much — a call
+ * without a fingerprint is inspected with a warning, a call refused for its metadata would block the agent.
+ */
+const FINGERPRINT_ROOM = METADATA_MAX_BYTES - 512;
+
+function withinMetadata(metadata: Metadata, fingerprint: RequestFingerprint): RequestFingerprint | undefined {
+  const size = (f: RequestFingerprint) => utf8Length(JSON.stringify({ ...metadata, [REQUEST_FINGERPRINT_KEY]: f }));
+  if (size(fingerprint) <= FINGERPRINT_ROOM) return fingerprint;
+  const { params: _params, ...lean } = fingerprint;
+  return size(lean) <= FINGERPRINT_ROOM ? lean : undefined;
 }

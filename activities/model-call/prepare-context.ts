@@ -28,18 +28,30 @@ export interface ContextSources {
   indexes: ArchiveIndexCache;
 }
 
-export async function prepareContext(
-  deps: ContextSources,
-  ctx: Context,
-  input: CallModelInput,
-): Promise<{ context: ModelContext; responseSchema: ReturnType<typeof turnResponseSchema>; archived: boolean }> {
+export interface PreparedContext {
+  context: ModelContext;
+  responseSchema: ReturnType<typeof turnResponseSchema>;
+  /** Whether the archive's tools are offered (see archive-offer.ts). */
+  archived: boolean;
+  /** The entries the context was rendered from, and how many archived segments were read for them. */
+  known: readonly HistoryEntry[];
+  segments: number;
+}
+
+export async function prepareContext(deps: ContextSources, ctx: Context, input: CallModelInput): Promise<PreparedContext> {
   // The entries query waits for the agent's workflow worker, and a large context takes a while to
   // count; together they can outlast the heartbeat timeout, which would retry a call not yet started.
   const preparing = setInterval(() => ctx.heartbeat(), 1000);
   try {
-    const { known: all, base } = await knownEntries(deps, ctx, input);
+    const { known: all, base, segments } = await knownEntries(deps, ctx, input);
     const known = visibleEntries(all, input.uptoSeq); // what a rewind took out is not the model's
-    return { context: await renderCounted(known, input, base), responseSchema: turnResponseSchema(known), archived: offersArchiveTools(input, known) };
+    return {
+      context: await renderCounted(known, input, base),
+      responseSchema: turnResponseSchema(known),
+      archived: offersArchiveTools(input, known),
+      known,
+      segments: segments ?? 0,
+    };
   } finally {
     clearInterval(preparing);
   }
@@ -57,7 +69,7 @@ export async function knownEntries(
   deps: ContextSources,
   ctx: Context,
   input: Pick<CallModelInput, 'agentId' | 'runId' | 'uptoSeq' | 'model' | 'contextWindow' | 'archive'>,
-): Promise<{ known: HistoryEntry[]; base?: SegmentBefore }> {
+): Promise<{ known: HistoryEntry[]; base?: SegmentBefore; segments?: number }> {
   const working = await deps.entries.range(ctx.client, input.agentId, input.runId, input.archive?.throughSeq ?? 0, input.uptoSeq);
   const newest = input.archive?.segments.at(-1);
   if (!input.archive || !newest) return { known: working };
@@ -76,7 +88,7 @@ export async function knownEntries(
     }
   }
   if (!archived.length) return { known: working, base: await deps.archive.readState(newest) };
-  return { known: [...archived.flatMap((s) => s.entries), ...working], base: archived[0].before };
+  return { known: [...archived.flatMap((s) => s.entries), ...working], base: archived[0].before, segments: archived.length };
 }
 
 const hasCompaction = (entries: readonly HistoryEntry[]) => entries.some((e) => e.kind === 'compaction');
@@ -86,7 +98,7 @@ const hasCompaction = (entries: readonly HistoryEntry[]) => entries.some((e) => 
  * this event loop serves every agent of the worker, so the texts are counted first, in slices (a first
  * render with the byte estimate names them), and the real render then finds every count memoised.
  */
-async function renderCounted(entries: readonly HistoryEntry[], input: CallModelInput, base?: SegmentBefore): Promise<ModelContext> {
+export async function renderCounted(entries: readonly HistoryEntry[], input: CallModelInput, base?: SegmentBefore): Promise<ModelContext> {
   const maxInputTokens = inputBudgetFor(input.model, input.contextWindow);
   const options: ModelContextOptions = {
     uptoSeq: input.uptoSeq,

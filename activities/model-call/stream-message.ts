@@ -12,6 +12,7 @@ import {
   MessageAssembler,
   type MessageDelta,
   type Model,
+  type StreamOptions,
   type ToolSpec,
   type WireResponseFormat,
 } from '../../agent/index';
@@ -67,6 +68,19 @@ export async function streamMessage(call: ModelStreamCall, messages: readonly Co
 }
 
 /** One stream from the model, to its complete message; every failure becomes the Temporal failure to throw. */
+/** The stream options that shape the request body: the same for the call and for `inspect` rendering it again. */
+export function wireOptions(
+  input: Pick<CallModelInput, 'agentId' | 'runId' | 'cacheTtl'>,
+  wire: WireResponseFormat | undefined,
+  traceId?: string,
+): StreamOptions {
+  return {
+    requestMetadata: { sessionId: input.agentId, runId: input.runId, ...(traceId ? { traceId } : {}) },
+    ...(wire ? { responseFormat: { name: wire.name, schema: wire.schema } } : {}),
+    ...(input.cacheTtl ? { cacheTtl: input.cacheTtl } : {}),
+  };
+}
+
 async function streamOnce(call: ModelStreamCall, messages: readonly ContextMessage[], span: ModelSpan): Promise<AssembledMessage> {
   const { ctx, input, wire, observe } = call;
   // One abort for cancellation, the first-token timeout and stalls.
@@ -79,10 +93,8 @@ async function streamOnce(call: ModelStreamCall, messages: readonly ContextMessa
   try {
     for await (const delta of call.model.stream(messages, call.toolSpecs, call.system, {
       signal: abort.signal,
-      requestMetadata: { sessionId: input.agentId, runId: input.runId, traceId: ctx.info.activityId },
       providerRaw: observe !== undefined,
-      ...(wire ? { responseFormat: { name: wire.name, schema: wire.schema } } : {}),
-      ...(input.cacheTtl ? { cacheTtl: input.cacheTtl } : {}),
+      ...wireOptions(input, wire, ctx.info.activityId),
     })) {
       observe?.(delta);
       if (watchdog.failure) break;

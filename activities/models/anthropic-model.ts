@@ -4,7 +4,15 @@
  */
 import { BaseModel } from './base-model';
 import Anthropic from '@anthropic-ai/sdk';
-import { type ContextMessage, DeltaSequencer, type FinishReason, type MessageDelta, type StreamOptions, type ToolSpec } from '../../agent/index';
+import {
+  type ContextMessage,
+  DeltaSequencer,
+  type FinishReason,
+  type MessageDelta,
+  type ModelRequest,
+  type StreamOptions,
+  type ToolSpec,
+} from '../../agent/index';
 import { answerToolChoice, answerToolSpec, toAnthropicRequest, toAnthropicToolChoice } from './anthropic-messages';
 import type { ModelProvider } from './model-router';
 import { keyReadiness, missingKey } from './openai-model';
@@ -64,13 +72,11 @@ export class AnthropicMessagesModel extends BaseModel {
     super(providerId, 'anthropic-messages', modelId);
   }
 
-  async *stream(
-    messages: readonly ContextMessage[],
-    toolSpecs: readonly ToolSpec[],
-    systemPrompt: string | undefined,
-    options: StreamOptions,
-  ): AsyncIterable<MessageDelta> {
-    const d = new DeltaSequencer({ providerRaw: options.providerRaw });
+  request(messages: readonly ContextMessage[], toolSpecs: readonly ToolSpec[], systemPrompt: string | undefined, options: StreamOptions): ModelRequest {
+    return { rendering: 'anthropic-messages', body: this.body(messages, toolSpecs, systemPrompt, options).body as unknown as Record<string, unknown> };
+  }
+
+  private body(messages: readonly ContextMessage[], toolSpecs: readonly ToolSpec[], systemPrompt: string | undefined, options: StreamOptions) {
     const c = this.config;
     // A typed answer comes through a tool of its own (see answerToolSpec); the agent's tool choice gives way to it.
     const answerTool = options.responseFormat ? answerToolSpec(options.responseFormat, toolSpecs) : undefined;
@@ -95,7 +101,18 @@ export class AnthropicMessagesModel extends BaseModel {
       ...anthropicIdentity(options.requestMetadata, this.wire.requestMetadata),
       ...extraRequestFields(c.extra),
     } as Anthropic.Messages.MessageCreateParamsStreaming;
+    return { body, answerTool };
+  }
 
+  async *stream(
+    messages: readonly ContextMessage[],
+    toolSpecs: readonly ToolSpec[],
+    systemPrompt: string | undefined,
+    options: StreamOptions,
+  ): AsyncIterable<MessageDelta> {
+    const d = new DeltaSequencer({ providerRaw: options.providerRaw });
+    const c = this.config;
+    const { body, answerTool } = this.body(messages, toolSpecs, systemPrompt, options);
     let started = false;
     let stopped = false;
     let finish: FinishReason = 'stop';

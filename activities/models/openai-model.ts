@@ -5,7 +5,7 @@
  */
 import { BaseModel } from './base-model';
 import OpenAI, { AzureOpenAI } from 'openai';
-import { type ContextMessage, DeltaSequencer, type MessageDelta, type StreamOptions, type ToolSpec } from '../../agent/index';
+import { type ContextMessage, DeltaSequencer, type MessageDelta, type ModelRequest, type StreamOptions, type ToolSpec } from '../../agent/index';
 import type { FinishReason, StreamUsage } from '../../agent/index';
 import type { ModelProvider, Readiness } from './model-router';
 import { toOpenAIMessages, toOpenAIResponseFormat, toOpenAITools, toOpenAIToolChoice } from './openai-messages';
@@ -99,15 +99,18 @@ export class OpenAIChatModel extends BaseModel {
     super(providerId, 'openai-chat-completions', modelId);
   }
 
-  async *stream(
+  request(messages: readonly ContextMessage[], toolSpecs: readonly ToolSpec[], systemPrompt: string | undefined, options: StreamOptions): ModelRequest {
+    return { rendering: 'openai-chat-completions', body: this.body(messages, toolSpecs, systemPrompt, options) as unknown as Record<string, unknown> };
+  }
+
+  private body(
     messages: readonly ContextMessage[],
     toolSpecs: readonly ToolSpec[],
     systemPrompt: string | undefined,
     options: StreamOptions,
-  ): AsyncIterable<MessageDelta> {
-    const d = new DeltaSequencer({ providerRaw: options.providerRaw });
+  ): OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming {
     const c = this.config;
-    const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming = {
+    return {
       model: c.modelId,
       messages: toOpenAIMessages(messages, systemPrompt),
       stream: true,
@@ -122,6 +125,17 @@ export class OpenAIChatModel extends BaseModel {
       ...openaiIdentity(options.requestMetadata, this.wire.requestMetadata),
       ...extraRequestFields(c.extra),
     };
+  }
+
+  async *stream(
+    messages: readonly ContextMessage[],
+    toolSpecs: readonly ToolSpec[],
+    systemPrompt: string | undefined,
+    options: StreamOptions,
+  ): AsyncIterable<MessageDelta> {
+    const d = new DeltaSequencer({ providerRaw: options.providerRaw });
+    const c = this.config;
+    const body = this.body(messages, toolSpecs, systemPrompt, options);
     let started = false;
     let finish: FinishReason | undefined;
     const open = new Map<number, string>(); // tool call index -> id

@@ -7,6 +7,7 @@ import { mountAgentAutonomyRoutes } from './agents-autonomy-routes';
 import { mountAgentControlRoutes } from './agents-control-routes';
 import { mountAgentForkRoutes } from './agents-fork-routes';
 import { mountAgentInputRoutes } from './agents-input-routes';
+import { mountAgentInspectRoutes } from './agents-inspect-routes';
 import { mountAgentLifecycleRoutes } from './agents-lifecycle-routes';
 import { mountAgentReadRoutes } from './agents-read-routes';
 import { mountAgentRewindRoutes } from './agents-rewind-routes';
@@ -19,6 +20,7 @@ export function agentsApi(agents: AgentClient): ApiApp {
   const api = createApiApp();
   mountAgentLifecycleRoutes(api, agents);
   mountAgentReadRoutes(api, agents);
+  mountAgentInspectRoutes(api, agents);
   mountAgentInputRoutes(api, agents);
   mountAgentControlRoutes(api, agents);
   mountAgentWidgetRoutes(api, agents);

@@ -28,6 +28,7 @@ const CONTRACT = [
   'POST /agents',
   'GET /agents/{id}',
   'GET /agents/{id}/history',
+  'GET /agents/{id}/calls/{seq}/request',
   'POST /agents/{id}/input',
   'GET /agents/{id}/answers/{inputSeq}',
   'POST /agents/{id}/tool-calls/{toolCallId}/approve',
@@ -125,6 +126,13 @@ test('a real response of each kind validates against its schema in the document'
   await valid('POST', '/agents', '/agents', 201, { agentId: id, model: 'demo:offline', systemInstruction: 'Be helpful.' });
   await valid('POST', `${A}/input`, `/agents/${id}/input`, 202, { text: 'plan buy milk, call mum' });
   await valid('GET', `${A}/answers/{inputSeq}`, `/agents/${id}/answers/1`, 200);
+  const { entries } = (await rest.gw.request('GET', `/agents/${id}/history`, undefined, { token: 'read-secret' })).body;
+  const call = entries.find((e: any) => e.kind === 'model_output');
+  // The demo model has no wire request: the call recorded no fingerprint; it is rendered from history, and that is said.
+  const inspected = await valid('GET', `${A}/calls/{seq}/request`, `/agents/${id}/calls/${call.seq}/request?short=1`, 200, undefined, 'read-secret');
+  expect(inspected).toMatchObject({ seq: call.seq, reproduced: false, rendered: { model: 'demo:offline' } });
+  expect(inspected.warnings.join('\n')).toMatch(/recorded no fingerprint[^]*has no wire request/);
+  await valid('GET', `${A}/calls/{seq}/request`, `/agents/${id}/calls/1/request`, 400);
   await valid('POST', `${A}/input`, `/agents/${id}/input?wait=1`, 200, { text: 'remember tea with null metadata' });
   await valid('GET', `${A}/notebook`, `/agents/${id}/notebook`, 200);
   await valid('POST', `${A}/notebook`, `/agents/${id}/notebook`, 200, { append: '- and biscuits\n', by: 'ops' });

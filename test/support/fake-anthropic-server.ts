@@ -60,6 +60,8 @@ export interface RecordedAnthropicRequest {
   path: string;
   headers: Record<string, string | string[] | undefined>;
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- whatever JSON the client sent
+  /** The body's text as it came (the bytes a request fingerprint hashes). */
+  raw: string;
 }
 
 export interface FakeAnthropicServer {
@@ -321,7 +323,7 @@ export async function startFakeAnthropicServer(options: { apiKey?: string } = {}
     } catch {
       parsed = false;
     }
-    const request: RecordedAnthropicRequest = { method: req.method ?? '', path: req.url ?? '', headers: { ...req.headers }, body };
+    const request: RecordedAnthropicRequest = { method: req.method ?? '', path: req.url ?? '', headers: { ...req.headers }, body, raw };
     server.requests.push(request);
 
     const pathname = new URL(req.url ?? '/', 'http://x').pathname;

@@ -53,6 +53,8 @@ export interface RecordedOpenAIRequest {
   /** Parsed JSON body; the raw text if it was not JSON; undefined if empty. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
+  /** The body's text as it came (the bytes a request fingerprint hashes). */
+  raw: string;
 }
 
 export interface FakeOpenAIServer {
@@ -211,7 +213,7 @@ export async function startFakeOpenAIServer(options: { apiKey?: string } = {}): 
     } catch {
       // keep the raw text in the record; answered with 400 below
     }
-    const request: RecordedOpenAIRequest = { method: req.method ?? '', path, headers: { ...req.headers }, body };
+    const request: RecordedOpenAIRequest = { method: req.method ?? '', path, headers: { ...req.headers }, body, raw };
     fake.requests.push(request);
 
     if (req.method !== 'POST' || !ROUTES.includes(path)) {
