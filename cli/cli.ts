@@ -69,7 +69,7 @@ const commands: Record<string, Command> = {
         ...(v.namespace ? { namespace: v.namespace as string } : {}),
         progress: (m) => console.error(terminalText(m)),
       });
-      console.log(`Worker running on namespace ${worker.settings.namespace}. Ctrl-C to stop.`);
+      console.log(`Worker running on namespace ${worker.settings.namespace}, task queue ${worker.settings.taskQueue}. Ctrl-C to stop.`);
       await Promise.race([untilSignal(), worker.done]);
       await worker.stop();
       await server.stop();
@@ -96,7 +96,9 @@ const commands: Record<string, Command> = {
         workspaceRoot: v.workspace as string | undefined,
         progress: (m) => console.error(terminalText(m)),
       });
-      console.log(`Worker running on ${worker.settings.address}, namespace ${worker.settings.namespace}. Ctrl-C to stop.`);
+      console.log(
+        `Worker running on ${worker.settings.address}, namespace ${worker.settings.namespace}, task queue ${worker.settings.taskQueue}. Ctrl-C to stop.`,
+      );
       await Promise.race([untilSignal(), worker.done]);
       await worker.stop();
     },
