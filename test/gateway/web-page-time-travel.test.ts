@@ -6,7 +6,8 @@
  *   fork; the client then sees the fork with the source's history up to that entry and its lineage, the
  *   page shows "forked from <source> at #N" with a link, and the source's page lists the fork;
  * - "rewind to here" (confirmed): the rewound turns stay on the timeline, dimmed, without actions;
- * - "inspect request" on a model call shows the request as sent, reproduced.
+ * - "inspect request" on a model call shows the request as sent, reproduced;
+ * - "compare" on a turn's input runs it again on a fork per model and shows the answers, with links to the forks.
  * Screenshots go to test-artifacts/web-page-time-travel/. Skipped (saying why) only when no Chromium is found.
  */
 import { mkdtempSync } from 'node:fs';
@@ -105,6 +106,22 @@ describeInBrowser('web page: time travel (headless Chromium)', () => {
         expect(await page.locator('#travel pre.request').textContent()).toContain('alpha');
         await page.screenshot({ path: path.join(ARTIFACTS, '3-inspect.png') });
 
+        // Compare from the first turn's menu: its input run again on a fork per model, the answers side by side.
+        const input = history.find((e) => e.kind === 'model_input')!.seq;
+        await page.locator(`#timeline .turn-title button.compare-models[data-seq="${input}"]`).click();
+        await page.locator('#travel input.compare-models-input').fill('openai:gpt-4.1-mini, demo:offline');
+        await page.locator('#travel button.compare-submit').click();
+        await page.locator('#travel .compared-model').nth(1).waitFor({ timeout: 60_000 });
+        const compared = page.locator('#travel .compared-model');
+        expect([await compared.nth(0).getAttribute('data-model'), await compared.nth(1).getAttribute('data-model')]).toEqual([
+          'openai:gpt-4.1-mini',
+          'demo:offline',
+        ]);
+        expect(await compared.first().locator('pre.answer').textContent()).toBe('Noted.');
+        const compareForks = await compared.locator('a.agent-link').allTextContents();
+        for (const id of compareForks) expect((await t.agents.state(id)).config.forkedFrom).toMatchObject({ agentId: source, seq: input });
+        await page.screenshot({ path: path.join(ARTIFACTS, '4-compare.png') });
+
         // Rewind to the first answer (confirmed): the later turns stay on the timeline, dimmed, and lose their actions.
         page.once('dialog', (dialog) => void dialog.accept());
         await page.locator(`#timeline .step.model button.rewind-here[data-seq="${at}"]`).click();
@@ -113,7 +130,7 @@ describeInBrowser('web page: time travel (headless Chromium)', () => {
         expect(await page.locator('#timeline .step.model button.fork-here').count()).toBe(1);
         const visible = (await t.agents.entries(source)).entries.filter((e) => e.kind === 'rewind');
         expect(visible).toHaveLength(1);
-        await page.screenshot({ path: path.join(ARTIFACTS, '4-rewound.png') });
+        await page.screenshot({ path: path.join(ARTIFACTS, '5-rewound.png') });
 
         expect(errors).toEqual([]);
       } finally {

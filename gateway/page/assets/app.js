@@ -61,7 +61,12 @@ const travel = new TimeTravel(
   },
 );
 /** What the timeline offers on its entries. */
-const timelineActions = { onFork: (seq) => travel.fork(seq), onRewind: (seq) => void travel.rewind(seq), onInspect: (seq) => void travel.inspect(seq) };
+const timelineActions = {
+  onFork: (seq) => travel.fork(seq),
+  onRewind: (seq) => void travel.rewind(seq),
+  onInspect: (seq) => void travel.inspect(seq),
+  onCompare: (seq) => travel.compare(seq),
+};
 
 const tree = new AgentTree($('agent-tree'), {
   // A sub-agent's tool call in the conversation links to the agent working on it.

@@ -2,11 +2,12 @@
  * Time travel from the page (issue 30; docs/time-travel.md): fork an agent from an entry of its timeline
  * (a form asks the new agent's id and, optionally, a model; the fork opens after), rewind it to an entry
  * (after a confirm; a refusal shows the gateway's reason, which names the nearest valid points), inspect what
- * a model call was sent, and the agent's lineage: the agent it was forked from, and its own forks.
+ * a model call was sent, compare models on a turn (its input run again on a fork per model, the answers side
+ * by side), and the agent's lineage: the agent it was forked from, and its own forks.
  */
 import { agentHref } from './agent-tree.js';
 import { agentPath, api } from './api.js';
-import { el, fill } from './dom.js';
+import { el, fill, formatMs } from './dom.js';
 
 export class TimeTravel {
   /**
@@ -118,6 +119,52 @@ export class TimeTravel {
     }
   }
 
+  /** Compare models on the turn of input `seq`: a fork per model runs it again; their answers with usage, cost and duration. */
+  compare(seq) {
+    const agentId = this.host.agentId();
+    const models = el('input', { type: 'text', name: 'models', class: 'compare-models-input', required: true, spellcheck: 'false', 'aria-label': 'Models' });
+    models.value = this.host.model() ? `${this.host.model()}, ` : '';
+    models.placeholder = 'openai:gpt-4.1-mini, anthropic:claude-sonnet-4-5';
+    const error = el('p', { class: 'error travel-error' });
+    const results = el('div', { class: 'compare-results' });
+    const submit = el('button', { type: 'submit', class: 'compare-submit' }, 'Compare');
+    const form = el(
+      'form',
+      { class: 'compare-form' },
+      el('label', {}, 'Models (comma-separated) ', models),
+      el('div', { class: 'buttons' }, submit),
+      error,
+      results,
+    );
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const list = models.value
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean);
+      if (!list.length) return;
+      submit.disabled = true;
+      fill(error);
+      fill(results, el('p', { class: 'muted' }, `running the turn on ${list.length} fork${list.length > 1 ? 's' : ''}…`));
+      try {
+        const r = await api('POST', agentPath(agentId, '/compare'), { at: seq, models: list, prefix: `${agentId}.${seq}-${Date.now().toString(36)}` });
+        fill(results, el('ol', { class: 'compared' }, r.results.map(compareItem)));
+        void this.loadLineage();
+      } catch (err) {
+        fill(results);
+        fill(error, err.message);
+      } finally {
+        submit.disabled = false;
+      }
+    });
+    this.show(
+      `Compare models at input #${seq}`,
+      el('p', { class: 'muted' }, 'Each model runs this turn again on a fork of its own (the forks remain as agents).'),
+      form,
+    );
+    models.focus();
+  }
+
   /** The request model call `seq` sent, rendered again from history: whether it is exactly what was sent, and why not. */
   async inspect(seq) {
     const agentId = this.host.agentId();
@@ -149,4 +196,24 @@ export class TimeTravel {
       this.show(`Request of call #${seq}`, el('p', { class: 'error' }, err.message));
     }
   }
+}
+
+/** One model's answer in a comparison: the fork (a link), its status, usage, cost, duration and text. */
+function compareItem(r) {
+  const u = r.usage;
+  const facts = [
+    r.status,
+    `${u.inputTokens} in / ${u.outputTokens} out`,
+    u.costUsd === null ? 'not priced' : `$${u.costUsd.toFixed(4)}`,
+    r.durationMs === null ? '' : formatMs(r.durationMs),
+  ].filter(Boolean);
+  return el(
+    'li',
+    { class: 'compared-model', 'data-model': r.model },
+    el('strong', {}, r.model),
+    ' ',
+    el('a', { href: agentHref(r.agentId), class: 'agent-link', 'data-agent-id': r.agentId }, r.agentId),
+    el('p', { class: 'muted' }, facts.join(' · ')),
+    el('pre', { class: 'answer' }, r.text),
+  );
 }

@@ -153,8 +153,8 @@ function interruptedBatches(entries) {
 
 /**
  * Shows the last turns of `entries` in `list`, newest first. `actions` (optional): `{ onFork(seq), onRewind(seq),
- * onInspect(seq) }`, offered on the entries they fit — fork and rewind on valid points (a turn's input, its
- * answer, a turn_end), inspect on model calls.
+ * onInspect(seq), onCompare(seq) }`, offered on the entries they fit — fork and rewind on valid points (a turn's
+ * input, its answer, a turn_end), inspect on model calls, compare on a turn's input.
  */
 export function renderTimeline(list, entries, actions = null) {
   const turns = turnsOf(entries).slice(-TURNS_SHOWN).reverse();
@@ -200,6 +200,7 @@ function travelButtons(actions, { seq, point, call, input }) {
     { class: 'travel' },
     point ? button('fork-here', 'fork', `Fork from here: a new agent with this history ${where}`, actions.onFork) : null,
     point ? button('rewind-here', 'rewind', `Rewind to here: this agent goes back ${where}`, actions.onRewind) : null,
+    input ? button('compare-models', 'compare', `Compare models: run this turn again on forks, one per model`, actions.onCompare) : null,
     call ? button('inspect-request', 'inspect', `Inspect the request model call #${call} sent`, () => actions.onInspect(call)) : null,
   );
 }
