@@ -5,7 +5,8 @@
  * - "fork from here" on an answer of the timeline asks the new agent's id and a model, forks, and opens the
  *   fork; the client then sees the fork with the source's history up to that entry and its lineage, the
  *   page shows "forked from <source> at #N" with a link, and the source's page lists the fork;
- * - "rewind to here" (confirmed): the rewound turns stay on the timeline, dimmed, without actions;
+ * - "rewind to here" (confirmed): the rewound turns stay on the timeline, dimmed, without actions; while a
+ *   turn runs it is refused, and the panel says why;
  * - "inspect request" on a model call shows the request as sent, reproduced;
  * - "compare" on a turn's input runs it again on a fork per model and shows the answers, with links to the forks.
  * Screenshots go to test-artifacts/web-page-time-travel/. Skipped (saying why) only when no Chromium is found.
@@ -133,6 +134,20 @@ describeInBrowser('web page: time travel (headless Chromium)', () => {
         await page.screenshot({ path: path.join(ARTIFACTS, '5-rewound.png') });
 
         expect(errors).toEqual([]);
+
+        // A rewind while a turn runs is refused, and the panel says why in the gateway's words.
+        p.openai.respond = () => ({ kind: 'stream', text: 'one two three four five six seven eight nine ten', chunkDelayMs: 1500 });
+        await t.agents.send(source, 'delta');
+        await eventually(async () => (await t.agents.state(source)).runState !== 'WaitingInput', 30_000, 'the slow turn to start');
+        page.once('dialog', (dialog) => void dialog.accept());
+        await page.locator(`#timeline .step.model button.rewind-here[data-seq="${at}"]`).click();
+        const refused = page.locator('#travel .rewind-refused');
+        await refused.waitFor();
+        expect(await refused.textContent()).toMatch(/interrupt/i);
+        expect(await page.locator('#travel h3').textContent()).toContain(`Rewind to #${at} refused`);
+        await page.screenshot({ path: path.join(ARTIFACTS, '6-rewind-refused.png') });
+        expect((await t.agents.interrupt(source, 'test')).interrupted).toBe(true);
+        expect(errors.filter((e) => !/status of 409/.test(e))).toEqual([]);
       } finally {
         await close();
       }
