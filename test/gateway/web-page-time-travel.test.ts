@@ -5,8 +5,9 @@
  * - "fork from here" on an answer of the timeline asks the new agent's id and a model, forks, and opens the
  *   fork; the client then sees the fork with the source's history up to that entry and its lineage, the
  *   page shows "forked from <source> at #N" with a link, and the source's page lists the fork;
- * - "rewind to here" (confirmed): the rewound turns stay on the timeline, dimmed, without actions; while a
- *   turn runs it is refused, and the panel says why;
+ * - "rewind to here" (confirmed): the rewound turns stay on the timeline, dimmed, without fork and rewind
+ *   (a rewound call can still be inspected, and is reproduced); while a turn runs it is refused, and the
+ *   panel says why;
  * - "inspect request" on a model call shows the request as sent, reproduced;
  * - "compare" on a turn's input runs it again on a fork per model and shows the answers, with links to the forks.
  * Screenshots go to test-artifacts/web-page-time-travel/. Skipped (saying why) only when no Chromium is found.
@@ -29,7 +30,7 @@ describeInBrowser('web page: time travel (headless Chromium)', () => {
   const chrome = useBrowserAndGateway(() => t.agents, { token: TOKEN, artifacts: ARTIFACTS });
   const agentUrl = (agentId: string) => `${chrome.gateway.url}/#agent=${encodeURIComponent(agentId)}`;
 
-  test('fork from here opens the fork, with the history up to that entry and its lineage; rewind and inspect from the timeline', async () => {
+  test('fork from here opens the fork, with the history up to that entry and its lineage; inspect, compare and rewind from the timeline', async () => {
     p.openai.respond = () => ({ kind: 'stream', text: 'Noted.' });
     await withWorker({ taskQueue, workspaceRoot, models: p.models() }, async () => {
       const source = uniqueId('src');
@@ -129,6 +130,13 @@ describeInBrowser('web page: time travel (headless Chromium)', () => {
         await page.locator('#travel .rewind-result').waitFor();
         await eventually(async () => (await page.locator('#timeline .turn.rewound').count()) === 2, 30_000, 'the rewound turns dimmed');
         expect(await page.locator('#timeline .step.model button.fork-here').count()).toBe(1);
+        // A rewound call was still sent: inspecting it reproduces what it was sent then.
+        const last = answers[2].seq;
+        await page.locator(`#timeline .step.model.rewound button.inspect-request[data-seq="${last}"]`).click();
+        await page.locator('#travel h3', { hasText: `call #${last}` }).waitFor();
+        await page.locator('#travel .reproduced').waitFor();
+        expect(await page.locator('#travel .reproduced').getAttribute('class')).toContain('yes');
+        expect(await page.locator('#travel pre.request').textContent()).toContain('charlie');
         const visible = (await t.agents.entries(source)).entries.filter((e) => e.kind === 'rewind');
         expect(visible).toHaveLength(1);
         await page.screenshot({ path: path.join(ARTIFACTS, '5-rewound.png') });

@@ -174,7 +174,7 @@ export function renderTimeline(list, entries, actions = null) {
           el('span', { class: 'step-ms' }, formatMs(s.ms)),
           el('span', { class: 'bar-track' }, bar(pct(s.start - turn.start, span), Math.max(pct(s.ms, span), 0.5))),
           s.note ? el('span', { class: 'step-note' }, s.note) : null,
-          travelButtons(actions, { seq: s.seq, point: s.point, call: s.kind === 'model' && s.label.startsWith('model ') && !s.rewound ? s.call : undefined }),
+          travelButtons(actions, { seq: s.seq, point: s.point, call: s.kind === 'model' && s.label.startsWith('model ') ? s.call : undefined }),
         ),
       );
       const title = `${turn.label ?? `turn${turn.inputSeq ? ` #${turn.inputSeq}` : ''}`} · ${formatMs(turn.end - turn.start)} · ${new Date(turn.start).toLocaleTimeString()}`;
@@ -201,6 +201,7 @@ function travelButtons(actions, { seq, point, call, input }) {
     point ? button('fork-here', 'fork', `Fork from here: a new agent with this history ${where}`, actions.onFork) : null,
     point ? button('rewind-here', 'rewind', `Rewind to here: this agent goes back ${where}`, actions.onRewind) : null,
     input ? button('compare-models', 'compare', `Compare models: run this turn again on forks, one per model`, actions.onCompare) : null,
+    // A rewound call was still sent: it can be inspected (rendered from what was in force when it was made).
     call ? button('inspect-request', 'inspect', `Inspect the request model call #${call} sent`, () => actions.onInspect(call)) : null,
   );
 }
