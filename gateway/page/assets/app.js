@@ -2,7 +2,8 @@
  * The web chat: wires the agents list, the conversation (from the agent's event stream), the side
  * panels (from its state), the tree of agents around it (parent, sub-agents) and the forms and
  * buttons to the gateway's routes — the controls the CLI has for an agent: send, approve/deny, retry,
- * interrupt, model, stop, reset, notebook edit, export. The chosen agent is in the address
+ * interrupt, model, stop, reset, notebook edit, export; and on the timeline fork, rewind and inspect
+ * (time-travel.js), with the agent's lineage under its name. The chosen agent is in the address
  * (#agent=<id>), so a reload, a shared link or a link in the tree opens it again.
  */
 import { AgentTree } from './agent-tree.js';
@@ -14,6 +15,7 @@ import { demoHint } from './demo-hint.js';
 import { followEvents } from './event-stream.js';
 import { applyPatch } from './json-patch.js';
 import { renderNotebook, renderRunState, renderTasks, renderUsage } from './panels.js';
+import { TimeTravel } from './time-travel.js';
 import { renderTimeline } from './timeline.js';
 
 const $ = (id) => document.getElementById(id);
@@ -46,6 +48,25 @@ const conversation = new Conversation($('conversation'), {
     await api('POST', agentPath(view.agentId, '/retry'), {});
   },
 });
+
+const travel = new TimeTravel(
+  { panel: $('travel'), title: $('travel-title'), body: $('travel-body'), lineage: $('lineage') },
+  {
+    agentId: () => view.agentId,
+    model: () => view.state.model ?? '',
+    onOpen: (agentId) => {
+      location.hash = `agent=${encodeURIComponent(agentId)}`;
+    },
+    onRewound: () => scheduleHistory(0),
+  },
+);
+/** What the timeline offers on its entries. */
+const timelineActions = {
+  onFork: (seq) => travel.fork(seq),
+  onRewind: (seq) => void travel.rewind(seq),
+  onInspect: (seq) => void travel.inspect(seq),
+  onCompare: (seq) => travel.compare(seq),
+};
 
 const tree = new AgentTree($('agent-tree'), {
   // A sub-agent's tool call in the conversation links to the agent working on it.
@@ -89,6 +110,7 @@ function openAgent(agentId) {
   showAgentError('');
   renderState();
   renderTimeline($('timeline'), []);
+  travel.reset();
   view.stream = followEvents(agentId, {
     onEvent,
     onStatus: (status, detail) => {
@@ -196,7 +218,7 @@ async function readHistory(agentId) {
       view.entries.push(...fresh);
       if (!fresh.length || page.nextAfter === null || page.nextAfter === undefined || fresh.length < HISTORY_PAGE) break;
     }
-    renderTimeline($('timeline'), view.entries);
+    renderTimeline($('timeline'), view.entries, timelineActions);
     tree.update(view.state, view.entries);
     for (const e of view.entries)
       if (e.kind === 'tool_results') for (const r of e.results ?? []) conversation.setResultStatus(r.toolCallId, r.status, r.metadata);

@@ -4,7 +4,9 @@
  * (approval waits included), each call with the time it ran (`elapsedMs`). Retries show from the
  * entries' metadata: `attempts` (runs of a tool, or of a model call) and `fallback_from` (models that failed);
  * a model call that blocked the agent is a `failure` step, from its model_failure entry. What a rewind
- * took out is left out (a `rewind` step says where the agent went back to).
+ * took out stays, marked `rewound` (dimmed); a `rewind` step opens a turn of its own, saying where the agent
+ * went back to. Steps and turns carry the seq of their entry, and whether it is a point to fork or rewind
+ * at (agent/time-travel.ts isTravelPoint), for the actions the page offers on them.
  */
 import { el, fill, formatMs } from './dom.js';
 
@@ -30,10 +32,22 @@ export function turnsOf(entries) {
   let turn = null;
   let previous = null;
   const interruptedAt = interruptedBatches(entries);
-  for (const e of inForce(entries)) {
+  const kept = inForce(entries);
+  const keptSeqs = new Set(kept.map((e) => e.seq));
+  const rewound = new Set(kept === entries ? [] : entries.filter((e) => !keptSeqs.has(e.seq)).map((e) => e.seq));
+  for (const e of entries) {
+    const turnBefore = turn;
+    const stepsBefore = turn?.steps.length ?? 0;
     if (e.kind === 'model_input') {
-      turn = { inputSeq: e.inputSeq ?? null, start: time(e), end: time(e), steps: [] };
+      turn = { inputSeq: e.inputSeq ?? null, seq: e.seq, rewound: rewound.has(e.seq), start: time(e), end: time(e), steps: [] };
       turns.push(turn);
+    } else if (e.kind === 'rewind' && turn) {
+      // What follows a rewind continues from its point: a turn of its own, after the ones it took out.
+      const step = { kind: 'rewind', label: `rewound to #${e.toSeq}`, start: time(e), ms: 0, note: [e.by, e.reason].filter(Boolean).join(' · ') };
+      turn = { inputSeq: null, seq: null, label: `rewind #${e.seq}`, rewound: rewound.has(e.seq), start: time(e), end: time(e), steps: [step] };
+      turns.push(turn);
+    } else if (turn && e.kind === 'turn_end') {
+      turn.steps.push({ kind: 'end', label: `turn ended (${e.reason ?? 'ended'})`, start: time(e), ms: 0, note: '' });
     } else if (turn && e.kind === 'model_output' && previous) {
       const usage = e.usage ? `${e.usage.inputTokens} in / ${e.usage.outputTokens} out${e.usage.costUsd ? `, $${e.usage.costUsd.toFixed(4)}` : ''}` : '';
       const calls = e.toolCalls.length ? `${e.toolCalls.length} tool call${e.toolCalls.length > 1 ? 's' : ''}` : 'answer';
@@ -43,6 +57,7 @@ export function turnsOf(entries) {
         start: time(previous),
         ms: time(e) - time(previous),
         note: [calls, usage, retryNote(e.metadata)].filter(Boolean).join(' · '),
+        call: e.seq,
       });
     } else if (turn && e.kind === 'compaction' && previous) {
       // A summary of the conversation so far, written before the model call that follows it.
@@ -63,8 +78,6 @@ export function turnsOf(entries) {
         ms: time(e) - time(previous),
         note: [e.code, e.attempts ? `${e.attempts} attempts` : '', e.message].filter(Boolean).join(' · '),
       });
-    } else if (turn && e.kind === 'rewind') {
-      turn.steps.push({ kind: 'rewind', label: `rewound to #${e.toSeq}`, start: time(e), ms: 0, note: [e.by, e.reason].filter(Boolean).join(' · ') });
     } else if (turn && e.kind === 'tool_results' && previous) {
       const batchStart = time(previous);
       const batchMs = time(e) - batchStart;
@@ -94,10 +107,22 @@ export function turnsOf(entries) {
         if (!interrupted) offset += ms;
       }
     }
+    // The step this entry made: its seq, whether it was taken out, whether it is a point to go back to.
+    const made = !turn ? [] : turn === turnBefore ? turn.steps.slice(stepsBefore) : turn.steps;
+    made.forEach((step, i) => {
+      step.seq = e.seq;
+      step.rewound = rewound.has(e.seq);
+      if (i === 0 && !step.rewound && isTravelPoint(e)) step.point = true;
+    });
     if (turn && e.kind !== 'system_instruction' && e.kind !== 'widget_write') turn.end = Math.max(turn.end, time(e));
     if (e.kind !== 'system_instruction' && e.kind !== 'widget_write') previous = e;
   }
   return turns;
+}
+
+/** Whether `entry` is a point to fork or rewind at: a turn's end (an answer, a turn_end) or an input (agent/time-travel.ts). */
+export function isTravelPoint(entry) {
+  return entry.kind === 'model_input' || entry.kind === 'turn_end' || (entry.kind === 'model_output' && !entry.toolCalls?.length);
 }
 
 /** The entries still in force: those a rewind took out (after its `toSeq`, before it) are left out, as agent/time-travel.ts does. */
@@ -126,8 +151,12 @@ function interruptedBatches(entries) {
   return seqs;
 }
 
-/** Shows the last turns of `entries` in `list`, newest first. */
-export function renderTimeline(list, entries) {
+/**
+ * Shows the last turns of `entries` in `list`, newest first. `actions` (optional): `{ onFork(seq), onRewind(seq),
+ * onInspect(seq), onCompare(seq) }`, offered on the entries they fit — fork and rewind on valid points (a turn's
+ * input, its answer, a turn_end), inspect on model calls, compare on a turn's input.
+ */
+export function renderTimeline(list, entries, actions = null) {
   const turns = turnsOf(entries).slice(-TURNS_SHOWN).reverse();
   fill(
     list,
@@ -136,18 +165,45 @@ export function renderTimeline(list, entries) {
       const rows = turn.steps.map((s) =>
         el(
           'li',
-          { class: `step ${s.kind}` },
+          {
+            class: `step ${s.kind}${s.rewound ? ' rewound' : ''}`,
+            'data-seq': s.seq ?? null,
+            title: s.rewound ? `#${s.seq}: rewound (no longer in force)` : null,
+          },
           el('span', { class: 'step-label' }, s.label),
           el('span', { class: 'step-ms' }, formatMs(s.ms)),
           el('span', { class: 'bar-track' }, bar(pct(s.start - turn.start, span), Math.max(pct(s.ms, span), 0.5))),
           s.note ? el('span', { class: 'step-note' }, s.note) : null,
+          travelButtons(actions, { seq: s.seq, point: s.point, call: s.kind === 'model' && s.label.startsWith('model ') ? s.call : undefined }),
         ),
       );
-      const title = `turn${turn.inputSeq ? ` #${turn.inputSeq}` : ''} · ${formatMs(turn.end - turn.start)} · ${new Date(turn.start).toLocaleTimeString()}`;
-      return el('li', { class: 'turn' }, el('div', { class: 'turn-title' }, title), el('ol', { class: 'steps' }, rows));
+      const title = `${turn.label ?? `turn${turn.inputSeq ? ` #${turn.inputSeq}` : ''}`} · ${formatMs(turn.end - turn.start)} · ${new Date(turn.start).toLocaleTimeString()}`;
+      const inputPoint = turn.seq && !turn.rewound ? { seq: turn.seq, point: true, input: true } : {};
+      return el(
+        'li',
+        { class: `turn${turn.rewound ? ' rewound' : ''}`, 'data-seq': turn.seq ?? null },
+        el('div', { class: 'turn-title' }, title, travelButtons(actions, inputPoint)),
+        el('ol', { class: 'steps' }, rows),
+      );
     }),
   );
   if (!turns.length) list.append(el('li', { class: 'empty' }, 'No turns yet.'));
+}
+
+/** The actions of one entry: fork and rewind at a valid point, inspect on a model call; null when none fits. */
+function travelButtons(actions, { seq, point, call, input }) {
+  if (!actions || (!point && !call)) return null;
+  const where = input ? `from input #${seq}: its turn runs again` : `at #${seq}`;
+  const button = (cls, text, title, run) => el('button', { type: 'button', class: `link ${cls}`, 'data-seq': seq, title, onclick: () => run(seq) }, text);
+  return el(
+    'span',
+    { class: 'travel' },
+    point ? button('fork-here', 'fork', `Fork from here: a new agent with this history ${where}`, actions.onFork) : null,
+    point ? button('rewind-here', 'rewind', `Rewind to here: this agent goes back ${where}`, actions.onRewind) : null,
+    input ? button('compare-models', 'compare', `Compare models: run this turn again on forks, one per model`, actions.onCompare) : null,
+    // A rewound call was still sent: it can be inspected (rendered from what was in force when it was made).
+    call ? button('inspect-request', 'inspect', `Inspect the request model call #${call} sent`, () => actions.onInspect(call)) : null,
+  );
 }
 
 /** Set through CSSOM: the page's Content-Security-Policy refuses inline style attributes. */
