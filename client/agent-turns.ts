@@ -104,6 +104,7 @@ export class AgentTurns {
         return asked ?? fromOutcome();
       }));
     const taken = Promise.race([acceptance, outcome]).then(() => undefined);
+    taken.catch(() => undefined); // its refusal is the outcome's: a caller that awaits only `outcome` must not meet it unhandled
     return { taken, accepted, outcome };
   }
 
