@@ -11,7 +11,7 @@
  * while (!run.ending()) { … }
  */
 import type { CancellationScope } from '@temporalio/workflow';
-import { type Agent, REWIND_CHANGE, type RewindResult, unfinishedTurnStatus } from '../../agent/index';
+import { type Agent, type ArchivedPointState, REWIND_ARCHIVE_CHANGE, REWIND_CHANGE, type RewindResult, unfinishedTurnStatus } from '../../agent/index';
 import { RETRY_CLEARS_ERROR_PATCH, RETRY_ONLY_AT_STAKE_PATCH, UPDATE_BUDGET_PATCH } from '../run-changes';
 
 /** Temporal refuses updates past about 2,000 per run (history.maxTotalUpdates): move on well before. */
@@ -137,9 +137,10 @@ export class RunControl {
    * wakes to go on from there: a rewind to an input runs its turn again; one from an error or an approval
    * wait leaves neither behind.
    */
-  rewind(request: unknown): RewindResult {
+  rewind(request: unknown, archived?: ArchivedPointState): RewindResult {
     this.changed(REWIND_CHANGE); // asked only when a rewind is made: other histories stay as they were
-    const result = this.agent.rewind(request);
+    if (archived) this.changed(REWIND_ARCHIVE_CHANGE); // and this one only when it goes back into the archive
+    const result = this.agent.rewind(request, archived);
     this.rewoundValue = true;
     this.decisionsValue++;
     return result;
