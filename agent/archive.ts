@@ -200,18 +200,28 @@ export function chooseSeal(
  * Pure and proportional to the entries sealed: the instruction, widget states and usage are carried on
  * from the index before. `budgetFromSeq`: entries up to it no longer count against day budgets.
  */
-export function archiveAfterSeal(index: ArchiveIndex, sealed: readonly HistoryEntry[], ref: SegmentRef, budgetFromSeq: number): ArchiveIndex {
+export function archiveAfterSeal(
+  index: ArchiveIndex,
+  sealed: readonly HistoryEntry[],
+  ref: SegmentRef,
+  budgetFromSeq: number,
+  /** A fork's source's archived rewinds (ArchiveIndex.rewound), when the fork rebuilds the index from shared segments. */
+  sourceRewound?: ArchiveIndex['rewound'],
+): ArchiveIndex {
   let inputSeq = index.inputSeq;
   let compaction = index.compaction;
-  // What a rewind took out is sealed with it (AgentState.sealCandidate): it builds no state and counts against no budget.
-  const inForce = visibleEntries(sealed);
+  // A rewind to an archived entry takes out the sealed entries before it too: readers of a range may not read the rewind.
+  const first = sealed[0].seq;
+  let rewound = index.rewound ? [...index.rewound] : undefined;
+  for (const [from, to] of sourceRewound ?? [])
+    if (from <= ref.toSeq && to >= first) rewound = withRange(rewound, Math.max(from, first), Math.min(to, ref.toSeq));
+  for (const e of sealed) if (e.kind === 'rewind' && e.toSeq < first && e.seq > first) rewound = withRange(rewound, first, e.seq - 1);
+  // What a rewind took out is sealed with it (AgentState.sealCandidate), or listed: it builds no state and counts against no budget.
+  const inForce = withoutArchivedRewound({ rewound }, visibleEntries(sealed));
   for (const e of sealed) if (e.kind === 'model_input' && e.inputSeq !== undefined) inputSeq = e.inputSeq;
   for (const e of inForce) if (e.kind === 'compaction') compaction = compactionOf(e);
   const { systemInstruction, widgets } = stateAfter(index, inForce);
   const usage = addUsage(index.usage, usageTotals(sealed)); // what was spent, rewound or not
-  // A rewind to an archived entry takes out the sealed entries before it too: readers of a range may not read the rewind.
-  const rewound = [...(index.rewound ?? [])];
-  for (const e of sealed) if (e.kind === 'rewind' && e.toSeq < sealed[0].seq && e.seq > sealed[0].seq) rewound.push([sealed[0].seq, e.seq - 1]);
   return {
     ...index,
     throughSeq: ref.toSeq,
@@ -224,8 +234,17 @@ export function archiveAfterSeal(index: ArchiveIndex, sealed: readonly HistoryEn
     ...dayAfter(index.day, inForce, budgetFromSeq),
     inputSeq,
     ...(compaction ? { compaction } : {}),
-    ...(rewound.length ? { rewound } : {}),
+    ...(rewound?.length ? { rewound } : {}),
   };
+}
+
+/** `ranges` with `[from, to]` added, merged into the last range when they touch (so one rewind is one range). */
+function withRange(ranges: Array<[number, number]> | undefined, from: number, to: number): Array<[number, number]> {
+  const out = ranges ? [...ranges] : [];
+  const last = out.at(-1);
+  if (last && from <= last[1] + 1 && to >= last[0]) out[out.length - 1] = [Math.min(last[0], from), Math.max(last[1], to)];
+  else out.push([from, to]);
+  return out;
 }
 
 /** What later entries build on: the instruction in force and the widget states. */
@@ -344,7 +363,7 @@ export function archiveAfterRewind(index: ArchiveIndex, toSeq: number, at: Archi
     widgets: at.widgets,
     ...(compaction ? { compaction } : {}),
     ...(at.day ? { day: at.day } : {}),
-    rewound: [...(index.rewound ?? []), [toSeq + 1, index.throughSeq]],
+    rewound: withRange(index.rewound, toSeq + 1, index.throughSeq),
   };
 }
 

@@ -17,6 +17,7 @@ import {
   NewAgentConfig,
   archiveAfterFold,
   archiveAfterSeal,
+  archivedRewound,
   emptyArchive,
   foldable,
   forkedSnapshot,
@@ -90,6 +91,8 @@ export async function forkCut(store: ArchiveStore, source: AgentSnapshot, seq: n
     const point = checkedPoint(source.entries, seq, expect);
     return { entries: [...visibleEntries(source.entries, seq)], ...(archive ? { archive } : {}), point, sharedSegments: archive?.segments.length ?? 0 };
   }
+  if (archivedRewound(archive, seq))
+    throw new InputRejectedError('BAD_FORK_POINT', `Entry #${seq} was rewound (a rewind into the archive took it out): it is no longer in force.`);
   const refs = await store.allSegments(archive);
   const at = refs.findIndex((r) => r.fromSeq <= seq && seq <= r.toSeq);
   if (at < 0) throw new InputRejectedError('BAD_FORK_POINT', `Entry #${seq} is not in the agent's history (its archive has no segment holding it).`);
@@ -102,7 +105,7 @@ export async function forkCut(store: ArchiveStore, source: AgentSnapshot, seq: n
     const segment = ref === refs[at] ? holding : await store.readSegment(ref);
     const fold = foldable(index);
     if (fold.length) index = archiveAfterFold(index, fold, await store.writeManifest(fold, index.manifest?.key));
-    index = archiveAfterSeal(index, segment.entries, ref, budgetFromSeq);
+    index = archiveAfterSeal(index, segment.entries, ref, budgetFromSeq, archive.rewound);
   }
   const entries = whole > at ? [] : [...visibleEntries(holding.entries, seq)];
   return { entries, ...(whole > 0 ? { archive: index } : {}), point, sharedSegments: whole };
