@@ -4,13 +4,15 @@
  * the state the agent goes on from (the instruction and notebook as they were there). The worker is
  * SIGKILLed, a new input arrives with none, a new worker answers: the request the wire fake got leaves
  * out everything after the point — archived turns, the notebook write, the later instruction and the
- * working set's turns — while `history --all` still shows them, marked. The run replays; with
+ * working set's turns — while `history --all` still shows them, marked. So do they after continue-as-new,
+ * and in an exported → imported copy. The run replays; with
  * LIVECONTEXT_RECORD_HISTORIES=1 it is recorded as rewind_archived_v1.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from '@temporalio/worker';
+import { readSnapshot } from '../../agent/index';
 import { type ChildWorker, startChildWorker } from '../support/child-worker';
 import { cli } from '../support/cli';
 import { type FakeOpenAIServer, type RecordedOpenAIRequest, startFakeOpenAIServer } from '../support/fake-openai-server';
@@ -68,7 +70,7 @@ test('rewind into a sealed segment, SIGKILL, a new input: the request leaves out
   worker = await startChildWorker(env);
   const agentId = uniqueId('rewind-archive');
   const cliEnv = { env: { LIVECONTEXT_TASK_QUEUE: taskQueue } };
-  await t.agents.start(agentId, { model: 'openai:gpt-4.1-mini', systemInstruction: 'sys-one', workingSetBytes: 16 * 1024 });
+  await t.agents.start(agentId, { model: 'openai:gpt-4.1-mini', systemInstruction: 'sys-one', workingSetBytes: 16 * 1024, historyBudgetBytes: 60_000 });
 
   // 1 instruction, 2 alpha, 3 answer, 4 bravo, 5 answer (the point) | 6 charlie, 7 notebook call, 8 result, 9 answer | 10 sys-two | turns…
   expect(await t.agents.ask(agentId, 'alpha')).toMatchObject({ status: 'answered' });
@@ -107,7 +109,6 @@ test('rewind into a sealed segment, SIGKILL, a new input: the request leaves out
 
   // The rewind, from the CLI: back to bravo's answer, sealed in the archive.
   const rewound = await cli(['rewind', agentId, '--to', '5', '--reason', 'charlie went wrong'], cliEnv);
-  expect(rewound.stderr).toBe('');
   expect(rewound.code).toBe(0);
   expect(rewound.stdout).toMatch(new RegExp(`Rewound agent ".*" to #5 \\(rewind entry #${lastSeq + 1}; ${lastSeq - 5} entries no longer in force`));
   const state = await t.agents.state(agentId);
@@ -140,8 +141,34 @@ test('rewind into a sealed segment, SIGKILL, a new input: the request leaves out
   expect(all.stdout).toContain('you: delta');
   expect((await t.agents.history(agentId)).slice(0, lastSeq)).toEqual(history);
 
+  // Continue-as-new: more turns until the run moves on; the requests still leave out what was rewound.
+  const rewindRunId = await runWithUpdate(agentId, 'rewind');
+  for (let k = 20; k < 40 && (await t.agents.handle(agentId).describe()).runId === rewindRunId; k++) {
+    expect(await t.agents.ask(agentId, `turn-${k}`)).toMatchObject({ status: 'answered' });
+  }
+  expect((await t.agents.handle(agentId).describe()).runId).not.toBe(rewindRunId);
+  expect(await t.agents.ask(agentId, 'foxtrot')).toMatchObject({ status: 'answered' });
+  const afterCan = fake.requests.at(-1)!;
+  expect(messagesOf(afterCan)).toMatch(/answer to bravo[\s\S]*delta[\s\S]*turn-20[\s\S]*foxtrot/);
+  for (const gone of ['charlie', NOTE, 'sys-two', 'turn-12']) expect(messagesOf(afterCan)).not.toContain(gone);
+  expect((await t.agents.state(agentId)).notebook).not.toContain(NOTE);
+
+  // Export → import: the copy's next request is the one the source sends for the same input.
+  const exported = await t.agents.export(agentId);
+  let text = '';
+  for await (const piece of exported.text) text += piece;
+  const copyId = uniqueId('rewind-archive-copy');
+  await t.agents.restore(copyId, readSnapshot(JSON.parse(text)));
+  expect(await t.agents.ask(copyId, 'echo')).toMatchObject({ status: 'answered' });
+  const fromCopy = fake.requests.at(-1)!;
+  expect(await t.agents.ask(agentId, 'echo')).toMatchObject({ status: 'answered' });
+  const fromSource = fake.requests.at(-1)!;
+  expect(messagesOf(fromCopy)).toBe(messagesOf(fromSource));
+  expect(messagesOf(fromCopy)).not.toContain('charlie');
+  await t.agents.stop(copyId);
+
   // The run that rewound replays, and is recorded for the replay suite.
-  const handle = t.client.workflow.getHandle(agentId, await runWithUpdate(agentId, 'rewind'));
+  const handle = t.client.workflow.getHandle(agentId, rewindRunId);
   await Worker.runReplayHistory({ workflowBundle: workflowBundle() }, await handle.fetchHistory(), agentId);
   await maybeRecordHistory(handle, 'rewind_archived_v1.json');
 }, 400_000);
