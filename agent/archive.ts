@@ -363,7 +363,8 @@ export function archiveAfterRewind(index: ArchiveIndex, toSeq: number, at: Archi
     widgets: at.widgets,
     ...(compaction ? { compaction } : {}),
     ...(at.day ? { day: at.day } : {}),
-    rewound: withRange(index.rewound, toSeq + 1, index.throughSeq),
+    // A rewind to the last archived entry takes out only working entries (the rewind entry does that).
+    ...(toSeq < index.throughSeq ? { rewound: withRange(index.rewound, toSeq + 1, index.throughSeq) } : {}),
   };
 }
 

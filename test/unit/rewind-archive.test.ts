@@ -7,6 +7,7 @@ import {
   AgentState,
   type HistoryEntry,
   type SegmentRef,
+  archiveAfterRewind,
   archiveAfterSeal,
   archivedPointState,
   archivedRewound,
@@ -59,6 +60,10 @@ test('the state at an archived point, the index after the rewind, and a later se
   expect(JSON.stringify(at.widgets)).not.toContain('a note');
   expect(at.day).toMatchObject({ modelCalls: 1, tokens: 15 });
   expect(JSON.stringify(archivedPointState(state.archive!, { before, entries: sealed }, 7, 0).widgets)).toContain('a note');
+
+  // To the last archived entry: no archived entry is taken out (the rewind entry takes out the working ones).
+  const atLast = archivedPointState(state.archive!, { before, entries: sealed }, 10, 0);
+  expect(archiveAfterRewind(state.archive!, 10, atLast).rewound).toBeUndefined();
 
   state.rewindArchive(3, at);
   const rewind = state.appendRewind({ toSeq: 3 }); // 13
