@@ -89,7 +89,11 @@ export async function forkCut(store: ArchiveStore, source: AgentSnapshot, seq: n
   }
   if (!archive || seq > archive.throughSeq) {
     const point = checkedPoint(source.entries, seq, expect);
-    return { entries: [...visibleEntries(source.entries, seq)], ...(archive ? { archive } : {}), point, sharedSegments: archive?.segments.length ?? 0 };
+    // After a rewind into the archive, the working set must still follow the archive: its rewound entries are
+    // copied too (with the rewind that takes them out), as the archived ones are shared.
+    const intoArchive = !!archive && source.entries.some((e) => e.kind === 'rewind' && e.seq <= seq && e.toSeq <= archive.throughSeq);
+    const entries = intoArchive ? source.entries.filter((e) => e.seq <= seq) : [...visibleEntries(source.entries, seq)];
+    return { entries, ...(archive ? { archive } : {}), point, sharedSegments: archive?.segments.length ?? 0 };
   }
   if (archivedRewound(archive, seq))
     throw new InputRejectedError('BAD_FORK_POINT', `Entry #${seq} was rewound (a rewind into the archive took it out): it is no longer in force.`);

@@ -5,7 +5,7 @@
  * SIGKILLed, a new input arrives with none, a new worker answers: the request the wire fake got leaves
  * out everything after the point — archived turns, the notebook write, the later instruction and the
  * working set's turns — while `history --all` still shows them, marked. So do they after continue-as-new,
- * and in an exported → imported copy. The run replays; with
+ * in an exported → imported copy, and in a fork of the rewound agent. The run replays; with
  * LIVECONTEXT_RECORD_HISTORIES=1 it is recorded as rewind_archived_v1.
  */
 import { mkdtempSync } from 'node:fs';
@@ -140,6 +140,16 @@ test('rewind into a sealed segment, SIGKILL, a new input: the request leaves out
   expect(all.stdout).toMatch(new RegExp(`#${lastSeq} \\(rewound\\) `));
   expect(all.stdout).toContain('you: delta');
   expect((await t.agents.history(agentId)).slice(0, lastSeq)).toEqual(history);
+
+  // A fork of the rewound agent goes on from what is in force; an archived entry the rewind took out is no point to fork at.
+  const forkId = uniqueId('rewind-archive-fork');
+  await t.agents.fork(agentId, { at: lastSeq + 3, as: forkId });
+  expect(await t.agents.ask(forkId, 'golf')).toMatchObject({ status: 'answered' });
+  const fromFork = fake.requests.at(-1)!;
+  expect(messagesOf(fromFork)).toMatch(/answer to bravo[\s\S]*delta[\s\S]*golf/);
+  for (const gone of ['charlie', NOTE, 'sys-two', 'turn-12']) expect(messagesOf(fromFork)).not.toContain(gone);
+  await t.agents.stop(forkId);
+  await expect(t.agents.fork(agentId, { at: 9, as: uniqueId('rewind-archive-fork') })).rejects.toThrow(/#9 was rewound/);
 
   // Continue-as-new: more turns until the run moves on; the requests still leave out what was rewound.
   const rewindRunId = await runWithUpdate(agentId, 'rewind');
