@@ -1,8 +1,9 @@
 /**
  * A rewind to an archived entry (issue 30): the workflow never reads a segment, so an activity reads the
  * one holding the entry and returns the state the agent goes on from (activities/rewind-point.ts); the
- * rewind is then made as any other, with that state. The loop may have started a turn meanwhile: the
- * rewind is then refused as any rewind of a working agent is.
+ * rewind is then made as any other, with that state. Input arriving meanwhile waits in the inbox (the
+ * loop at rest takes none while the point is read) and is kept; should the agent be working by then (a
+ * retry), the rewind is refused as any rewind of a working agent is.
  */
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { createActivities } from '../../activities/index';
@@ -20,9 +21,11 @@ export async function rewindIntoArchive(agent: Agent, run: RunControl, request: 
   let out;
   try {
     out = decoded(
-      await rewindPoint.executeWithOptions({ ...ARCHIVE_ACTIVITY_OPTIONS, summary: `rewind point #${toSeq}` }, [
-        { index, toSeq, budgetFromSeq: agent.budgetStartSeq },
-      ]),
+      await run.readRewindPoint(() =>
+        rewindPoint.executeWithOptions({ ...ARCHIVE_ACTIVITY_OPTIONS, summary: `rewind point #${toSeq}` }, [
+          { index, toSeq, budgetFromSeq: agent.budgetStartSeq },
+        ]),
+      ),
       'a rewind point',
     );
   } catch (err) {

@@ -27,6 +27,7 @@ export class RunControl {
   private interruptsValue = 0;
   private decisionsValue = 0;
   private rewoundValue = false;
+  private rewindReads = 0;
   private updates = 0;
 
   constructor(
@@ -145,6 +146,20 @@ export class RunControl {
     this.decisionsValue++;
     return result;
   }
+  /** A rewind into the archive is reading its point (see archived-rewind.ts): the loop at rest takes no input meanwhile. */
+  get readingRewindPoint(): boolean {
+    return this.rewindReads > 0;
+  }
+  /** Wraps the read of a rewind's archived point. */
+  async readRewindPoint<T>(read: () => Promise<T>): Promise<T> {
+    this.rewindReads++;
+    try {
+      return await read();
+    } finally {
+      this.rewindReads--;
+    }
+  }
+
   /** A rewind since the loop last rested: it wakes to look at the agent again. */
   get rewound(): boolean {
     return this.rewoundValue;
