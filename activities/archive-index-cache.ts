@@ -13,10 +13,12 @@ const MAX_AGENTS = 256;
 export class ArchiveIndexCache {
   private readonly byAgent = new Map<string, ArchiveIndex>();
 
-  async get(client: Client, agentId: string, runId: string, throughSeq: number): Promise<ArchiveIndex | undefined> {
+  /** `rewinds`: how many archived rewinds the caller knows of (a rewind changes the index, not its throughSeq). */
+  async get(client: Client, agentId: string, runId: string, throughSeq: number, rewinds = 0): Promise<ArchiveIndex | undefined> {
     const cached = this.byAgent.get(agentId);
     this.byAgent.delete(agentId);
-    const index = cached?.throughSeq === throughSeq ? cached : ((await client.workflow.getHandle(agentId, runId).query(archiveQuery)) ?? undefined);
+    const fresh = cached?.throughSeq === throughSeq && (cached.rewound?.length ?? 0) >= rewinds;
+    const index = fresh ? cached : ((await client.workflow.getHandle(agentId, runId).query(archiveQuery)) ?? undefined);
     if (index) this.byAgent.set(agentId, index);
     if (this.byAgent.size > MAX_AGENTS) this.byAgent.delete(this.byAgent.keys().next().value!);
     return index;

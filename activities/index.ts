@@ -11,6 +11,7 @@ import { createSealArchive } from './seal-archive';
 import { ArchiveIndexCache } from './archive-index-cache';
 import { createExecuteTool } from './execute-tool';
 import { deliverScheduledInput } from './deliver-scheduled-input';
+import { createRewindPoint } from './rewind-point';
 import { type InspectCallInput, type InspectedCall, NotAModelCall, inspectCall } from './inspect-call';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
@@ -67,6 +68,8 @@ export function createActivities(deps: ActivityDeps) {
     }),
     /** Seals the agent's oldest working entries into a segment of its archive. */
     sealArchive: createSealArchive({ entries, archive }),
+    /** For a rewind to an archived entry: the state at that entry, read from its segment. */
+    rewindPoint: createRewindPoint({ archive }),
     executeTool: createExecuteTool({ tools: deps.tools, workspaceRoot: deps.workspaceRoot }),
     /** A local activity the workflow asks before carrying a state too large to pass inline. */
     async payloadLimits(): Promise<PayloadLimits> {

@@ -14,7 +14,8 @@ export interface CallModelInput extends ModelCallRequest {
    * When older entries are archived: the working set starts after `throughSeq`, and `segments` are the
    * archived segments the context needs (the newest ones; see agent/archive.ts segmentsForContext).
    */
-  archive?: { throughSeq: number; segments: SegmentRef[] };
+  /** `rewound`: archived seqs rewinds took out (ArchiveIndex.rewound), only once a rewind went back into the archive. */
+  archive?: { throughSeq: number; segments: SegmentRef[]; rewound?: Array<[number, number]> };
 }
 
 /** One seal: the working entries `fromSeq`…`toSeq` into a segment, and maybe older references into a manifest. */

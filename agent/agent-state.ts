@@ -28,7 +28,17 @@ import type { Attachment } from './attachments';
 import type { ResponseSchema } from './response-schema';
 import { HistoryValidationError } from './errors';
 import { visibleEntries } from './time-travel';
-import { type ArchiveIndex, type SegmentRef, archiveAfterFold, archiveAfterSeal, chooseSeal, emptyArchive, entryBytes } from './archive';
+import {
+  type ArchiveIndex,
+  type ArchivedPointState,
+  type SegmentRef,
+  archiveAfterFold,
+  archiveAfterRewind,
+  archiveAfterSeal,
+  chooseSeal,
+  emptyArchive,
+  entryBytes,
+} from './archive';
 
 /** Seed 000: metadata stays light, at most 2 KB of JSON per entry. */
 export const METADATA_MAX_BYTES = 2048;
@@ -291,6 +301,11 @@ export class AgentState {
     const entry = this.append<RewindEntry>('rewind', draft);
     this.refreshVisible();
     return entry;
+  }
+
+  /** The index takes the state at the archived entry `toSeq` (see archiveAfterRewind); the rewind entry follows. */
+  rewindArchive(toSeq: number, at: ArchivedPointState): void {
+    if (this.archiveValue) this.archiveValue = archiveAfterRewind(this.archiveValue, toSeq, at);
   }
 
   setSystemInstruction(instruction: string) {

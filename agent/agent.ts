@@ -6,7 +6,7 @@
 import { AgentState, type Clock } from './agent-state';
 import { AgentConfig, ConfigChange } from './agent-config';
 import { type AgentStatus, addUsage, usageTotals, withCacheHitRatio } from './agent-status';
-import type { SegmentRef } from './archive';
+import { type ArchivedPointState, MAX_ARCHIVED_REWINDS, type SegmentRef, archivedRewound } from './archive';
 import type { HistoryEntry, JsonValue, ModelOutputEntry, ToolCallRequest, ToolCallResult, TurnEndEntry, WidgetWriteEntry } from './entries';
 import { repairModelOutput, repairToolResult } from './entry-repair';
 import { InputRejectedError } from './errors';
@@ -277,7 +277,7 @@ export class Agent {
    * only — waiting for input, blocked on an error, or waiting for approvals with nothing run yet in the
    * batch; a point in the working set (not archived), valid (travelPoint).
    */
-  checkRewind(raw: unknown): RewindRequest {
+  checkRewind(raw: unknown, options: { archived?: boolean } = {}): RewindRequest {
     const request = parseRewindRequest(raw);
     const runState = this.runState;
     const atRest =
@@ -298,10 +298,17 @@ export class Agent {
     }
     const archive = this.state.archive;
     if (archive && request.toSeq >= 1 && request.toSeq <= archive.throughSeq) {
-      throw new InputRejectedError(
-        'REWIND_ARCHIVED',
-        `Entry #${request.toSeq} is archived (entries up to #${archive.throughSeq} are sealed): a rewind goes back to an entry of the working set (#${archive.throughSeq + 1} on). Fork the agent at #${request.toSeq} instead.`,
-      );
+      // Whether the archived entry is a valid point is checked where the segment is read (the rewindPoint activity).
+      if (archivedRewound(archive, request.toSeq)) {
+        throw new InputRejectedError('BAD_REWIND_POINT', `Entry #${request.toSeq} was rewound by an earlier rewind: it is no longer in force.`);
+      }
+      if (!options.archived || (archive.rewound?.length ?? 0) >= MAX_ARCHIVED_REWINDS) {
+        throw new InputRejectedError(
+          'REWIND_ARCHIVED',
+          `Entry #${request.toSeq} is archived (entries up to #${archive.throughSeq} are sealed)${options.archived ? ` and this agent has rewound into its archive ${MAX_ARCHIVED_REWINDS} times` : ''}: a rewind goes back to an entry of the working set (#${archive.throughSeq + 1} on). Fork the agent at #${request.toSeq} instead.`,
+        );
+      }
+      return request;
     }
     const point = travelPoint(this.state.entries, request.toSeq);
     if (!point.ok) throw new InputRejectedError('BAD_REWIND_POINT', point.reason);
@@ -313,9 +320,12 @@ export class Agent {
    * leave what is in force (the model's context, the widgets, the budgets, the instruction); the batch
    * in progress (pending results, approvals) and a blocking error are dropped; the inbox is kept.
    */
-  rewind(raw: unknown): RewindResult {
-    const { toSeq, by, reason } = this.checkRewind(raw);
+  rewind(raw: unknown, archived?: ArchivedPointState): RewindResult {
+    const { toSeq, by, reason } = this.checkRewind(raw, { archived: !!archived });
     const before = this.state.visible.length;
+    // To an archived entry: the archive's index takes the state at toSeq (read from its segment by an activity).
+    const archivedOut = archived && this.state.archive && toSeq <= this.state.archive.throughSeq ? this.state.archive.throughSeq - toSeq : 0;
+    if (archived && archivedOut >= 0 && this.state.archive && toSeq <= this.state.archive.throughSeq) this.state.rewindArchive(toSeq, archived);
     const entry = this.state.appendRewind({ toSeq, ...(by !== undefined ? { by } : {}), ...(reason !== undefined ? { reason } : {}) });
     this.pendingResults = [];
     this.approvalsValue = {};
@@ -325,7 +335,19 @@ export class Agent {
     this.lastErrorValue = undefined;
     // The widgets as they were at toSeq, from the entries in force after the archive's state.
     this.widgetsValue = createWidgets(widgetStates(rebuildWidgets(this.state.visible, toSeq, this.state.archive?.widgets)));
-    return { seq: entry.seq, toSeq, runState: this.runState, rewound: before + 1 - this.state.visible.length };
+    return { seq: entry.seq, toSeq, runState: this.runState, rewound: archivedOut + before + 1 - this.state.visible.length };
+  }
+
+  /** Whether a rewind request goes back to an archived entry (its state is then read by an activity first). */
+  rewindsIntoArchive(raw: unknown): boolean {
+    const toSeq = (raw as { toSeq?: unknown } | undefined)?.toSeq;
+    const archive = this.state.archive;
+    return !!archive && typeof toSeq === 'number' && toSeq >= 1 && toSeq <= archive.throughSeq;
+  }
+
+  /** Entries up to this seq no longer count against day budgets (a retry granted more). */
+  get budgetStartSeq(): number {
+    return this.budgetFromSeq;
   }
 
   /** The memory notebook widget. */

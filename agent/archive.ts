@@ -74,6 +74,14 @@ export const ArchiveIndex = z.object({
   inputSeq: z.number().int().nonnegative(),
   /** The newest compaction entry archived (its seq and the seq it covers through), if any. */
   compaction: z.object({ seq: z.number().int().positive(), throughSeq: z.number().int().nonnegative() }).optional(),
+  /**
+   * Archived seqs a rewind took out (`[fromSeq, toSeq]`, oldest first): a rewind to an archived entry
+   * cannot leave the rewind entry beside what it took out, so every reader of segments leaves these out.
+   */
+  rewound: z
+    .array(z.tuple([z.number().int().positive(), z.number().int().positive()]))
+    .max(256)
+    .optional(),
 });
 export type ArchiveIndex = z.infer<typeof ArchiveIndex>;
 
@@ -192,11 +200,24 @@ export function chooseSeal(
  * Pure and proportional to the entries sealed: the instruction, widget states and usage are carried on
  * from the index before. `budgetFromSeq`: entries up to it no longer count against day budgets.
  */
-export function archiveAfterSeal(index: ArchiveIndex, sealed: readonly HistoryEntry[], ref: SegmentRef, budgetFromSeq: number): ArchiveIndex {
+export function archiveAfterSeal(
+  index: ArchiveIndex,
+  sealed: readonly HistoryEntry[],
+  ref: SegmentRef,
+  budgetFromSeq: number,
+  /** A fork's source's archived rewinds (ArchiveIndex.rewound), when the fork rebuilds the index from shared segments. */
+  sourceRewound?: ArchiveIndex['rewound'],
+): ArchiveIndex {
   let inputSeq = index.inputSeq;
   let compaction = index.compaction;
-  // What a rewind took out is sealed with it (AgentState.sealCandidate): it builds no state and counts against no budget.
-  const inForce = visibleEntries(sealed);
+  // A rewind to an archived entry takes out the sealed entries before it too: readers of a range may not read the rewind.
+  const first = sealed[0].seq;
+  let rewound = index.rewound ? [...index.rewound] : undefined;
+  for (const [from, to] of sourceRewound ?? [])
+    if (from <= ref.toSeq && to >= first) rewound = withRange(rewound, Math.max(from, first), Math.min(to, ref.toSeq));
+  for (const e of sealed) if (e.kind === 'rewind' && e.toSeq < first && e.seq > first) rewound = withRange(rewound, first, e.seq - 1);
+  // What a rewind took out is sealed with it (AgentState.sealCandidate), or listed: it builds no state and counts against no budget.
+  const inForce = withoutArchivedRewound({ rewound }, visibleEntries(sealed));
   for (const e of sealed) if (e.kind === 'model_input' && e.inputSeq !== undefined) inputSeq = e.inputSeq;
   for (const e of inForce) if (e.kind === 'compaction') compaction = compactionOf(e);
   const { systemInstruction, widgets } = stateAfter(index, inForce);
@@ -213,7 +234,17 @@ export function archiveAfterSeal(index: ArchiveIndex, sealed: readonly HistoryEn
     ...dayAfter(index.day, inForce, budgetFromSeq),
     inputSeq,
     ...(compaction ? { compaction } : {}),
+    ...(rewound?.length ? { rewound } : {}),
   };
+}
+
+/** `ranges` with `[from, to]` added, merged into the last range when they touch (so one rewind is one range). */
+function withRange(ranges: Array<[number, number]> | undefined, from: number, to: number): Array<[number, number]> {
+  const out = ranges ? [...ranges] : [];
+  const last = out.at(-1);
+  if (last && from <= last[1] + 1 && to >= last[0]) out[out.length - 1] = [Math.min(last[0], from), Math.max(last[1], to)];
+  else out.push([from, to]);
+  return out;
 }
 
 /** What later entries build on: the instruction in force and the widget states. */
@@ -285,4 +316,75 @@ export function segmentsForContext(index: ArchiveIndex | undefined, afterSeq: nu
     tokens += ref.tokens;
   }
   return picked;
+}
+
+/** Archived rewinds kept in the index (see ArchiveIndex.rewound); a rewind past them is refused. */
+export const MAX_ARCHIVED_REWINDS = 256;
+
+/** The workflow patch behind a rewind to an archived entry (see Agent.rewind and the rewindPoint activity). */
+export const REWIND_ARCHIVE_CHANGE = 'rewind-archived';
+
+/** Whether an archived rewind took `seq` out. */
+export function archivedRewound(index: Pick<ArchiveIndex, 'rewound'> | undefined, seq: number): boolean {
+  return !!index?.rewound?.some(([from, to]) => seq >= from && seq <= to);
+}
+
+/** `entries` without those an archived rewind took out (itself when none). */
+export function withoutArchivedRewound<T extends HistoryEntry>(index: Pick<ArchiveIndex, 'rewound'> | undefined, entries: readonly T[]): readonly T[] {
+  if (!index?.rewound?.length) return entries;
+  return entries.filter((e) => !archivedRewound(index, e.seq));
+}
+
+/**
+ * What the agent goes on from after a rewind to the archived entry `toSeq`, as the rewindPoint activity
+ * reads it from the segment holding it (its `before` and its entries up to `toSeq`, in force).
+ */
+export interface ArchivedPointState {
+  systemInstruction: string;
+  widgets: Record<string, JsonValue>;
+  /** The newest compaction in force at `toSeq`, when the segment holds one. */
+  compaction?: { seq: number; throughSeq: number };
+  /** Usage in force of the newest day at `toSeq` (from the budget's start), when any. */
+  day?: ArchivedDay;
+}
+
+/**
+ * The index after a rewind to the archived entry `toSeq`: what later entries build on is the state at
+ * `toSeq` (the instruction, widget states, newest compaction, day usage), and the archived entries after
+ * it are out. Usage of every archived call stays (what was spent is spent).
+ */
+export function archiveAfterRewind(index: ArchiveIndex, toSeq: number, at: ArchivedPointState): ArchiveIndex {
+  const compaction =
+    at.compaction ?? (index.compaction && index.compaction.seq <= toSeq && !archivedRewound(index, index.compaction.seq) ? index.compaction : undefined);
+  const { compaction: _old, day: _day, ...rest } = index;
+  return {
+    ...rest,
+    systemInstruction: at.systemInstruction,
+    widgets: at.widgets,
+    ...(compaction ? { compaction } : {}),
+    ...(at.day ? { day: at.day } : {}),
+    // A rewind to the last archived entry takes out only working entries (the rewind entry does that).
+    ...(toSeq < index.throughSeq ? { rewound: withRange(index.rewound, toSeq + 1, index.throughSeq) } : {}),
+  };
+}
+
+/**
+ * The state at the archived entry `toSeq` from the segment holding it (see ArchivedPointState).
+ * `earlier`: the segments before it, newest first, for the day's usage (read while still that day).
+ */
+export function archivedPointState(
+  index: Pick<ArchiveIndex, 'rewound'>,
+  segment: { before: ArchiveState; entries: readonly HistoryEntry[] },
+  toSeq: number,
+  budgetFromSeq: number,
+  earlier: ReadonlyArray<readonly HistoryEntry[]> = [],
+): ArchivedPointState {
+  const upTo = withoutArchivedRewound(index, visibleEntries(segment.entries, toSeq));
+  const { systemInstruction, widgets } = stateAfter(segment.before, upTo);
+  let compaction: ArchivedPointState['compaction'];
+  for (const e of upTo) if (e.kind === 'compaction') compaction = compactionOf(e);
+  // The day budget counts the newest day's calls in force: those of the segment, then of earlier ones on that day.
+  const inForce = [...earlier].reverse().flatMap((entries) => withoutArchivedRewound(index, visibleEntries(entries)));
+  const { day } = dayAfter(undefined, [...inForce, ...upTo], budgetFromSeq);
+  return { systemInstruction, widgets, ...(compaction ? { compaction } : {}), ...(day ? { day } : {}) };
 }

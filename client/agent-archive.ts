@@ -60,7 +60,11 @@ export async function pageThroughArchive(
   const last = entries.at(-1)?.seq ?? afterSeq;
   const allOfWorking = rest.length > 0 && last === rest[rest.length - 1].seq && working.nextAfterSeq === null;
   const done = last >= uptoSeq || allOfWorking || (last >= archive.throughSeq && rest.length === 0 && working.entries.length === 0);
-  const rewound = working.rewound?.filter(([from]) => from <= last); // the working set's ranges (a rewind never reaches into the archive)
+  // What rewinds into the archive took out (the index's ranges, within this page), then the working set's ranges.
+  const archivedOut = (archive.rewound ?? [])
+    .filter(([from, to]) => to > afterSeq && from <= last)
+    .map(([from, to]): [number, number] => [Math.max(from, afterSeq + 1), Math.min(to, last)]);
+  const rewound = [...archivedOut, ...(working.rewound?.filter(([from]) => from <= last) ?? [])];
   return {
     entries,
     nextAfterSeq: done ? null : last,

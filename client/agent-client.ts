@@ -417,7 +417,7 @@ export class AgentClient {
    * entries after `toSeq` leave the model's context, the widgets and the budgets. Queued input is kept.
    * Refused, and nothing changed (a WorkflowUpdateFailedError whose cause's `type` says why), while the
    * agent works (`AGENT_WORKING`: interrupt it first), for a point not valid (`BAD_REWIND_POINT`, the
-   * message naming the nearest valid points) or archived (`REWIND_ARCHIVED`).
+   * message naming the nearest valid points); an archived point is read from its segment first (`REWIND_ARCHIVED` only past 256 such rewinds).
    */
   rewind(agentId: string, toSeq: number, options: { by?: string; reason?: string } = {}): Promise<RewindResult> {
     return this.calls.change(agentId, (updateId) => this.handle(agentId).executeUpdate(rewindUpdate, { args: [{ toSeq, ...options }], updateId }));

@@ -17,6 +17,7 @@ import {
   NewAgentConfig,
   archiveAfterFold,
   archiveAfterSeal,
+  archivedRewound,
   emptyArchive,
   foldable,
   forkedSnapshot,
@@ -88,8 +89,14 @@ export async function forkCut(store: ArchiveStore, source: AgentSnapshot, seq: n
   }
   if (!archive || seq > archive.throughSeq) {
     const point = checkedPoint(source.entries, seq, expect);
-    return { entries: [...visibleEntries(source.entries, seq)], ...(archive ? { archive } : {}), point, sharedSegments: archive?.segments.length ?? 0 };
+    // After a rewind into the archive, the working set must still follow the archive: its rewound entries are
+    // copied too (with the rewind that takes them out), as the archived ones are shared.
+    const intoArchive = !!archive && source.entries.some((e) => e.kind === 'rewind' && e.seq <= seq && e.toSeq <= archive.throughSeq);
+    const entries = intoArchive ? source.entries.filter((e) => e.seq <= seq) : [...visibleEntries(source.entries, seq)];
+    return { entries, ...(archive ? { archive } : {}), point, sharedSegments: archive?.segments.length ?? 0 };
   }
+  if (archivedRewound(archive, seq))
+    throw new InputRejectedError('BAD_FORK_POINT', `Entry #${seq} was rewound (a rewind into the archive took it out): it is no longer in force.`);
   const refs = await store.allSegments(archive);
   const at = refs.findIndex((r) => r.fromSeq <= seq && seq <= r.toSeq);
   if (at < 0) throw new InputRejectedError('BAD_FORK_POINT', `Entry #${seq} is not in the agent's history (its archive has no segment holding it).`);
@@ -102,7 +109,7 @@ export async function forkCut(store: ArchiveStore, source: AgentSnapshot, seq: n
     const segment = ref === refs[at] ? holding : await store.readSegment(ref);
     const fold = foldable(index);
     if (fold.length) index = archiveAfterFold(index, fold, await store.writeManifest(fold, index.manifest?.key));
-    index = archiveAfterSeal(index, segment.entries, ref, budgetFromSeq);
+    index = archiveAfterSeal(index, segment.entries, ref, budgetFromSeq, archive.rewound);
   }
   const entries = whole > at ? [] : [...visibleEntries(holding.entries, seq)];
   return { entries, ...(whole > 0 ? { archive: index } : {}), point, sharedSegments: whole };

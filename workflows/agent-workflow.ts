@@ -102,7 +102,8 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
       metrics.rested(outcome);
       await sealer.sealAll(); // the agent rests: a good time to move its oldest turns to the archive
       if (outcome === 'BlockedOnInput') {
-        await condition(() => agent.inbox.length > 0 || run.ending() || run.overUpdateBudget() || run.rewound);
+        // An input waits while a rewind reads its archived point: the rewind is made first, the input kept.
+        await condition(() => (agent.inbox.length > 0 && !run.readingRewindPoint) || run.ending() || run.overUpdateBudget() || run.rewound);
       } else if (outcome === 'BlockedOnApproval') {
         const seen = run.decisions;
         await condition(() => run.decisions !== seen || run.ending() || !!run.interruptRequest);

@@ -12,7 +12,10 @@ import {
   estimateTokens,
   renderModelContext,
   turnResponseSchema,
+  type SegmentRef,
+  archivedRewound,
   visibleEntries,
+  withoutArchivedRewound,
 } from '../../agent/index';
 import type { ArchiveStore, SegmentBefore, SegmentContent } from '../../common/archive/index';
 import type { ArchiveIndexCache } from '../archive-index-cache';
@@ -75,19 +78,30 @@ export async function knownEntries(
   if (!input.archive || !newest) return { known: working };
   const archived: SegmentContent[] = [];
   const budget = inputBudgetFor(input.model, input.contextWindow);
-  if (budget !== undefined && !hasCompaction(working)) {
+  // What rewinds into the archive took out (ArchiveIndex.rewound): never read, counted nor sent.
+  const rewound = { rewound: input.archive.rewound };
+  const allOut = (ref: SegmentRef) => !!rewound.rewound?.some(([from, to]) => from <= ref.fromSeq && ref.toSeq <= to);
+  const rewinds = rewound.rewound?.length ?? 0;
+  const reads = budget !== undefined && !hasCompaction(visibleEntries(working));
+  const index = reads || rewinds ? await deps.indexes.get(ctx.client, input.agentId, input.runId, input.archive.throughSeq, rewinds) : undefined;
+  if (reads) {
     let tokens = estimateTokens(JSON.stringify(working));
-    const index = await deps.indexes.get(ctx.client, input.agentId, input.runId, input.archive.throughSeq);
     const refs = index?.segments.length ? index.segments : input.archive.segments;
-    const summarySeq = index?.compaction?.seq;
+    const summarySeq = index?.compaction && !archivedRewound(rewound, index.compaction.seq) ? index.compaction.seq : undefined;
     for (let i = refs.length - 1; i >= 0 && (tokens < budget || (summarySeq !== undefined && refs[i].toSeq >= summarySeq)); i--) {
+      if (allOut(refs[i])) continue;
       const segment = await deps.archive.readSegment(refs[i]);
-      archived.unshift(segment);
+      const entries = withoutArchivedRewound(rewound, segment.entries);
+      archived.unshift(entries === segment.entries ? segment : { before: segment.before, entries: [...entries] });
       tokens += refs[i].tokens;
-      if (hasCompaction(segment.entries)) break;
+      if (hasCompaction(visibleEntries(entries))) break;
     }
   }
-  if (!archived.length) return { known: working, base: await deps.archive.readState(newest) };
+  if (!archived.length) {
+    // After a rewind into the archive, the state after the newest segment is not the one in force: the index's is.
+    const base = rewinds && index ? { systemInstruction: index.systemInstruction, widgets: index.widgets } : await deps.archive.readState(newest);
+    return { known: working, base };
+  }
   return { known: [...archived.flatMap((s) => s.entries), ...working], base: archived[0].before, segments: archived.length };
 }
 

@@ -9,7 +9,7 @@ import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import type { HistoryEntry } from '../../agent/index';
-import { type ArchiveIndex, emptyArchive } from '../../agent/archive';
+import { type ArchiveIndex, emptyArchive, withoutArchivedRewound } from '../../agent/archive';
 import { type ArchiveStore, termsOf } from '../../common/archive/index';
 import { type EntriesPage, archiveQuery, entriesQuery } from '../../workflows/messages';
 import { EXPAND_MAX_ENTRIES, expandText, recallText } from './archive-text';
@@ -81,7 +81,8 @@ export function archiveTools(options: ArchiveToolsOptions): Tool[] {
       const index = await past.archive();
       const throughSeq = index?.throughSeq ?? 0;
       const limit = EXPAND_MAX_ENTRIES + 1; // one more than shown, to tell whether there are more
-      const archived = index && fromSeq <= throughSeq ? await options.archive.entries(index, { afterSeq: fromSeq - 1, uptoSeq: toSeq, limit }) : [];
+      const read = index && fromSeq <= throughSeq ? await options.archive.entries(index, { afterSeq: fromSeq - 1, uptoSeq: toSeq, limit }) : [];
+      const archived = withoutArchivedRewound(index ?? undefined, read); // what a rewind into the archive took out is not the model's
       const working = await past.working({ afterSeq: Math.max(fromSeq - 1, throughSeq), uptoSeq: toSeq, limit: limit - archived.length });
       return expandText([...archived, ...working.entries], { fromSeq, toSeq }, working.lastSeq);
     },

@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { HistoryEntry } from '../../agent/index';
-import { type ArchiveIndex, type ArchiveState, type SegmentRef, entryBytes, estimateTokens, stateAfter } from '../../agent/archive';
+import { type ArchiveIndex, type ArchiveState, type SegmentRef, archivedRewound, entryBytes, estimateTokens, stateAfter } from '../../agent/archive';
 import { type BlobStore, FileBlobStore } from '../codec/blob-store';
 import { blobStoreFromEnv } from '../codec/blob-store-from-env';
 import { EncryptionCodec, type EncryptionKeys, parseKeys } from '../codec/encryption-codec';
@@ -220,6 +220,7 @@ export class ArchiveStore {
       const lookups = await Promise.all(batch.map((ref) => this.termLookup(ref)));
       lookups.forEach((lookup, j) => {
         for (const [seq, score] of lookup.match(queryTerms)) {
+          if (archivedRewound(index, seq)) continue; // a rewind into the archive took it out: not the model's to recall
           candidates.push({ seq, score });
           segmentOf.set(seq, batch[j]);
         }

@@ -32,7 +32,7 @@ export const rewindAgent = createRoute({
   description:
     "A `rewind` entry records it; the entries after `toSeq` leave the model's context, the widgets and the budgets; queued input is kept. " +
     'Made at rest only: 409 `AGENT_WORKING` while a turn runs (interrupt it first), 409 `BAD_REWIND_POINT` for a point that is not valid ' +
-    '(the message names the nearest valid points), 409 `REWIND_ARCHIVED` for an archived entry (fork there instead). Nothing changes when refused.',
+    '(the message names the nearest valid points), 409 `REWIND_ARCHIVED` once an agent has rewound into its archive 256 times (fork instead); an archived entry is read from its segment. Nothing changes when refused.',
   request: { params: AgentPath, body: jsonBody(RewindBody) },
   responses: { 200: jsonResponse(RewindResult, 'Rewound.'), ...errorResponses(403, 404, 409, 415) },
 });

@@ -222,6 +222,8 @@ describe('manifests and reading ranges', () => {
     expect(matches.map((m) => m.seq)).toEqual([13, 1, 9]);
     expect(await reader.search(index, 'deploy staging', { extra, limit: 1 })).toHaveLength(1);
     expect(await reader.search(index, 'the a of')).toEqual([]);
+    // What a rewind into the archive took out is not found (ArchiveIndex.rewound).
+    expect((await reader.search({ ...index, rewound: [[2, 9]] }, 'deploy staging', { extra })).map((m) => m.seq)).toEqual([13, 1]);
   });
 
   test('a long entry is shown around its first match', async () => {

@@ -4,7 +4,7 @@
  * waits for the loop except interrupt. Registered before the run's first await, in this order.
  */
 import { condition, log, setHandler } from '@temporalio/workflow';
-import { type Agent, type AgentStatus, AgentRunState, type ConfigChange, InputRejectedError } from '../../agent/index';
+import { type Agent, type AgentStatus, AgentRunState, type ConfigChange, InputRejectedError, type RewindResult } from '../../agent/index';
 import {
   configureSignal,
   configureUpdate,
@@ -20,6 +20,7 @@ import {
   subAgentResultSignal,
   updateNotebookUpdate,
 } from '../messages';
+import { rewindIntoArchive } from './archived-rewind';
 import { refusing } from './failures';
 import { type RunControl, stopReasonOf } from './run-control';
 
@@ -137,12 +138,16 @@ export function registerControlHandlers(agent: Agent, run: RunControl, { status,
   setHandler(
     rewindUpdate,
     run.counted((request) => {
-      const result = run.rewind(request);
-      publish();
-      log.info(`rewound to #${result.toSeq}`, { category: 'History', seq: result.seq, rewound: result.rewound });
-      return result;
+      const done = (result: RewindResult) => {
+        publish();
+        log.info(`rewound to #${result.toSeq}`, { category: 'History', seq: result.seq, rewound: result.rewound });
+        return result;
+      };
+      // Into the archive: an activity reads the state at the entry first (see archived-rewind.ts).
+      if (agent.rewindsIntoArchive(request)) return rewindIntoArchive(agent, run, request).then(done);
+      return done(run.rewind(request));
     }),
-    { validator: refusing((request) => void agent.checkRewind(request)) },
+    { validator: refusing((request) => void agent.checkRewind(request, { archived: true })) },
   );
   setHandler(stopSignal, (arg) => run.requestStop(stopReasonOf(arg)));
 }

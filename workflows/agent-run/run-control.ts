@@ -11,7 +11,7 @@
  * while (!run.ending()) { … }
  */
 import type { CancellationScope } from '@temporalio/workflow';
-import { type Agent, REWIND_CHANGE, type RewindResult, unfinishedTurnStatus } from '../../agent/index';
+import { type Agent, type ArchivedPointState, REWIND_ARCHIVE_CHANGE, REWIND_CHANGE, type RewindResult, unfinishedTurnStatus } from '../../agent/index';
 import { RETRY_CLEARS_ERROR_PATCH, RETRY_ONLY_AT_STAKE_PATCH, UPDATE_BUDGET_PATCH } from '../run-changes';
 
 /** Temporal refuses updates past about 2,000 per run (history.maxTotalUpdates): move on well before. */
@@ -27,6 +27,7 @@ export class RunControl {
   private interruptsValue = 0;
   private decisionsValue = 0;
   private rewoundValue = false;
+  private rewindReads = 0;
   private updates = 0;
 
   constructor(
@@ -137,13 +138,28 @@ export class RunControl {
    * wakes to go on from there: a rewind to an input runs its turn again; one from an error or an approval
    * wait leaves neither behind.
    */
-  rewind(request: unknown): RewindResult {
+  rewind(request: unknown, archived?: ArchivedPointState): RewindResult {
     this.changed(REWIND_CHANGE); // asked only when a rewind is made: other histories stay as they were
-    const result = this.agent.rewind(request);
+    if (archived) this.changed(REWIND_ARCHIVE_CHANGE); // and this one only when it goes back into the archive
+    const result = this.agent.rewind(request, archived);
     this.rewoundValue = true;
     this.decisionsValue++;
     return result;
   }
+  /** A rewind into the archive is reading its point (see archived-rewind.ts): the loop at rest takes no input meanwhile. */
+  get readingRewindPoint(): boolean {
+    return this.rewindReads > 0;
+  }
+  /** Wraps the read of a rewind's archived point. */
+  async readRewindPoint<T>(read: () => Promise<T>): Promise<T> {
+    this.rewindReads++;
+    try {
+      return await read();
+    } finally {
+      this.rewindReads--;
+    }
+  }
+
   /** A rewind since the loop last rested: it wakes to look at the agent again. */
   get rewound(): boolean {
     return this.rewoundValue;

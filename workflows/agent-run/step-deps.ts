@@ -4,7 +4,8 @@
  */
 import { condition, isCancellation, log, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../../activities/index';
-import { type Agent, InfrastructureError, type StepDeps, effectKey, segmentsForContext } from '../../agent/index';
+import type { CallModelInput } from '../../activities/types';
+import { type Agent, type ArchiveIndex, InfrastructureError, type StepDeps, effectKey, segmentsForContext } from '../../agent/index';
 import { DEFAULT_MODEL_ACTIVITY_OPTIONS, DEFAULT_TOOL_ACTIVITY_OPTIONS } from '../activity-options';
 import { entryFeed } from '../entry-feed';
 import { MODEL_ROUTING_CHANGE, ROUTED_START_TIMEOUT, isRoutable, notTaken, notTakenFailure, providerOf, providerTaskQueue } from '../model-routing';
@@ -51,7 +52,7 @@ export function stepDeps(agent: Agent, changed: (change: string) => boolean, wai
           routable: true,
           // Only once entries were archived, so model calls of other agents are scheduled as they were.
           // The newest segment: the activity reads older ones itself when the model's window has room.
-          ...(archive ? { archive: { throughSeq: archive.throughSeq, segments: segmentsForContext(archive, archive.throughSeq) } } : {}),
+          ...(archive ? { archive: contextArchive(archive) } : {}),
         },
       ] as const;
       let result;
@@ -81,7 +82,7 @@ export function stepDeps(agent: Agent, changed: (change: string) => boolean, wai
           agentId: workflowId,
           runId,
           // As for a model call: the entries to summarise may be archived.
-          ...(archive ? { archive: { throughSeq: archive.throughSeq, segments: segmentsForContext(archive, archive.throughSeq) } } : {}),
+          ...(archive ? { archive: contextArchive(archive) } : {}),
         };
         return decoded(await compactContext.executeWithOptions(options, [input]), `a compaction by ${request.model}`);
       } catch (err) {
@@ -134,5 +135,14 @@ export function stepDeps(agent: Agent, changed: (change: string) => boolean, wai
     log(category, message, attributes) {
       log.debug(message, { category, ...attributes });
     },
+  };
+}
+
+/** What a model call or a compaction is told of the archive: the newest segment, and what archived rewinds took out (only once one did). */
+function contextArchive(archive: ArchiveIndex): NonNullable<CallModelInput['archive']> {
+  return {
+    throughSeq: archive.throughSeq,
+    segments: segmentsForContext(archive, archive.throughSeq),
+    ...(archive.rewound?.length ? { rewound: archive.rewound } : {}),
   };
 }
