@@ -10,7 +10,7 @@
  * each start leaves in the temp folder (dev-server-owner.ts).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, openSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { clearOwner, describeOwner, ownerRecordPath, recordOwner } from './dev-server-owner';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -68,6 +68,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const dataDir = path.resolve(options.dataDir ?? '.livecontext');
   mkdirSync(dataDir, { recursive: true });
   const dbFilename = path.join(dataDir, 'temporal.db');
+  const existed = existsSync(dbFilename);
   const exe = ensureTemporalCli({ log: options.log });
   if (!exe) {
     const env = await TestWorkflowEnvironment.createLocal({
@@ -115,6 +116,9 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     throw err;
   }
   recordOwner(port, { command: options.owner ?? 'livecontext', keeperPid: child.pid! });
+  // `--search-attribute` registers only in a new database: one kept from an older livecontext lacks
+  // the attributes added since (LivecontextForkedFrom), so those are added to it.
+  if (existed) addMissingSearchAttributes(exe, address, 'default');
   createNamespaces(exe, address, options.namespaces ?? [], options.log);
   return { address, uiUrl, started: true, stop };
 }
@@ -141,17 +145,29 @@ function createNamespaces(exe: string | null, address: string, namespaces: strin
       throw new Error(`Could not create namespace ${namespace}: ${(created.stderr || created.stdout).trim().split('\n')[0]}`);
     }
     if (created.status === 0) log?.(`created namespace ${namespace}`);
-    for (const key of SEARCH_ATTRIBUTES) {
-      // Already registered is fine; a namespace just created may take a moment to accept them.
-      for (let i = 0; i < 20; i++) {
-        const r = spawnSync(
-          exe,
-          ['operator', 'search-attribute', 'create', '--namespace', namespace, '--name', key.name, '--type', 'Keyword', '--address', address],
-          { encoding: 'utf8' },
-        );
-        if (r.status === 0 || /already exists|already registered/i.test(r.stderr + r.stdout)) break;
-        spawnSync('sleep', ['0.5']);
-      }
-    }
+    for (const key of SEARCH_ATTRIBUTES) registerSearchAttribute(exe, address, namespace, key.name);
+  }
+}
+
+/** Registers the livecontext search attributes `namespace` lacks (one listing; a create per missing one). */
+function addMissingSearchAttributes(exe: string, address: string, namespace: string): void {
+  let listed = spawnSync(exe, ['operator', 'search-attribute', 'list', '--namespace', namespace, '--address', address], { encoding: 'utf8' });
+  // The frontend may not answer yet, just after the port opened.
+  for (let i = 0; i < 20 && listed.status !== 0; i++) {
+    spawnSync('sleep', ['0.5']);
+    listed = spawnSync(exe, ['operator', 'search-attribute', 'list', '--namespace', namespace, '--address', address], { encoding: 'utf8' });
+  }
+  if (listed.status !== 0) return; // the agents still run; only searches by the missing attributes find nothing
+  for (const key of SEARCH_ATTRIBUTES) if (!listed.stdout.includes(key.name)) registerSearchAttribute(exe, address, namespace, key.name);
+}
+
+function registerSearchAttribute(exe: string, address: string, namespace: string, name: string): void {
+  // Already registered is fine; a namespace just created may take a moment to accept them.
+  for (let i = 0; i < 20; i++) {
+    const r = spawnSync(exe, ['operator', 'search-attribute', 'create', '--namespace', namespace, '--name', name, '--type', 'Keyword', '--address', address], {
+      encoding: 'utf8',
+    });
+    if (r.status === 0 || /already exists|already registered/i.test(r.stderr + r.stdout)) break;
+    spawnSync('sleep', ['0.5']);
   }
 }
