@@ -3,7 +3,7 @@
  * that hold it. Stored as a blob of its own beside the segment, so recall reads the small indexes and
  * only the segments that match.
  */
-import type { HistoryEntry } from '../../agent/index';
+import { type HistoryEntry, visibleEntries } from '../../agent/index';
 import { entryText } from './entry-text';
 import { PREFIX_MIN_LENGTH, termsOf } from './terms';
 
@@ -20,7 +20,9 @@ export interface TermIndexDoc {
 
 export function buildTermIndex(segmentHash: string, entries: readonly HistoryEntry[]): TermIndexDoc {
   const terms: Record<string, number[]> = Object.create(null) as Record<string, number[]>;
-  for (const entry of entries) for (const term of termsOf(entryText(entry))) (terms[term] ??= []).push(entry.seq);
+  // What a rewind took out is not the model's to recall: a rewind is sealed in the segment of its point
+  // (see archive-sealer), so the segment's own entries say what it took out.
+  for (const entry of visibleEntries(entries)) for (const term of termsOf(entryText(entry))) (terms[term] ??= []).push(entry.seq);
   return { format: TERM_INDEX_FORMAT, version: 1, segment: segmentHash, terms };
 }
 
