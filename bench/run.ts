@@ -11,6 +11,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, NativeConnection, Runtime, bundleWorkflowCode } from '@temporalio/worker';
 import { livecontextDataConverter } from '../common/codec/data-converter';
 import { SHARED_MODULES_PATH, WORKFLOWS_PATH } from '../worker/create-worker';
+import { DEV_SERVER_DYNAMIC_CONFIG } from '../worker/dev-server';
 import { SEARCH_ATTRIBUTES } from '../workflows/messages';
 import { cliStart } from './cli-start';
 import { continueAsNew } from './continue-as-new';
@@ -55,12 +56,14 @@ function commandLine(args: string[]): { names: string[]; options: Record<string,
 }
 
 /**
- * One dev-server setting, the same for both sides (BENCH_SERVER_DEFAULTS=1 runs the server as it ships):
- * Temporal suggests continue-as-new at 50,000 events instead of 4,096. Otherwise the agent and the
- * baseline both continue as new after ~200 turns whatever their budget, and the long single runs that
- * historyBytesPerTurn, continueAsNew and recovery are about would not exist.
+ * Dev-server settings, the same for both sides (BENCH_SERVER_DEFAULTS=1 runs the server as it ships):
+ * - Temporal suggests continue-as-new at 50,000 events instead of 4,096. Otherwise the agent and the
+ *   baseline both continue as new after ~200 turns whatever their budget, and the long single runs that
+ *   historyBytesPerTurn, continueAsNew and recovery are about would not exist.
+ * - What `livecontext dev` and `npm start` set (DEV_SERVER_DYNAMIC_CONFIG): eager activity execution and
+ *   eager workflow start, so the figures are those of the server a user runs.
  */
-const SERVER_SETTINGS = ['limit.historyCount.suggestContinueAsNew=50000'];
+const SERVER_SETTINGS = ['limit.historyCount.suggestContinueAsNew=50000', ...DEV_SERVER_DYNAMIC_CONFIG];
 
 const quietLogger = { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} } as never;
 

@@ -47,6 +47,16 @@ export interface DevServerOptions {
   owner?: string;
 }
 
+/**
+ * Dynamic config of the dev server livecontext starts (`--dynamic-config-value`), also the benchmarks'.
+ * Eager activity execution: a model call or tool the workflow schedules goes back to the worker in the
+ * reply to the workflow task that scheduled it, instead of through matching to an activity poll (about
+ * half of a plain turn's wait with a fast model). Eager workflow start: a start the worker's own client
+ * requests eagerly gets its first workflow task in the start's reply (on by default in recent servers).
+ * A cluster sets the same in its dynamic config (docs/production.md).
+ */
+export const DEV_SERVER_DYNAMIC_CONFIG = ['system.enableActivityEagerExecution=true', 'system.enableEagerWorkflowStart=true'];
+
 /** The dev server's port: LIVECONTEXT_TEMPORAL_PORT, default 7233 (its Web UI on the port + 1000, as the Temporal CLI does). */
 export function devServerPort(env: NodeJS.ProcessEnv = process.env): number {
   const port = Number(env.LIVECONTEXT_TEMPORAL_PORT || 7233);
@@ -72,7 +82,15 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const exe = ensureTemporalCli({ log: options.log });
   if (!exe) {
     const env = await TestWorkflowEnvironment.createLocal({
-      server: { dbFilename, ip: '127.0.0.1', port, ui: true, uiPort, searchAttributes: SEARCH_ATTRIBUTES },
+      server: {
+        dbFilename,
+        ip: '127.0.0.1',
+        port,
+        ui: true,
+        uiPort,
+        searchAttributes: SEARCH_ATTRIBUTES,
+        extraArgs: DEV_SERVER_DYNAMIC_CONFIG.flatMap((kv) => ['--dynamic-config-value', kv]),
+      },
     });
     return { address, uiUrl, started: true, stop: () => env.teardown() };
   }
@@ -96,6 +114,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       String(uiPort),
       '--log-level',
       'warn',
+      ...DEV_SERVER_DYNAMIC_CONFIG.flatMap((kv) => ['--dynamic-config-value', kv]),
       // The livecontext search attributes, so agents are searchable in the Web UI and by `livecontext list`.
       ...SEARCH_ATTRIBUTES.flatMap((k) => ['--search-attribute', `${k.name}=Keyword`]),
     ],
