@@ -1,5 +1,6 @@
 /** latency: client-side time from input to answer (send + waitForAnswer), 200 sequential turns on one agent. */
 import { type Bench, type BenchResult, bothSides, percentile, progress, ratio, round, timed, withWorkers } from './support';
+import { type TurnMark, type TurnProfile, turnProfile } from './turn-profile';
 
 const TURNS = 200;
 const WARMUP = 5;
@@ -10,10 +11,13 @@ export async function latency(bench: Bench): Promise<BenchResult> {
   const measure = async (side: string, ask: (text: string) => Promise<boolean>) => {
     for (let i = 1; i <= WARMUP; i++) await ask(`warm-up ${i}`);
     const samples: number[] = [];
+    const marks: TurnMark[] = [];
     for (let i = 1; i <= TURNS; i++) {
+      const sentAt = Date.now();
       const { ms, value } = await timed(() => ask(`question ${i}`));
       if (!value) throw new Error(`${side}: turn ${i} was not answered`);
       samples.push(ms);
+      marks.push({ sentAt, ms });
     }
     progress(`latency: ${side} ${TURNS} turns`);
     return {
@@ -21,6 +25,7 @@ export async function latency(bench: Bench): Promise<BenchResult> {
       p50Ms: round(percentile(samples, 50)),
       p99Ms: round(percentile(samples, 99)),
       meanMs: round(samples.reduce((a, b) => a + b, 0) / TURNS),
+      marks,
     };
   };
 
@@ -29,11 +34,19 @@ export async function latency(bench: Bench): Promise<BenchResult> {
     const lc = await measure('livecontext', async (text) => (await agents.ask(agentId, text)).status === 'answered');
     await baseline.start(baselineId, { modelCallsPerTurn: 1, toolCallsPerTurn: 0 });
     const bl = await measure('baseline', async (text) => (await baseline.ask(baselineId, text)).status === 'answered');
+    const profiles = {
+      livecontext: await turnProfile(bench.client, agentId, lc.marks),
+      baseline: await turnProfile(bench.baselineClient, baselineId, bl.marks),
+    };
+    const { marks: _lcMarks, ...lcFigures } = lc;
+    const { marks: _blMarks, ...blFigures } = bl;
     return {
+      table: profileTable(profiles),
       figures: {
         method: `client-side wall time of ask() (sendInput update + waitForAnswer update) per turn, ${TURNS} sequential turns on one workflow after ${WARMUP} warm-up turns; nearest-rank percentiles`,
-        livecontext: lc,
-        baseline: bl,
+        livecontext: lcFigures,
+        baseline: blFigures,
+        turnProfile: { method: 'per measured turn, its history events between send and answer (server timestamps, same clock); medians', ...profiles },
         ratioP50: ratio(lc.p50Ms, bl.p50Ms),
         ratioP99: ratio(lc.p99Ms, bl.p99Ms),
       },
@@ -43,4 +56,17 @@ export async function latency(bench: Bench): Promise<BenchResult> {
       ],
     };
   });
+}
+
+/** Where a turn's wait goes, both sides (markdown). */
+function profileTable(p: { livecontext: TurnProfile; baseline: TurnProfile }): string {
+  const names = [...new Set([...Object.keys(p.livecontext.p50Ms), ...Object.keys(p.baseline.p50Ms)])];
+  const cell = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? '—' : String(v));
+  return [
+    '| a turn, p50 | livecontext | baseline |',
+    '|---|---:|---:|',
+    `| events / workflow tasks / activities per turn | ${p.livecontext.eventsPerTurn} / ${p.livecontext.workflowTasksPerTurn} / ${p.livecontext.activitiesPerTurn} | ${p.baseline.eventsPerTurn} / ${p.baseline.workflowTasksPerTurn} / ${p.baseline.activitiesPerTurn} |`,
+    ...names.map((n) => `| ${n} (ms) | ${cell(p.livecontext.p50Ms[n])} | ${cell(p.baseline.p50Ms[n])} |`),
+    '',
+  ].join('\n');
 }
