@@ -45,6 +45,8 @@ export interface DevServerOptions {
   namespaces?: string[];
   /** The command that starts it, named to whoever later finds the server running (default `livecontext`). */
   owner?: string;
+  /** A Prometheus endpoint for the server's own metrics on this port (default: none). */
+  metricsPort?: number;
 }
 
 /**
@@ -89,7 +91,10 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
         ui: true,
         uiPort,
         searchAttributes: SEARCH_ATTRIBUTES,
-        extraArgs: DEV_SERVER_DYNAMIC_CONFIG.flatMap((kv) => ['--dynamic-config-value', kv]),
+        extraArgs: [
+          ...DEV_SERVER_DYNAMIC_CONFIG.flatMap((kv) => ['--dynamic-config-value', kv]),
+          ...(options.metricsPort ? ['--metrics-port', String(options.metricsPort)] : []),
+        ],
       },
     });
     return { address, uiUrl, started: true, stop: () => env.teardown() };
@@ -115,6 +120,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       '--log-level',
       'warn',
       ...DEV_SERVER_DYNAMIC_CONFIG.flatMap((kv) => ['--dynamic-config-value', kv]),
+      ...(options.metricsPort ? ['--metrics-port', String(options.metricsPort)] : []),
       // The livecontext search attributes, so agents are searchable in the Web UI and by `livecontext list`.
       ...SEARCH_ATTRIBUTES.flatMap((k) => ['--search-attribute', `${k.name}=Keyword`]),
     ],

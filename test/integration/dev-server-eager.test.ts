@@ -1,0 +1,69 @@
+/**
+ * Issue 31: the dev server `livecontext dev` and `npm start` run hands a model call back to the worker
+ * in the reply to the workflow task that scheduled it (eager activity execution), instead of through
+ * matching. Counted as the server counts it: its own metric `activity_eager_execution`, by task queue.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { ScriptedModelProvider } from '../../activities/index';
+import { AgentClient } from '../../client/agent-client';
+import { livecontextDataConverter } from '../../common/codec/data-converter';
+import { freePort, isListening } from '../../common/ports';
+import { createLivecontextWorker } from '../../worker/create-worker';
+import { type DevServer, startDevServer } from '../../worker/dev-server';
+import { echoScript } from '../fixtures/scripts';
+import { uniqueId, workflowBundle } from '../support/temporal';
+
+let server: DevServer | undefined;
+afterAll(async () => server?.stop());
+
+/** A port with nothing on it, nor on the port + 1000 (where the server's Web UI would go by default). */
+async function freeServerPort(): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    if (port <= 64_535 && !(await isListening(port + 1000))) return port;
+  }
+}
+
+/** The server's `activity_eager_execution` count for `taskQueue` (0 when it has none). */
+async function eagerCount(metricsPort: number, taskQueue: string): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  const label = `taskqueue="${taskQueue.replace(/\W/g, '_')}"`; // as the server's exporter writes label values
+  const line = text.split('\n').find((l) => l.startsWith('activity_eager_execution{') && l.includes(label));
+  return line ? Number(line.split(' ').pop()) : 0;
+}
+
+test('the dev server livecontext starts runs model calls eagerly: the server counts them as eager executions', async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'lc-eager-'));
+  const metricsPort = await freePort();
+  server = await startDevServer({ port: await freeServerPort(), uiPort: await freePort(), dataDir, metricsPort, owner: 'dev-server-eager.test.ts' });
+  expect(server.started).toBe(true);
+
+  const taskQueue = uniqueId('eager');
+  const native = await NativeConnection.connect({ address: server.address });
+  const connection = await Connection.connect({ address: server.address });
+  try {
+    const agents = new AgentClient(new Client({ connection, dataConverter: livecontextDataConverter() }), taskQueue);
+    const worker = await createLivecontextWorker({
+      connection: native,
+      taskQueue,
+      workflowBundle: workflowBundle(),
+      models: [new ScriptedModelProvider({ echo: echoScript })],
+      workspaceRoot: path.join(dataDir, 'workspaces'),
+    });
+    await worker.runUntil(async () => {
+      const id = uniqueId('agent');
+      await agents.start(id, { model: 'scripted:echo' });
+      for (const text of ['one', 'two', 'three']) expect(await agents.ask(id, text)).toMatchObject({ status: 'answered' });
+    });
+    // A worker asks for it only while it has an activity slot to spare (so not for every call), and a
+    // server without the setting never counts one.
+    expect(await eagerCount(metricsPort, taskQueue)).toBeGreaterThan(0);
+  } finally {
+    await connection.close();
+    await native.close();
+  }
+});
