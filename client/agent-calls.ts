@@ -16,7 +16,7 @@ import { NoWorkerError } from './worker-status';
 /** A query gets this long for an answer when workers are checked: replaying a run takes a worker far less. */
 export const QUERY_ANSWER_MS = 10_000;
 /** A query without an answer after this long has the client probe whether a worker takes tasks (worker-probe.ts). */
-export const QUICK_ANSWER_MS = 1_000;
+export const QUICK_ANSWER_MS = 800;
 /**
  * When the probe cannot run (a client allowed to query but not to start workflows): a worker that polled
  * this recently may be alive and busy, so a query it has not answered yet is waited for; past this, the

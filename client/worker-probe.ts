@@ -21,7 +21,7 @@ const WORKFLOW_TASK_STARTED = 2;
  * did within `waitMs`. Costs one short workflow run per probe (a few billable actions on Temporal Cloud),
  * so callers probe only when an agent did not answer at once.
  */
-export async function workerTakesTasks(client: Client, taskQueue: string, waitMs = 1_000): Promise<boolean> {
+export async function workerTakesTasks(client: Client, taskQueue: string, waitMs = 800): Promise<boolean> {
   const deadline = Date.now() + waitMs;
   const handle = await startWorkerInfo(client, taskQueue);
   for (;;) {
