@@ -4,6 +4,7 @@
  * refuses them unaccepted; and only a few updates that change an agent in flight at once per agent.
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { POLLED_WITHIN_MS } from '../common/task-queue-pollers';
 import type { agentWorkflow } from '../workflows/index';
@@ -14,13 +15,24 @@ import { NoWorkerError } from './worker-status';
 
 /** A query gets this long for an answer when workers are checked: replaying a run takes a worker far less. */
 export const QUERY_ANSWER_MS = 10_000;
+/** A query without an answer after this long has the client probe whether a worker takes tasks (worker-probe.ts). */
+export const QUICK_ANSWER_MS = 800;
 /**
- * A worker that polled this recently may be alive and busy (a saturated worker pauses its polls), so a
- * query it has not answered yet is waited for; past this, the queue counts as unpolled (see common/task-queue-pollers.ts).
+ * When the probe cannot run (a client allowed to query but not to start workflows): a worker that polled
+ * this recently may be alive and busy, so a query it has not answered yet is waited for; past this, the
+ * queue counts as unpolled (see common/task-queue-pollers.ts).
  */
 const BUSY_WORKER_POLLED_MS = POLLED_WITHIN_MS;
-/** How long a query to a busy worker (one that still polls) is asked again before its error is passed on. */
+/** How long a query to a busy worker (one that still takes tasks) is asked again before its error is passed on. */
 const BUSY_QUERY_PATIENCE_MS = 300_000;
+
+type Settled<T> = { ok: true; value: T } | { ok: false; err: unknown };
+const settle = <T>(p: Promise<T>): Promise<Settled<T>> =>
+  p.then(
+    (value) => ({ ok: true as const, value }),
+    (err: unknown) => ({ ok: false as const, err }),
+  );
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 export class AgentCalls {
   private readonly changes: KeyedLimiter;
@@ -41,9 +53,11 @@ export class AgentCalls {
   /**
    * Queries retried briefly while a run has just started (continue-as-new, reset) and has no workflow
    * task yet: a moment in which the agent exists but cannot answer. With the worker check, a query
-   * without an answer in QUERY_ANSWER_MS fails with NoWorkerError when no worker polls any more (its worker
-   * stopped a moment ago); while a worker still polls it is busy (a loaded machine, a long replay), and
-   * the query is asked again, for up to BUSY_QUERY_PATIENCE_MS.
+   * without an answer in QUICK_ANSWER_MS has the client probe the queue (worker-probe.ts): when no worker
+   * takes the probe's task within a second, it fails with NoWorkerError (its worker was killed a moment
+   * ago, and Temporal still lists its pollers); when one does, the worker is alive and busy (a long
+   * workflow task, a long replay) and the query is waited for, asked again every QUERY_ANSWER_MS for up to
+   * BUSY_QUERY_PATIENCE_MS.
    */
   async query<T>(agentId: string, run: () => Promise<T>): Promise<T> {
     const justStarted = { patienceMs: 5_000, firstDelayMs: 100, maxDelayMs: 100 };
@@ -51,22 +65,56 @@ export class AgentCalls {
     if (!this.workers.enabled) return retryWhile(run, again);
     await this.workers.require(agentId);
     const firstAsked = Date.now();
-    for (;;) {
+    for (let attempt = 0; ; attempt++) {
       const deadline = Date.now() + QUERY_ANSWER_MS;
-      try {
-        return await retryWhile(() => this.client.connection.withDeadline(deadline, run), again);
-      } catch (err) {
-        // Our own deadline shows as CANCELLED ("Call cancelled"); the server's as DEADLINE_EXCEEDED.
-        const ownDeadline = grpcCode(err) === 1 && Date.now() >= deadline;
-        if (!unanswered(err) && !ownDeadline) throw err;
-        const queue = await this.workers.agentTaskQueue(agentId);
-        this.workers.forget(queue);
+      const abandon = new AbortController();
+      const answer = settle(
+        this.client.connection.withAbortSignal(abandon.signal, () => retryWhile(() => this.client.connection.withDeadline(deadline, run), again)),
+      );
+      // The first time, a worker that takes no task is found while the query still waits.
+      let settled = attempt === 0 ? await Promise.race([answer, sleep(QUICK_ANSWER_MS, undefined, { ref: false })]) : await answer;
+      if (!settled) {
+        const taken = await Promise.race([answer, this.takesTasks(agentId)]);
+        if (taken === false) {
+          abandon.abort();
+          throw await this.noWorker(agentId, firstAsked);
+        }
+        settled = typeof taken === 'object' ? taken : await answer;
+      }
+      if (settled.ok) return settled.value;
+      const err = settled.err;
+      // Our own deadline shows as CANCELLED ("Call cancelled"); the server's as DEADLINE_EXCEEDED.
+      const ownDeadline = grpcCode(err) === 1 && Date.now() >= deadline;
+      if (!unanswered(err) && !ownDeadline) throw err;
+      const queue = await this.workers.agentTaskQueue(agentId);
+      this.workers.forget(queue);
+      const taken = await this.takesTasks(agentId);
+      if (taken === false) throw await this.noWorker(agentId, firstAsked);
+      if (taken === undefined) {
         const status = await this.workers.status(queue);
         const busy = status.polling && status.lastPolledMsAgo !== null && status.lastPolledMsAgo < BUSY_WORKER_POLLED_MS;
-        if (!busy) throw new NoWorkerError(status, `Agent "${agentId}" did not answer a query within ${QUERY_ANSWER_MS / 1000} s`);
-        if (Date.now() - firstAsked > BUSY_QUERY_PATIENCE_MS) throw err;
+        if (!busy) throw new NoWorkerError(status, `Agent "${agentId}" did not answer a query within ${seconds(Date.now() - firstAsked)}`);
       }
+      if (Date.now() - firstAsked > BUSY_QUERY_PATIENCE_MS) throw err;
     }
+  }
+
+  /** Whether a worker takes tasks from the agent's queue now; undefined when the probe itself failed. */
+  private async takesTasks(agentId: string): Promise<boolean | undefined> {
+    return this.workers
+      .agentTaskQueue(agentId)
+      .then((queue) => this.workers.takesTasks(queue))
+      .catch(() => undefined);
+  }
+
+  private async noWorker(agentId: string, firstAsked: number): Promise<NoWorkerError> {
+    const queue = await this.workers.agentTaskQueue(agentId);
+    this.workers.forget(queue);
+    const status = await this.workers.status(queue);
+    return new NoWorkerError(
+      status,
+      `Agent "${agentId}" did not answer a query within ${seconds(Date.now() - firstAsked)}, and no worker took a task from its task queue`,
+    );
   }
 
   /** An update that changes the agent: sent only when refused unaccepted, and a few at a time per agent. */

@@ -7,6 +7,7 @@ import type { Client } from '@temporalio/client';
 import { type WorkerStatus, describeWorkers } from '../common/task-queue-pollers';
 import { TtlCache } from './ttl-cache';
 import { expectWorker } from './worker-status';
+import { workerTakesTasks } from './worker-probe';
 
 /** How long a worker check that found one is trusted. */
 const WORKER_CHECK_TTL_MS = 10_000;
@@ -26,6 +27,11 @@ export class WorkerCheck {
   /** Whether workers poll `taskQueue`, asked now. */
   status(taskQueue: string): Promise<WorkerStatus> {
     return describeWorkers(this.client, taskQueue);
+  }
+
+  /** Whether a live worker takes tasks from `taskQueue` now (worker-probe.ts): a second at most, a short workflow run. */
+  takesTasks(taskQueue: string): Promise<boolean> {
+    return workerTakesTasks(this.client, taskQueue);
   }
 
   /** The task queue an agent runs on (a client with another default may have started it). */

@@ -10,14 +10,19 @@ import type { WorkerInfo, workerInfoWorkflow } from '../workflows/worker-info-wo
 
 export type { WorkerInfo };
 
-export async function askWorkerInfo(client: Client, taskQueue: string, waitMs = 5_000): Promise<WorkerInfo> {
-  const handle = await client.workflow.start<typeof workerInfoWorkflow>('workerInfoWorkflow' satisfies keyof typeof workflows, {
+/** Starts the queue's workerInfoWorkflow run, or joins the one running (worker-probe.ts starts it too). */
+export function startWorkerInfo(client: Client, taskQueue: string) {
+  return client.workflow.start<typeof workerInfoWorkflow>('workerInfoWorkflow' satisfies keyof typeof workflows, {
     workflowId: `livecontext-worker-info-${taskQueue}`,
     taskQueue,
     workflowIdConflictPolicy: 'USE_EXISTING',
     workflowExecutionTimeout: '10 seconds',
     staticSummary: 'livecontext: which model providers a worker can call',
   });
+}
+
+export async function askWorkerInfo(client: Client, taskQueue: string, waitMs = 5_000): Promise<WorkerInfo> {
+  const handle = await startWorkerInfo(client, taskQueue);
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(

@@ -10,11 +10,11 @@ import { type WorkerStatus, describeWorkers } from '../common/task-queue-pollers
 export class NoWorkerError extends LivecontextError {
   constructor(
     readonly status: WorkerStatus,
-    /** What was tried, when it was a call that got no answer (a query that timed out). */
+    /** What was tried and what was seen, when it was a call that got no answer (a query). */
     what?: string,
   ) {
     const seen = status.lastPolledMsAgo === null ? '' : ` (a worker last polled it ${Math.round(status.lastPolledMsAgo / 1000)} s ago)`;
-    const lead = what ? `${what}: no worker answered. ` : '';
+    const lead = what ? `${what}. ` : '';
     super(
       'NO_WORKER',
       `${lead}No worker is polling the task queue ${status.taskQueue} in namespace ${status.namespace}${seen}: ` +

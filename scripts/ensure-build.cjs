@@ -3,7 +3,6 @@
  * CLI, the package entry and the Docker image run plain JavaScript (a start in a fraction of a second)
  * and are never stale in a checkout. Plain Node, no dependencies.
  */
-const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -62,6 +61,7 @@ function ensureBuild(root = path.resolve(__dirname, '..'), { log = (m) => consol
   }
   log(BUILD_MESSAGE[reason]);
   const started = Date.now(); // sources changed while compiling count as newer than the build
+  const { spawnSync } = require('node:child_process'); // here: loading it costs every CLI start a few ms
   const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
   if (result.status !== 0) throw new Error(`Compiling livecontext failed (tsc exit ${result.status}).`);
   fs.writeFileSync(path.join(root, STAMP), `${new Date(started).toISOString()}\n`);

@@ -44,8 +44,11 @@ test('messages users and tests rely on are unchanged', () => {
   expect(new NoWorkerError(status).message).toBe(
     'No worker is polling the task queue q in namespace default: start one with `livecontext worker` (or `npm start`).',
   );
-  expect(new NoWorkerError({ ...status, lastPolledMsAgo: 80_000 }, 'Agent "a" did not answer a query within 10 s').message).toBe(
-    'Agent "a" did not answer a query within 10 s: no worker answered. No worker is polling the task queue q in namespace default (a worker last polled it 80 s ago): start one with `livecontext worker` (or `npm start`).',
+  expect(
+    new NoWorkerError({ ...status, lastPolledMsAgo: 2_000 }, 'Agent "a" did not answer a query within 1.4 s, and no worker took a task from its task queue')
+      .message,
+  ).toBe(
+    'Agent "a" did not answer a query within 1.4 s, and no worker took a task from its task queue. No worker is polling the task queue q in namespace default (a worker last polled it 2 s ago): start one with `livecontext worker` (or `npm start`).',
   );
 });
 

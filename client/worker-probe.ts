@@ -1,0 +1,36 @@
+/**
+ * Whether a live worker takes tasks from a task queue now, known in about a second — unlike the poller
+ * list (common/task-queue-pollers.ts), which shows a SIGKILLed worker for as long as an idle live one
+ * (Temporal stamps a poller when its long poll starts and ends, and an idle worker's poll lasts a minute).
+ *
+ * The probe hands the queue a task and asks the server whether a poller took it: the short
+ * workerInfoWorkflow (one id per queue, so probes at the same moment share a run) is started, and its
+ * first workflow task is marked started the moment a worker's open poll receives it — server-side, so a
+ * worker that is alive but slow (a long workflow task, a stalled process) counts as alive. A killed
+ * worker's polls ended with its connection: the task waits, and the probe says no worker took it.
+ * Only a worker with every workflow task slot taken looks the same as none (it does not poll).
+ */
+import type { Client } from '@temporalio/client';
+import { startWorkerInfo } from './worker-info';
+
+/** Temporal's PendingWorkflowTaskState.STARTED (its protos are not our dependency). */
+const WORKFLOW_TASK_STARTED = 2;
+
+/**
+ * True once a worker took the probe's workflow task (or the probe run ended, answered); false if none
+ * did within `waitMs`. Costs one short workflow run per probe (a few billable actions on Temporal Cloud),
+ * so callers probe only when an agent did not answer at once.
+ */
+export async function workerTakesTasks(client: Client, taskQueue: string, waitMs = 800): Promise<boolean> {
+  const deadline = Date.now() + waitMs;
+  const handle = await startWorkerInfo(client, taskQueue);
+  for (;;) {
+    const { status, raw } = await handle.describe();
+    if (status.name === 'COMPLETED' || status.name === 'FAILED') return true; // only a worker ends it so
+    if (status.name === 'RUNNING' && raw.pendingWorkflowTask?.state === WORKFLOW_TASK_STARTED) return true;
+    // Past the start and its first task's scheduling, a task was taken and completed.
+    if (status.name === 'RUNNING' && Number(raw.workflowExecutionInfo?.historyLength?.toString() ?? 0) > 2) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

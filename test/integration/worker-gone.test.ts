@@ -1,0 +1,60 @@
+/**
+ * A killed worker is told from a live one at once (client/worker-probe.ts), although Temporal lists the
+ * killed worker's pollers for a minute more: a query to an agent whose worker was SIGKILLed fails with
+ * NoWorkerError saying no worker took a task, and a query to an agent whose worker is alive but answers
+ * nothing for a while (SIGSTOPped: its open polls still take tasks) is waited for and answered.
+ */
+import { AgentClient } from '../../client/agent-client';
+import { NoWorkerError } from '../../client/worker-status';
+import { workerTakesTasks } from '../../client/worker-probe';
+import { useChildWorkerFile } from '../support/child-worker';
+import { uniqueId } from '../support/temporal';
+
+const file = useChildWorkerFile('worker-gone');
+
+test('a SIGKILLed worker: still listed as polling, but no worker takes a task, and a query says so', async () => {
+  const worker = await file.restart();
+  const id = uniqueId('orphan');
+  await file.t.agents.start(id, { model: 'scripted:echo' });
+  await file.t.agents.ask(id, 'hi');
+  await worker.kill('SIGKILL');
+
+  const agents = new AgentClient(file.t.client, file.taskQueue); // nothing remembered about earlier checks
+  expect((await agents.workerStatus()).polling).toBe(true); // what Temporal lists for a minute more
+  expect(await workerTakesTasks(file.t.client, file.taskQueue)).toBe(false);
+  const err = await agents.state(id).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(NoWorkerError);
+  expect((err as Error).message).toMatch(
+    new RegExp(
+      `^Agent "${id}" did not answer a query within \\d+\\.\\d s, and no worker took a task from its task queue\\. No worker is polling the task queue ${file.taskQueue}`,
+    ),
+  );
+
+  // A new worker takes the tasks left waiting (the probe's too) and answers.
+  await file.restart();
+  expect(await workerTakesTasks(file.t.client, file.taskQueue, 30_000)).toBe(true);
+  expect((await agents.state(id)).nextInputSeq).toBe(2);
+}, 240_000);
+
+test('a live worker that answers nothing for a while (SIGSTOPped) is waited for, never called gone', async () => {
+  const worker = await file.restart();
+  const id = uniqueId('stalled');
+  await file.t.agents.start(id, { model: 'scripted:echo' });
+  await file.t.agents.ask(id, 'hi');
+
+  const agents = new AgentClient(file.t.client, file.taskQueue);
+  worker.proc.kill('SIGSTOP');
+  try {
+    const state = agents.state(id);
+    // Its open polls still take the probe's task (Temporal marks it started), so it counts as alive.
+    expect(await workerTakesTasks(file.t.client, file.taskQueue)).toBe(true);
+    await new Promise((r) => setTimeout(r, 4_000)); // past the moment a killed worker is reported
+    worker.proc.kill('SIGCONT');
+    expect((await state).nextInputSeq).toBe(2);
+  } finally {
+    worker.proc.kill('SIGCONT');
+  }
+}, 240_000);
