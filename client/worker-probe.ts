@@ -8,9 +8,11 @@
  * first workflow task is marked started the moment a worker's open poll receives it — server-side, so a
  * worker that is alive but slow (a long workflow task, a stalled process) counts as alive. A killed
  * worker's polls ended with its connection: the task waits, and the probe says no worker took it.
- * Only a worker with every workflow task slot taken looks the same as none (it does not poll).
+ * A worker with every workflow task slot taken does not poll; it still polls again as each task ends, so
+ * when the task was not taken in time, a poll the server saw since the probe started counts as alive too.
  */
 import type { Client } from '@temporalio/client';
+import { polledSince, timestampMs } from '../common/task-queue-pollers';
 import { startWorkerInfo } from './worker-info';
 
 /** Temporal's PendingWorkflowTaskState.STARTED (its protos are not our dependency). */
@@ -30,7 +32,10 @@ export async function workerTakesTasks(client: Client, taskQueue: string, waitMs
     if (status.name === 'RUNNING' && raw.pendingWorkflowTask?.state === WORKFLOW_TASK_STARTED) return true;
     // Past the start and its first task's scheduling, a task was taken and completed.
     if (status.name === 'RUNNING' && Number(raw.workflowExecutionInfo?.historyLength?.toString() ?? 0) > 2) return true;
-    if (Date.now() >= deadline) return false;
+    if (Date.now() >= deadline) {
+      const startedMs = timestampMs(raw.workflowExecutionInfo?.startTime);
+      return startedMs > 0 && polledSince(client, client.options.namespace, taskQueue, startedMs);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
 }

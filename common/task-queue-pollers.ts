@@ -86,8 +86,22 @@ export async function listPollers(service: TaskQueueDescriber, namespace: string
   return [...byIdentity.values()].sort((a, b) => a.lastPolledMsAgo - b.lastPolledMsAgo);
 }
 
+/**
+ * Whether a worker polled `taskQueue` for workflow tasks at or after `sinceMs` (server time, e.g. a run's
+ * start time from describe): a busy worker whose every slot is taken re-polls as each task ends, and a
+ * killed worker's polls stopped with it, so a poll since a moment is a sign of life a stale list is not.
+ */
+export async function polledSince(service: TaskQueueDescriber, namespace: string, taskQueue: string, sinceMs: number): Promise<boolean> {
+  const { pollers } = await service.workflowService.describeTaskQueue({
+    namespace,
+    taskQueue: { name: taskQueue, kind: NORMAL_KIND },
+    taskQueueType: WORKFLOW_TASKS,
+  });
+  return pollers.some((p) => timestampMs(p.lastAccessTime) >= sinceMs);
+}
+
 /** Milliseconds since the epoch of a protobuf Timestamp (its seconds may be a Long); 0 when absent. */
-function timestampMs(ts: { seconds?: number | { toNumber(): number } | null; nanos?: number | null } | null | undefined): number {
+export function timestampMs(ts: { seconds?: number | { toNumber(): number } | null; nanos?: number | null } | null | undefined): number {
   if (!ts) return 0;
   const seconds = typeof ts.seconds === 'number' ? ts.seconds : (ts.seconds?.toNumber() ?? 0);
   return seconds * 1000 + Math.floor((ts.nanos ?? 0) / 1_000_000);
