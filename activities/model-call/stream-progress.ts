@@ -75,6 +75,7 @@ export class StreamProgress {
     const wait = this.publishedAt + PUBLISH_MS - Date.now();
     if (wait <= 0) return this.publish();
     this.publishTimer = setTimeout(() => this.publish(), wait);
+    this.publishTimer.unref?.();
   }
 
   private publish(): void {
