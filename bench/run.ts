@@ -16,6 +16,7 @@ import { SEARCH_ATTRIBUTES } from '../workflows/messages';
 import { cliStart } from './cli-start';
 import { continueAsNew } from './continue-as-new';
 import { eventsPerTurn } from './events-per-turn';
+import { firstToken } from './first-token';
 import { historyPerTurn } from './history-per-turn';
 import { latency } from './latency';
 import { lifetime } from './lifetime';
@@ -35,6 +36,7 @@ const BENCHMARKS: Array<[string, (bench: Bench) => Promise<BenchResult>]> = [
   ['continueAsNew', continueAsNew],
   ['recovery', recovery],
   ['streamingCost', streamingCost],
+  ['firstToken', firstToken],
   ['cliStart', cliStart],
   ['scale', scale], // last: the longest
 ];

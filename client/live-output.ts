@@ -2,7 +2,7 @@
  * What an agent is doing right now, read outside its history: the partial output of the model call that
  * runs and the running tools' progress, both from the activities' heartbeat details.
  */
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import type { createActivities } from '../activities/index';
 import type { PartialOutput } from '../activities/call-model';
 import { sharedStreamReader } from '../common/stream-channel/channel-reader';
@@ -16,7 +16,11 @@ import { decodePayloadAt } from './decode-payload';
  * A retried call starts again from empty.
  */
 export async function partialOutput(client: Client, agentId: string): Promise<PartialOutput | null> {
-  const desc = await client.workflow.getHandle(agentId).describe();
+  return partialOutputOf(client, await client.workflow.getHandle(agentId).describe());
+}
+
+/** partialOutput from a description of the agent's workflow the caller already has (one round trip fewer). */
+export async function partialOutputOf(client: Client, desc: WorkflowExecutionDescription): Promise<PartialOutput | null> {
   const pending = desc.raw.pendingActivities?.find((a) => a.activityType?.name === ('callModel' satisfies keyof ReturnType<typeof createActivities>));
   const payloads = pending?.heartbeatDetails?.payloads;
   if (!pending || !payloads?.length) return null;

@@ -9,6 +9,10 @@ import type { PartialOutput } from '../call-model';
 import type { StreamChannel } from '../stream-channel/stream-server';
 
 const PARTIAL_MAX_CHARS = 16 * 1024;
+/** On the stream endpoint, output is published at most this often (a snapshot parses tool arguments). */
+const PUBLISH_MS = 50;
+/** On the stream endpoint, the first heartbeat names the stream once the call has run this long (see the constructor). */
+const NAME_STREAM_AFTER_MS = 100;
 /** On the stream endpoint, a liveness heartbeat every this fraction of the heartbeat timeout. */
 const LIVENESS_FRACTION = 0.6;
 
@@ -20,6 +24,10 @@ export class StreamProgress {
   private readonly channel;
   private readonly livenessMs: number;
   private beatAt = 0;
+  /** The stream endpoint: when output was last published, and a publish waiting for PUBLISH_MS to pass. */
+  private publishedAt = 0;
+  private publishTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly nameTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly ctx: Context,
@@ -33,6 +41,13 @@ export class StreamProgress {
   ) {
     this.channel = streamChannel?.open(ctx.info.attempt);
     this.livenessMs = Math.max(1000, LIVENESS_FRACTION * (ctx.info.heartbeatTimeoutMs ?? 10_000));
+    // The heartbeat that names the stream goes out NAME_STREAM_AFTER_MS after the request, token or not: a
+    // call that ends sooner costs no heartbeat, and readers of a longer one (the gateway) find its stream
+    // while the provider is still working on its first token, so that token reaches them as it is published.
+    if (this.channel) {
+      this.nameTimer = setTimeout(() => this.beatAt || this.beat(true), Math.max(0, startedAt + NAME_STREAM_AFTER_MS - Date.now()));
+      this.nameTimer.unref?.();
+    }
   }
 
   /** No delta for a while (the watchdog's tick): keep the call alive. */
@@ -43,21 +58,37 @@ export class StreamProgress {
 
   /** A delta was consumed. */
   delta(): void {
-    // The snapshot parses tool arguments; building it at most every 100 ms (50 on the stream
-    // endpoint, which costs no action) keeps long streams linear.
-    if (Date.now() - this.partialAt >= (this.channel ? 50 : 100)) {
+    if (this.channel) return this.publishSoon();
+    // The snapshot parses tool arguments; building it at most every 100 ms keeps long streams linear.
+    if (Date.now() - this.partialAt >= 100) {
       this.partialAt = Date.now();
-      if (this.channel) {
-        // The first heartbeat names the stream, once the call has streamed for 100 ms: a short
-        // answer costs no heartbeat at all, as on the heartbeat path.
-        if (!this.beatAt && Date.now() - this.startedAt >= 100) this.beat(true);
-        this.channel.publish(this.snapshot());
-      } else this.ctx.heartbeat(partialOutput(this.assembler.snapshot(), this.ctx.info, this.model, this.typed));
+      this.ctx.heartbeat(partialOutput(this.assembler.snapshot(), this.ctx.info, this.model, this.typed));
     }
+  }
+
+  /**
+   * On the stream endpoint (which costs no action): the output now if none went out in the last
+   * PUBLISH_MS — the first token at once —, else once PUBLISH_MS has passed, so no delta waits for the next.
+   */
+  private publishSoon(): void {
+    if (this.publishTimer) return;
+    const wait = this.publishedAt + PUBLISH_MS - Date.now();
+    if (wait <= 0) return this.publish();
+    this.publishTimer = setTimeout(() => this.publish(), wait);
+    this.publishTimer.unref?.();
+  }
+
+  private publish(): void {
+    clearTimeout(this.publishTimer);
+    this.publishTimer = undefined;
+    this.publishedAt = Date.now();
+    this.channel!.publish(this.snapshot());
   }
 
   /** The stream ended, however: readers get the whole streamed text before the end; the answer itself comes from history. */
   end(): void {
+    clearTimeout(this.nameTimer);
+    clearTimeout(this.publishTimer);
     if (this.channel) {
       this.channel.publish(this.snapshot());
       this.channel.end();

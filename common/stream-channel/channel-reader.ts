@@ -25,6 +25,8 @@ interface Follow {
   ended: boolean;
   usedAt: number;
   abort: AbortController;
+  /** Told at the stream's next change (new output, its end, or its failure): readers waiting to push it on. */
+  waiters: Set<() => void>;
 }
 
 export class StreamChannelReader {
@@ -53,7 +55,7 @@ export class StreamChannelReader {
     if (!heartbeat || !where || !this.secretNow() || where.attempt !== heartbeat.attempt) return heartbeat;
     let follow = this.follows.get(where.url);
     if (!follow) {
-      follow = { latest: undefined, failed: false, ended: false, usedAt: Date.now(), abort: new AbortController() };
+      follow = { latest: undefined, failed: false, ended: false, usedAt: Date.now(), abort: new AbortController(), waiters: new Set() };
       this.follows.set(where.url, follow);
       void this.follow(where.url, follow);
     }
@@ -69,9 +71,23 @@ export class StreamChannelReader {
     return !!follow && !follow.failed && follow.latest !== undefined;
   }
 
+  /**
+   * Resolves at the next change of the followed stream `partial` names (new output, its end or failure),
+   * so a reader passes output on as it arrives instead of at its next look; undefined when that stream is
+   * not being followed live (a heartbeat's output only changes when the reader looks again).
+   */
+  nextChange(partial: ChannelPartial | null): Promise<void> | undefined {
+    const follow = partial?.channel && this.follows.get(partial.channel.url);
+    if (!follow || follow.failed || follow.ended) return undefined;
+    return new Promise((resolve) => follow.waiters.add(resolve));
+  }
+
   /** Stops following every stream. */
   close(): void {
-    for (const follow of this.follows.values()) follow.abort.abort();
+    for (const follow of this.follows.values()) {
+      follow.abort.abort();
+      told(follow);
+    }
     this.follows.clear();
   }
 
@@ -81,6 +97,7 @@ export class StreamChannelReader {
       if (now - follow.usedAt < IDLE_MS) continue;
       follow.abort.abort();
       this.follows.delete(url);
+      told(follow);
     }
   }
 
@@ -107,12 +124,22 @@ export class StreamChannelReader {
           const data = /^data: (.*)$/m.exec(event)?.[1];
           if (data) follow.latest = JSON.parse(data) as ChannelPartial;
         }
+        told(follow);
       }
       if (!follow.ended) follow.failed = true; // cut off mid-call: the heartbeat's output from here
     } catch {
       follow.failed = true;
+    } finally {
+      told(follow);
     }
   }
+}
+
+/** Wakes whoever waits for `follow`'s next change. */
+function told(follow: Follow): void {
+  const waiters = [...follow.waiters];
+  follow.waiters.clear();
+  for (const wake of waiters) wake();
 }
 
 const chars = (p: ChannelPartial) => p.textChars ?? p.text.length;

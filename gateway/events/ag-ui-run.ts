@@ -6,7 +6,7 @@
 import { EventType } from '@ag-ui/core';
 import type { TurnOutcome } from '../../agent/index';
 import type { AgentClient } from '../../client/agent-client';
-import { AgentFeed, errorOf, nextPollIn, pause } from './agent-feed';
+import { AgentFeed, errorOf, nextPollIn } from './agent-feed';
 import type { Cursor } from './cursor';
 import { type Emitted, turnEndFinish } from './derive-events';
 
@@ -93,7 +93,7 @@ export async function* agUiRun(o: AgUiRunOptions): AsyncGenerator<Emitted> {
       }
       wait = 1_000;
     }
-    await pause(wait, signal);
+    yield* feed.between(wait, signal); // the followed model stream's output as it comes
   }
 }
 

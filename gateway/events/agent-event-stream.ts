@@ -5,7 +5,7 @@
  */
 import { EventType } from '@ag-ui/core';
 import type { AgentClient } from '../../client/agent-client';
-import { AgentFeed, errorOf, nextPollIn, pause } from './agent-feed';
+import { AgentFeed, errorOf, nextPollIn } from './agent-feed';
 import { type Cursor, cursorAt } from './cursor';
 import { type Emitted, type StreamMode, openBatch, openTurn, turnRunId } from './derive-events';
 
@@ -59,7 +59,7 @@ export async function* agentEvents(o: AgentEventsOptions): AsyncGenerator<Emitte
       // The agent cannot be read for now (no worker, Temporal away): the stream waits, the client stays.
       wait = Math.min(5_000, 500 * 2 ** failing++);
     }
-    await pause(wait, signal);
+    yield* feed.between(wait, signal); // the followed model stream's output as it comes
   }
 }
 

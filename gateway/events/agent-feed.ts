@@ -9,6 +9,9 @@ import { EventType } from '@ag-ui/core';
 import type { PartialOutput } from '../../activities/call-model';
 import type { HistoryEntry, ToolCallRequest, TurnEndEntry } from '../../agent/index';
 import type { AgentClient } from '../../client/agent-client';
+import type { WorkflowExecutionDescription } from '@temporalio/client';
+import { partialOutputOf } from '../../client/live-output';
+import { sharedStreamReader } from '../../common/stream-channel/channel-reader';
 import type { AgentStatus } from '../../workflows/messages';
 import { type AgentStateView, agentStateView } from './agent-state-view';
 import { type Cursor, cursorAt, streamingIsReal } from './cursor';
@@ -18,6 +21,14 @@ import { jsonPatch } from './json-patch';
 export const POLL_MS = 200;
 /** Entries landed while looking: look again soon, not at once. */
 const AGAIN_MS = 20;
+/**
+ * A turn has just moved (its history grew) and no model call's stream is followed yet: look for one this
+ * often, so the stream is found before its first token (the call names it 100 ms after its request goes
+ * out, see activities/model-call/stream-progress.ts). Such a look is a describe, not a billable action.
+ */
+const DISCOVER_MS = 25;
+/** For this long after the history grows: past it, a tool or a model that streams nothing is waited for at POLL_MS. */
+const DISCOVER_WINDOW_MS = 2_000;
 
 /** What one look at the agent found. */
 export interface Poll {
@@ -51,6 +62,10 @@ export class AgentFeed {
   private queried: { mark: string; status: AgentStatus; caughtUp: boolean } | undefined;
   /** The cursor came from a client, and says a message is streaming: checked at the first look. */
   private unverified: boolean;
+  /** The partial output the last look read: while its stream is followed, its changes are pushed on at once. */
+  private partial: PartialOutput | null = null;
+  /** When a look last found the history grown. */
+  private grewAt = 0;
 
   constructor(
     private readonly agents: AgentClient,
@@ -83,12 +98,12 @@ export class AgentFeed {
   /** One look: the events after the cursor (the cursor moves past them). */
   async poll(): Promise<Poll> {
     const { agents, agentId } = this;
-    const mark = await agents
+    const desc = await agents
       .handle(agentId)
       .describe()
-      .then((d) => `${d.runId}/${d.historyLength}`)
       .catch(() => undefined);
-    if (mark !== undefined && this.queried?.mark === mark) return this.pollPartial(this.queried);
+    const mark = desc && markOf(desc);
+    if (desc && mark !== undefined && this.queried?.mark === mark) return this.pollPartial(this.queried, desc);
     const start = this.cursor;
     // One entry before the cursor too, when known: if it is not the one seen there, history restarted.
     const overlap = this.known && this.known.seq === start.seq && start.seq >= 1;
@@ -100,6 +115,8 @@ export class AgentFeed {
     const partial: PartialOutput | null = this.working ? await agents.partialOutput(agentId).catch(() => null) : null;
     const status = await agents.state(agentId);
     this.working = status.blockedOn === null;
+    this.partial = partial;
+    this.grewAt = Date.now();
     const seen = overlap ? fetched[0] : undefined;
     const regrown = overlap && (seen?.seq !== start.seq || seen.timestamp !== this.known!.timestamp);
     if (status.lastSeq < start.seq || regrown) {
@@ -144,11 +161,62 @@ export class AgentFeed {
   }
 
   /** A look while the history stands still: only the running call's partial output can have moved. */
-  private async pollPartial(last: { status: AgentStatus; caughtUp: boolean }): Promise<Poll> {
-    const partial = this.working && last.caughtUp ? await this.agents.partialOutput(this.agentId).catch(() => null) : null;
+  private async pollPartial(last: { status: AgentStatus; caughtUp: boolean }, desc: WorkflowExecutionDescription): Promise<Poll> {
+    const partial = this.working && last.caughtUp ? await partialOutputOf(this.agents.client, desc).catch(() => null) : null;
+    this.partial = partial;
     const result = deriveEvents({ mode: this.mode, cursor: this.cursor, entries: [], batch: this.batch, partial });
     this.cursor = result.cursor;
     return { emitted: result.emitted, status: last.status, reset: false, behind: false };
+  }
+
+  /**
+   * Waits `ms` before the next look (or until `signal` aborts), meanwhile passing on each change of the
+   * followed model stream as it arrives, from the stream alone: no Temporal call, and a token goes out
+   * when the worker publishes it rather than at the next look. Until a stream is followed, a turn that
+   * has just moved is looked at every DISCOVER_MS for a model call naming its stream (a describe, not a
+   * billable action; entries and state are still read at the looks, so these cost no query).
+   */
+  async *between(ms: number, signal: AbortSignal): AsyncGenerator<Emitted> {
+    const until = Date.now() + ms;
+    for (;;) {
+      const left = until - Date.now();
+      if (left <= 0 || signal.aborted) return;
+      // Only while the last look was caught up with a working agent: the output then follows every entry read.
+      const live = this.working && this.queried?.caughtUp;
+      const change = live ? sharedStreamReader.nextChange(this.partial) : undefined;
+      let partial: PartialOutput | null;
+      if (change) {
+        let changed = false;
+        await pause(
+          left,
+          signal,
+          change.then(() => void (changed = true)),
+        );
+        if (!changed || signal.aborted) return;
+        partial = sharedStreamReader.latest(this.partial);
+      } else if (live && Date.now() - this.grewAt < DISCOVER_WINDOW_MS) {
+        await pause(Math.min(DISCOVER_MS, left), signal);
+        if (signal.aborted) return;
+        const desc = await this.agents
+          .handle(this.agentId)
+          .describe()
+          .catch(() => undefined);
+        // The history moved: a call running now may follow entries not read yet, so it waits for the next
+        // look, which reads them first (when it would anyway: looking sooner would cost queries).
+        if (!desc || markOf(desc) !== this.queried?.mark) {
+          await pause(until - Date.now(), signal);
+          return;
+        }
+        partial = await partialOutputOf(this.agents.client, desc).catch(() => null);
+      } else {
+        await pause(left, signal);
+        return;
+      }
+      this.partial = partial;
+      const result = deriveEvents({ mode: this.mode, cursor: this.cursor, entries: [], batch: this.batch, partial });
+      this.cursor = result.cursor;
+      yield* result.emitted;
+    }
   }
 
   /** Events that end the open run because the agent is blocked (see blockedEvents); the cursor moves past them. */
@@ -181,15 +249,19 @@ export class AgentFeed {
   }
 }
 
+/** The workflow's run and history length: while it stays, neither entries nor state change. */
+const markOf = (d: WorkflowExecutionDescription) => `${d.runId}/${d.historyLength}`;
+
 /** How long to wait before the next look. */
 export const nextPollIn = (p: Pick<Poll, 'behind'>) => (p.behind ? AGAIN_MS : POLL_MS);
 
-/** Resolves after `ms`, or at once when `signal` aborts. */
-export function pause(ms: number, signal: AbortSignal): Promise<void> {
+/** Resolves after `ms`, or at once when `signal` aborts (or `early` settles). */
+export function pause(ms: number, signal: AbortSignal, early?: Promise<void>): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done, { once: true });
+    early?.then(done, done);
     function done() {
       clearTimeout(timer);
       signal.removeEventListener('abort', done);

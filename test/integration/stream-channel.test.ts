@@ -2,11 +2,15 @@
  * Streaming over the worker's stream endpoint (activities/stream-channel): the gateway's AG-UI events and
  * the chat show a paced answer's text as it forms while the call sends only liveness heartbeats, a
  * reader ends with the same text as history, and an endpoint readers cannot reach only makes streaming
- * coarser (the heartbeat's partial output), never loses the answer.
+ * coarser (the heartbeat's partial output), never loses the answer. A call names its stream before its
+ * first token, and the gateway passes each published token on as it comes (not at its next look).
  */
 import { PassThrough } from 'node:stream';
 import readline from 'node:readline';
 import type { Context } from '@temporalio/activity';
+import { DeltaSequencer, type MessageDelta } from '../../agent/index';
+import { BaseModel } from '../../activities/models/base-model';
+import type { ModelProvider } from '../../activities/models/model-router';
 import { pacedAnswer, pacedModels } from '../../bench/paced-model';
 import { AgentFollower } from '../../cli/turn-view';
 import { ChatScreen } from '../../cli/chat-screen';
@@ -158,4 +162,61 @@ test('an endpoint readers cannot reach degrades to the heartbeat partial output;
   } finally {
     await unreachable.close();
   }
+});
+
+/** A model held by the test: it names no text until `first` is released, then one word until `rest` is. */
+function gatedModels() {
+  let releaseFirst!: () => void;
+  let releaseRest!: () => void;
+  const first = new Promise<void>((r) => (releaseFirst = r));
+  const rest = new Promise<void>((r) => (releaseRest = r));
+  class GatedModel extends BaseModel {
+    constructor() {
+      super('gated', 'gated', 'held');
+    }
+    async *stream(): AsyncIterable<MessageDelta> {
+      const d = new DeltaSequencer();
+      yield d.next({ kind: 'start', modelId: 'held' });
+      await first;
+      yield d.next({ kind: 'text', text: 'first' });
+      await rest;
+      yield d.next({ kind: 'text', text: ' and the rest' });
+      yield d.next({ kind: 'usage', usage: { inputTokens: 1, outputTokens: 4, totalTokens: 5 } });
+      yield d.next({ kind: 'done', finishReason: 'stop' });
+    }
+  }
+  const provider: ModelProvider = { id: 'gated', create: () => new GatedModel() };
+  return { provider, releaseFirst, releaseRest };
+}
+
+test('a call names its stream before its first token, and the events stream passes that token on as it is published', async () => {
+  const agentId = uniqueId('sc-first');
+  const gated = gatedModels();
+  await withWorker({ taskQueue, models: [gated.provider] }, async () => {
+    await t.agents.start(agentId, { model: 'gated:held' });
+    const seen: SseFrame[] = [];
+    const live = collectSse(`${gateway.url}/agents/${agentId}/events`, {}, (f, all) => (seen.splice(0, seen.length, ...all), f.event.type === 'RUN_FINISHED'));
+    while (seen.length === 0) await new Promise((r) => setTimeout(r, 25));
+    expect(await gateway.request('POST', `/agents/${agentId}/input`, { text: 'talk' })).toMatchObject({ status: 202 });
+    // While the provider has produced nothing, the call's heartbeat already says where it will stream.
+    let named = await t.agents.partialOutput(agentId);
+    while (!named?.channel) {
+      await new Promise((r) => setTimeout(r, 25));
+      named = await t.agents.partialOutput(agentId);
+    }
+    expect(named.text).toBe('');
+    gated.releaseFirst();
+    // The first word reaches the client while the call is still held after it: from the endpoint, not history.
+    const firstWord = () => seen.find((f) => f.event.type === 'TEXT_MESSAGE_CONTENT' && f.event.delta === 'first');
+    while (!firstWord()) await new Promise((r) => setTimeout(r, 25));
+    expect(seen.some((f) => f.event.type === 'TEXT_MESSAGE_END' && f.event.messageId === firstWord()!.event.messageId)).toBe(false);
+    gated.releaseRest();
+    const { frames, error } = await live;
+    expect(error).toBeUndefined();
+    expect(
+      answerContent(frames)
+        .map((f) => f.event.delta)
+        .join(''),
+    ).toBe('first and the rest');
+  });
 });

@@ -70,3 +70,30 @@ test('a reader follows a call at the advertised address; another secret is refus
     await channel.close();
   }
 });
+
+test("a reader waiting for a followed stream's next change is woken by each publish and by its end", async () => {
+  const channel = await StreamChannel.start();
+  const reader = new StreamChannelReader(Buffer.from('unit-test-stream-secret'));
+  try {
+    const call = channel.open(1);
+    const heartbeat = { attempt: 1, text: '', textChars: 0, channel: call.location };
+    expect(reader.nextChange(heartbeat)).toBeUndefined(); // not followed yet
+    expect(reader.nextChange({ attempt: 1, text: '' })).toBeUndefined(); // a heartbeat partial: nothing to wait for
+    reader.latest(heartbeat); // starts following
+    const first = reader.nextChange(heartbeat)!;
+    call.publish({ attempt: 1, text: 'one', textChars: 3 });
+    await first;
+    expect(reader.latest(heartbeat)?.text).toBe('one');
+    const next = reader.nextChange(heartbeat)!;
+    call.publish({ attempt: 1, text: 'one two', textChars: 7 });
+    await next;
+    expect(reader.latest(heartbeat)?.text).toBe('one two');
+    const last = reader.nextChange(heartbeat)!;
+    call.end();
+    await last;
+    expect(reader.nextChange(heartbeat)).toBeUndefined(); // ended: nothing more comes
+  } finally {
+    reader.close();
+    await channel.close();
+  }
+});
