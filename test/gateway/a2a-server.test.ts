@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type StreamResponse, TaskState } from '@a2a-js/sdk';
+import { type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
 import { z } from 'zod';
 import { defineTool } from '../../activities/index';
 import { type RunningGateway, serveGateway } from '../../gateway/serve-gateway';
@@ -19,7 +19,7 @@ import { tokensFromEnv } from '../../gateway/tokens';
 import { a2aClient, eventShape, partsText, taskOf, userMessage } from '../support/a2a-client';
 import { useProviderServers } from '../support/provider-servers';
 import { eventually, testAddress, uniqueId, withWorker } from '../support/temporal';
-import { waitForFile } from '../fixtures/test-tools';
+import { slowReportTool, waitForFile } from '../fixtures/test-tools';
 
 const { t, p, taskQueue } = useProviderServers('a2a', { each: true });
 const ROOT = path.resolve(__dirname, '../..');
@@ -209,3 +209,43 @@ test('a turn with a tool approval answered over A2A, across a gateway SIGKILLed 
     }
   });
 }, 240_000);
+
+test('an ask_user question is input-required and the reply is the next turn; cancelling a working task interrupts its turn', async () => {
+  const agentId = uniqueId('a2a-ask');
+  const seen: string[] = [];
+  p.openai.enqueue(
+    { kind: 'stream', text: '', toolCalls: [{ id: 'call_ask', name: 'ask_user', arguments: '{"question":"Which service?"}' }] },
+    { kind: 'stream', text: 'Reporting on web.', toolCalls: [{ id: 'call_report', name: 'slow_report', arguments: '{"topic":"web"}' }] },
+  );
+  await withWorker(
+    { taskQueue, models: p.models(), tools: [slowReportTool(seen)], workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-a2a-ask-')) },
+    async () => {
+      await t.agents.start(agentId, { model, tools: ['slow_report', 'ask_user'] });
+      const gateway = await serveGateway({ agents: t.agents, tokens: [], port: 0, host: '127.0.0.1', log: () => {} });
+      try {
+        const client = await a2aClient(gateway.url, agentId);
+        const asked = await client.sendMessage(userMessage('ask-1', 'Release something.'));
+        expect(asked).toMatchObject({ id: `turn-1@${agentId}`, status: { state: TaskState.TASK_STATE_INPUT_REQUIRED } });
+        expect(partsText((asked as Task).status?.message)).toBe('Which service?');
+
+        // The reply is the agent's next input: its turn is the next task, which runs the tool (no approval asked).
+        const replied = client.sendMessageStream(userMessage('ask-2', 'web', `turn-1@${agentId}`));
+        const firstEvent = await replied.next();
+        expect(firstEvent.done || taskOf(firstEvent.value)?.id).toBe(`turn-2@${agentId}`);
+        await replied.return(undefined); // the client leaves the stream; the turn goes on
+        await eventually(() => seen.includes('started web'), 60_000, 'the tool to start');
+        expect((await client.getTask({ id: `turn-2@${agentId}`, tenant: '' })).status?.state).toBe(TaskState.TASK_STATE_WORKING);
+
+        // Cancel = interrupt: the tool is cancelled, the task ends canceled, the agent waits for new input.
+        const canceled = await client.cancelTask({ id: `turn-2@${agentId}`, tenant: '', metadata: undefined });
+        expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+        expect(partsText(canceled.status?.message)).toBe('Interrupted by a2a.');
+        await eventually(() => seen.includes('cancelled web'), 60_000, 'the tool to see its cancellation');
+        expect((await t.agents.state(agentId)).blockedOn).toBe('input');
+        expect(p.openai.requests).toHaveLength(2);
+      } finally {
+        await gateway.close();
+      }
+    },
+  );
+});
