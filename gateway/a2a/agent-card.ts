@@ -5,6 +5,7 @@
  * the gateway has tokens.
  */
 import { A2A_PROTOCOL_VERSION, type AgentCard, type AgentSkill } from '@a2a-js/sdk';
+import { duplicateInterfacesForLegacy } from '@a2a-js/sdk/compat/v0_3';
 import type { AgentStatus } from '../../workflows/messages';
 
 /** The path of an agent's JSON-RPC endpoint (its card is under it, at `.well-known/agent-card.json`). */
@@ -33,7 +34,11 @@ export function agentCard(agentId: string, status: AgentStatus, baseUrl: string,
   return {
     name: agentId,
     description,
-    supportedInterfaces: [{ url: baseUrl + a2aPath(agentId), protocolBinding: 'JSONRPC', tenant: '', protocolVersion: A2A_PROTOCOL_VERSION }],
+    // The same endpoint answers A2A 0.3's method names (message/send, tasks/get…) through the SDK's compat layer.
+    supportedInterfaces: duplicateInterfacesForLegacy(
+      [{ url: baseUrl + a2aPath(agentId), protocolBinding: 'JSONRPC', tenant: '', protocolVersion: A2A_PROTOCOL_VERSION }],
+      ['JSONRPC'],
+    ),
     provider: { organization: 'livecontext', url: baseUrl },
     version,
     capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },

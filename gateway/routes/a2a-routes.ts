@@ -3,13 +3,16 @@
  *
  * - `GET /a2a/agents/{id}/.well-known/agent-card.json`: the agent's card;
  * - `POST /a2a/agents/{id}`: its JSON-RPC endpoint (SendMessage, SendStreamingMessage as SSE, GetTask,
- *   CancelTask, SubscribeToTask);
+ *   CancelTask, SubscribeToTask; and A2A 0.3's message/send, message/stream, tasks/get, tasks/cancel,
+ *   tasks/resubscribe for a client that sends no A2A-Version header, through the SDK's compat layer);
  * - `GET /.well-known/agent-card.json`: the card of the gateway's default agent (`a2aDefaultAgent`), when set.
  *
  * The gateway's bearer tokens guard these routes as they guard REST (the default agent's card excepted:
  * discovery needs it before a client has a token).
  */
 import { AGENT_CARD_PATH, A2A_VERSION_HEADER, AgentCard } from '@a2a-js/sdk';
+import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
+import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { type A2ARequestHandler, JsonRpcTransportHandler, defaultServerCallContextBuilder, validateVersion } from '@a2a-js/sdk/server';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Context, Hono } from 'hono';
@@ -73,11 +76,14 @@ export function mountA2aRoutes(app: Hono<GatewayEnv>, options: A2aRouteOptions):
     });
     const body = await c.req.text();
     const requestId = rpcId(body);
-    const failure = (err: unknown) => c.json({ jsonrpc: '2.0', id: requestId, error: JsonRpcTransportHandler.mapToJSONRPCError(err) });
+    // As the SDK's server: no A2A-Version header, or 0.3, is an A2A 0.3 client (message/send, tasks/get…).
+    const legacy = context.requestedVersion === A2A_LEGACY_PROTOCOL_VERSION;
+    const mapError = (err: unknown) => (legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(err) : JsonRpcTransportHandler.mapToJSONRPCError(err));
+    const failure = (err: unknown) => c.json({ jsonrpc: '2.0', id: requestId, error: mapError(err) });
     let response;
     try {
       validateVersion(context.requestedVersion, await handler.getAgentCard(), 'JSONRPC');
-      response = await new JsonRpcTransportHandler(handler).handle(body, context);
+      response = await (legacy ? new LegacyJsonRpcTransportHandler(handler) : new JsonRpcTransportHandler(handler)).handle(body, context);
     } catch (err) {
       if (err instanceof HttpError) throw err;
       return failure(err);
@@ -90,7 +96,7 @@ export function mountA2aRoutes(app: Hono<GatewayEnv>, options: A2aRouteOptions):
     } catch (err) {
       return failure(err);
     }
-    return sseResponse(first, response, requestId, log, options.openStreams);
+    return sseResponse(first, response, requestId, mapError, log, options.openStreams);
   });
 }
 
@@ -109,6 +115,7 @@ function sseResponse(
   first: IteratorResult<unknown>,
   stream: AsyncGenerator<unknown, void, undefined>,
   id: string | number | null,
+  mapError: (err: unknown) => unknown,
   log: (m: string) => void,
   open?: Set<Promise<void>>,
 ): Response {
@@ -128,7 +135,7 @@ function sseResponse(
         } else controller.enqueue(encoder.encode(`data: ${JSON.stringify(next.value)}\n\n`));
       } catch (err) {
         log(`gateway: A2A stream: ${(err as Error).stack ?? String(err)}`);
-        const error = JsonRpcTransportHandler.mapToJSONRPCError(err);
+        const error = mapError(err);
         controller.enqueue(encoder.encode(`event: error\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, error })}\n\n`));
         controller.close();
         done();

@@ -49,7 +49,7 @@ async function collect(stream: AsyncGenerator<StreamResponse>, into: StreamRespo
 
 test('cards: the default agent’s is public and names the bearer scheme; each agent’s needs the token; a message is a turn, its answer the artifact', async () => {
   const agentId = uniqueId('a2a-card');
-  p.openai.enqueue({ kind: 'stream', text: 'Hello from the agent.' });
+  p.openai.enqueue({ kind: 'stream', text: 'Hello from the agent.' }, { kind: 'stream', text: 'Hello, 0.3 client.' });
   const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-a2a-'));
   await withWorker({ taskQueue, models: p.models(), tools: [releaseTool(workspaceRoot)], workspaceRoot }, async () => {
     await t.agents.start(agentId, { model, tools: ['release'] });
@@ -70,7 +70,10 @@ test('cards: the default agent’s is public and names the bearer scheme; each a
       expect(open.status).toBe(200);
       expect(open.body).toMatchObject({
         name: agentId,
-        supportedInterfaces: [{ url: `${gateway.url}/a2a/agents/${agentId}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+        supportedInterfaces: [
+          { url: `${gateway.url}/a2a/agents/${agentId}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+          { url: `${gateway.url}/a2a/agents/${agentId}`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+        ],
         capabilities: { streaming: true },
         securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
         securityRequirements: [{ schemes: { bearer: {} } }],
@@ -97,8 +100,23 @@ test('cards: the default agent’s is public and names the bearer scheme; each a
       const again = await client.sendMessage(userMessage('hello-1', 'Say hello.'));
       expect('id' in again && again.id).toBe(task.id);
       expect(p.openai.requests).toHaveLength(1);
-      await expect(client.getTask({ id: `turn-2@${agentId}`, tenant: '' })).rejects.toThrow(/No task turn-2@/);
+      await expect(client.getTask({ id: `turn-3@${agentId}`, tenant: '' })).rejects.toThrow(/No task turn-3@/);
       await expect(client.cancelTask({ id: task.id, tenant: '', metadata: undefined })).rejects.toThrow(/is over/);
+
+      // An A2A 0.3 client (no A2A-Version header) uses the 0.3 method names and shapes on the same endpoint.
+      const rpc = async (method: string, params: unknown) => {
+        const res = await fetch(`${gateway.url}/a2a/agents/${agentId}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
+        });
+        return (await res.json()) as any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read any JSON
+      };
+      const sent = await rpc('message/send', { message: { kind: 'message', messageId: 'v03-1', role: 'user', parts: [{ kind: 'text', text: 'Hi.' }] } });
+      expect(sent.result).toMatchObject({ kind: 'task', id: `turn-2@${agentId}`, status: { state: 'completed' } });
+      expect(sent.result.artifacts[0].parts).toEqual([{ kind: 'text', text: 'Hello, 0.3 client.' }]);
+      expect((await rpc('tasks/get', { id: `turn-2@${agentId}` })).result).toMatchObject({ kind: 'task', status: { state: 'completed' } });
+      expect((await rpc('tasks/get', { id: `turn-9@${agentId}` })).error).toMatchObject({ code: -32001 });
     } finally {
       await gateway.close();
     }
