@@ -4,7 +4,15 @@
  * bundle its global setup starts for the run (integration, CLI, replay, chaos, the boundary fuzz),
  * plus the provider wire fakes. `npm test` runs both.
  */
-const ts = { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] };
+/**
+ * jose (required by @a2a-js/sdk's CommonJS build) ships only ES modules: Node loads it with require(esm),
+ * jest does not, so it is compiled to CommonJS here.
+ */
+const ts = {
+  '^.+\\.ts$': ['ts-jest', { diagnostics: false }],
+  '/node_modules/jose/.+\\.js$': ['ts-jest', { diagnostics: false, tsconfig: { allowJs: true, module: 'commonjs' } }],
+};
+const transformIgnorePatterns = ['/node_modules/(?!jose/)'];
 /** Pure tests outside test/unit, run with the unit project. */
 const unitElsewhere = ['<rootDir>/test/fuzz/agent-core.test.ts'];
 
@@ -16,6 +24,7 @@ module.exports = {
       displayName: 'unit',
       testEnvironment: 'node',
       transform: ts,
+      transformIgnorePatterns,
       roots: ['<rootDir>/test'],
       testMatch: ['<rootDir>/test/unit/**/*.test.ts', ...unitElsewhere],
       // No server here: a test that reaches for one fails at once, saying so.
@@ -25,6 +34,7 @@ module.exports = {
       displayName: 'integration',
       testEnvironment: 'node',
       transform: ts,
+      transformIgnorePatterns,
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.test.ts'],
       testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/unit/', ...unitElsewhere],

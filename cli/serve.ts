@@ -17,7 +17,14 @@ export async function serveCmd(v: Values): Promise<void> {
       .filter(Boolean) ??
     [];
   const { agents, connection, settings } = await connectAgents();
-  const gateway = await serveGateway({ agents, tokens, corsOrigins, port, host: (v.host as string | undefined) ?? process.env.LIVECONTEXT_GATEWAY_HOST });
+  const gateway = await serveGateway({
+    agents,
+    tokens,
+    corsOrigins,
+    port,
+    host: (v.host as string | undefined) ?? process.env.LIVECONTEXT_GATEWAY_HOST,
+    a2aDefaultAgent: process.env.LIVECONTEXT_A2A_AGENT?.trim() || undefined,
+  });
   console.log(
     `Gateway on ${gateway.url} (Temporal ${settings.address}, namespace ${settings.namespace}; ${tokens.length ? `${tokens.length} token(s)` : 'no token: loopback only'}). Ctrl-C to stop.`,
   );

@@ -31,6 +31,8 @@ export interface GatewayOptions {
   sseBufferBytes?: number;
   /** A client that reads nothing for this long, with its buffer full, is disconnected (default SSE_STALL_MS, 2 min). */
   sseStallMs?: number;
+  /** The agent the gateway's `/.well-known/agent-card.json` describes (A2A); every agent has its own card under /a2a/agents/{id}. */
+  a2aDefaultAgent?: string;
 }
 
 export type Scope = TokenScope | 'open';
@@ -55,8 +57,11 @@ function agentInPath(path: string): string | undefined {
   }
 }
 
-/** Paths anyone may read: the page, its assets and the API description carry no agent data. */
-const PUBLIC_PATH = /^\/(|index\.html|assets\/.*|openapi\.json|healthz)$/;
+/**
+ * Paths anyone may read: the page, its assets and the API description carry no agent data; the default
+ * A2A agent's card is published on purpose (discovery comes before a token), and says a token is needed.
+ */
+const PUBLIC_PATH = /^\/(|index\.html|assets\/.*|openapi\.json|healthz|\.well-known\/agent-card\.json)$/;
 
 export function createGatewayApp(options: GatewayOptions): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();

@@ -1,6 +1,7 @@
 /** The gateway's routes on its app: one place that lists what the gateway serves. */
 import type { Hono } from 'hono';
 import { type GatewayEnv, type GatewayOptions, createGatewayApp } from './gateway-app';
+import { mountA2aRoutes } from './routes/a2a-routes';
 import { mountAgUiRoutes } from './routes/ag-ui-routes';
 import { mountAgentRoutes } from './routes/agents-routes';
 import { mountEventsRoutes } from './routes/events-routes';
@@ -13,6 +14,7 @@ export function buildGateway(options: GatewayOptions): Hono<GatewayEnv> {
   mountAgUiRoutes(app, options);
   mountEventsRoutes(app, options);
   mountMcpRoutes(app, options);
+  mountA2aRoutes(app, options);
   mountPageRoutes(app);
   return app;
 }
