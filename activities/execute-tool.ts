@@ -144,6 +144,7 @@ export function createExecuteTool(deps: ExecuteToolDeps) {
       idempotencyKey: input.idempotencyKey,
       workspaceRoot,
       signal,
+      ...(ctx.info.heartbeatDetails !== undefined ? { previousDetails: ctx.info.heartbeatDetails } : {}),
       heartbeat: (d) => {
         progress = redactJson(d); // details reach the server too
         ctx.heartbeat(details());

@@ -7,13 +7,17 @@
  * before it is read (also one split between text blocks, or escaped inside structured content).
  * Every `tools/call` carries the call's idempotency key in its `_meta` (MCP_IDEMPOTENCY_META_KEY), the
  * same on every attempt, so a server that does something may do it once per key.
+ * A tool the server lets be called as a task (`execution.taskSupport`) is called as one and followed
+ * (task-call.ts); the task id rides in the heartbeat details, and an attempt after a worker died follows
+ * that task in `reconcile` rather than calling the tool again.
  */
 import { z } from 'zod';
-import { DEFAULT_TOOL_TIMEOUT_MS, type Tool, type ToolOutput } from '../tools/define-tool';
+import { DEFAULT_TOOL_TIMEOUT_MS, type Tool, type ToolContext, type ToolOutput } from '../tools/define-tool';
 import { MCP_IDEMPOTENCY_META_KEY } from './idempotency-meta';
 import { McpCallError, mcpRetryPolicy } from './mcp-retry';
 import { McpResultError, mcpResultText, redactMcpResult } from './result-text';
 import type { McpServerConnection, McpToolDef } from './server-connection';
+import { MCP_TASK_DETAILS_KEY, callToolAsTask, followTask, taskIdIn } from './task-call';
 
 /** What an MCP tool's heartbeats carry while it reports progress (shown as its partial output). */
 export interface McpToolProgress {
@@ -22,6 +26,8 @@ export interface McpToolProgress {
   progress: number;
   total?: number;
   message?: string;
+  /** The MCP task the call follows, for a tool called as a task (task-call.ts). */
+  mcp_task_id?: string;
 }
 
 /** Any JSON object: the server checks its own arguments, against the schema the model was shown. */
@@ -29,6 +35,12 @@ const AnyArguments = z.record(z.string(), z.unknown());
 
 export function needsApprovalFor(def: McpToolDef): boolean {
   return def.annotations?.destructiveHint === true && def.annotations?.readOnlyHint !== true;
+}
+
+/** Whether the server lets this tool be called as a task (its capability is checked at call time too). */
+export function offersTasks(def: McpToolDef): boolean {
+  const support = (def as { execution?: { taskSupport?: string } }).execution?.taskSupport;
+  return support === 'required' || support === 'optional';
 }
 
 /** The server's input schema as a tool spec's parameters: an object schema, without `$schema`. */
@@ -41,6 +53,25 @@ export function mcpTool(name: string, def: McpToolDef, connection: McpServerConn
   const server = connection.name;
   const title = def.title ?? def.annotations?.title;
   const described = def.description?.trim() || title || `The ${def.name} tool`;
+  /** The tool's text, or a McpCallError for a tool error or an answer that is no tool result. */
+  const readResult = (result: unknown): ToolOutput => {
+    let read: ReturnType<typeof mcpResultText>;
+    try {
+      read = mcpResultText(redactMcpResult(result, connection.secrets()));
+    } catch (err) {
+      if (!(err instanceof McpResultError)) throw err;
+      throw new McpCallError(connection.redact(`the MCP server "${server}" answered, but not with an MCP tool result: ${err.message}`), 'other');
+    }
+    const { text, isError } = read;
+    if (isError) throw new McpCallError(connection.redact(text), 'tool_error');
+    return { text: connection.redact(text), metadata: { mcp_server: server } };
+  };
+  /** Heartbeats the task the call follows (and its status message, as progress to show). */
+  const following = (ctx: ToolContext) => (taskId: string, message?: string) => {
+    const details: McpToolProgress = { tool_call_id: ctx.toolCallId, tool: name, progress: 0, [MCP_TASK_DETAILS_KEY]: taskId };
+    if (message) details.message = connection.redact(message);
+    ctx.heartbeat(details);
+  };
   return {
     name,
     description: connection.redact(`${described} (MCP server "${server}", tool "${def.name}")`),
@@ -52,10 +83,23 @@ export function mcpTool(name: string, def: McpToolDef, connection: McpServerConn
     // The server says a second call does no harm: after an unknown outcome it runs again rather than waiting.
     ...(def.annotations?.readOnlyHint === true || def.annotations?.idempotentHint === true ? { idempotent: true } : {}),
     async execute(args, ctx): Promise<ToolOutput> {
+      const meta = { [MCP_IDEMPOTENCY_META_KEY]: ctx.idempotencyKey };
+      if (offersTasks(def) && (await connection.takesToolTasks())) {
+        const taskBeat = following(ctx);
+        const result = await connection.withClient(ctx.signal, (client) =>
+          callToolAsTask(client, def.name, args, {
+            signal: ctx.signal,
+            meta,
+            onTask: (id) => taskBeat(id),
+            onStatus: (task) => taskBeat(task.taskId, task.statusMessage),
+          }),
+        );
+        return readResult(result);
+      }
       const result = await connection.callTool(def.name, args, {
         signal: ctx.signal,
         timeoutMs: connection.config.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
-        meta: { [MCP_IDEMPOTENCY_META_KEY]: ctx.idempotencyKey },
+        meta,
         onProgress: (p) => {
           const details: McpToolProgress = { tool_call_id: ctx.toolCallId, tool: name, progress: p.progress };
           if (p.total !== undefined) details.total = p.total;
@@ -63,16 +107,25 @@ export function mcpTool(name: string, def: McpToolDef, connection: McpServerConn
           ctx.heartbeat(details);
         },
       });
-      let read: ReturnType<typeof mcpResultText>;
-      try {
-        read = mcpResultText(redactMcpResult(result, connection.secrets()));
-      } catch (err) {
-        if (!(err instanceof McpResultError)) throw err;
-        throw new McpCallError(connection.redact(`the MCP server "${server}" answered, but not with an MCP tool result: ${err.message}`), 'other');
-      }
-      const { text, isError } = read;
-      if (isError) throw new McpCallError(connection.redact(text), 'tool_error');
-      return { text: connection.redact(text), metadata: { mcp_server: server } };
+      return readResult(result);
     },
+    // A worker died while the call ran: the task it made goes on at the server; follow it to its result.
+    ...(offersTasks(def)
+      ? {
+          async reconcile(_args: unknown, ctx: ToolContext) {
+            const taskId = taskIdIn(ctx.previousDetails);
+            if (!taskId) {
+              if (def.annotations?.readOnlyHint === true || def.annotations?.idempotentHint === true) return { notDone: true as const };
+              throw new Error(`no MCP task of "${def.name}" was recorded before its worker stopped, so whether the call reached "${server}" is unknown`);
+            }
+            const taskBeat = following(ctx);
+            taskBeat(taskId); // kept for the attempt after this one, should this worker die too
+            const result = await connection.withClient(ctx.signal, (client) =>
+              followTask(client, taskId, { signal: ctx.signal, onStatus: (task) => taskBeat(task.taskId, task.statusMessage) }),
+            );
+            return { done: readResult(result) };
+          },
+        }
+      : {}),
   };
 }

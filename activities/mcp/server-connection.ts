@@ -166,6 +166,29 @@ export class McpServerConnection {
     return result;
   }
 
+  /**
+   * Runs `call` on the connected client with callTool's handling of failures: for requests other than a
+   * plain tools/call (a call made as an MCP task and the task followed, task-call.ts).
+   */
+  async withClient<T>(signal: AbortSignal, call: (client: Client) => Promise<T>): Promise<T> {
+    const client = await this.connected().catch((err: Error) => {
+      throw new McpCallError(err.message, this.closed ? 'other' : 'unreachable');
+    });
+    try {
+      return await call(client);
+    } catch (err) {
+      if (err instanceof McpCallError) throw err;
+      const { message, reason } = this.callFailure(client, err, signal);
+      throw new McpCallError(message, reason);
+    }
+  }
+
+  /** Whether the server takes tools/call as a task (its `tasks.requests.tools.call` capability). */
+  async takesToolTasks(): Promise<boolean> {
+    const client = await this.connected().catch(() => undefined);
+    return client?.getServerCapabilities()?.tasks?.requests?.tools?.call !== undefined;
+  }
+
   /** Closes the connection (for stdio: ends the server process). Later calls fail. */
   async close(): Promise<void> {
     this.closed = true;

@@ -20,6 +20,11 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Record progress (and prove liveness) for long tools; the runtime also heartbeats for you. */
   heartbeat(details?: unknown): void;
+  /**
+   * The heartbeat details the attempt before this one left (its last `heartbeat`, beside the runtime's
+   * own keys), for a tool that follows something durable (an MCP task) and resumes it in `reconcile`.
+   */
+  previousDetails?: unknown;
 }
 
 /** A tool may return plain text, or text plus small metadata (snake_case keys). */

@@ -3,7 +3,8 @@
  * plain tool, a tool with structured content, an error result, and a long-running tool whose progress
  * notifications are visible as the running tool's heartbeat details while it runs. A stdio server
  * SIGKILLed mid-call gives a clean Failed result and is restarted by the next call; an HTTP server that
- * went away gives a Failed result saying so, at once. The agent lives through all of it.
+ * went away gives a Failed result saying so, at once. A task-only tool is called as an MCP task and
+ * followed to its result. The agent lives through all of it.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,6 +54,15 @@ describe.each(['stdio', 'streamable-http'] as const)('server-everything over %s'
       // isError: true from the server, with its text, as a result the model can act on.
       expect(error.status).toBe('Failed');
       expect(error.result).toMatch(/^every__echo failed: .*Input validation error.*message/);
+    });
+  });
+
+  test('a task-only tool (simulate-research-query) is called as an MCP task and followed to its report', async () => {
+    await withWorker({ taskQueue, workspaceRoot, models, mcpServers: { every: server() } }, async () => {
+      const agentId = uniqueId('mcp-every-task');
+      await t.agents.start(agentId, { model: 'scripted:calls' });
+      const [research] = await run(agentId, [{ name: 'every__simulate-research-query', args: { topic: 'durable agents' } }]);
+      expect(research).toMatchObject({ status: 'Success', result: expect.stringContaining('# Research Report: durable agents') });
     });
   });
 
