@@ -131,7 +131,9 @@ export class AgentClient {
   /** Starts a new agent; fails with WorkflowExecutionAlreadyStartedError if one with this id is running. */
   async start(agentId: string, options: StartAgentOptions): Promise<WorkflowHandleWithFirstExecutionRunId<typeof agentWorkflow>> {
     checkAgentId(agentId); // first: every way to a new agent comes here or to restore (CLI, chat, gateway)
-    return startAgentWorkflow(this.client, this.taskQueue, this.options, agentId, newAgentInput(options));
+    const handle = await startAgentWorkflow(this.client, this.taskQueue, this.options, agentId, newAgentInput(options));
+    this.workers.started(agentId, this.taskQueue); // its first ask need not describe it to find its queue
+    return handle;
   }
 
   /**

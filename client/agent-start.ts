@@ -25,6 +25,15 @@ export function newAgentInput(options: StartAgentOptions): AgentWorkflowInput {
   return systemInstruction ? { config, systemInstruction } : { config };
 }
 
+/**
+ * What a new agent is listed as until its run writes otherwise: one without a first input waits for one
+ * (listed so from the start, its first rest writes nothing: workflows/agent-run/search-attributes.ts);
+ * one with a first input, or from a snapshot, is working.
+ */
+export function listedAtStart(input: AgentWorkflowInput): 'WaitingInput' | 'Working' {
+  return 'config' in input && !input.initialInput ? 'WaitingInput' : 'Working';
+}
+
 export async function startAgentWorkflow(
   client: Client,
   taskQueue: string,
@@ -49,7 +58,7 @@ export async function startAgentWorkflow(
   };
   if (clientOptions.searchAttributes === false) return client.workflow.start<typeof agentWorkflow>(WORKFLOW_TYPE, options);
   const usual: SearchAttributePair[] = [
-    { key: RUN_STATE_ATTRIBUTE, value: 'Working' },
+    { key: RUN_STATE_ATTRIBUTE, value: listedAtStart(input) },
     { key: MODEL_ATTRIBUTE, value: model },
     { key: PROVIDER_ATTRIBUTE, value: splitModelName(model).provider },
   ];

@@ -19,6 +19,11 @@ export class TtlCache<T> {
     return value;
   }
 
+  /** Remembers a value known without a lookup. */
+  set(key: string, value: T): void {
+    this.entries.set(key, { at: Date.now(), value: Promise.resolve(value) });
+  }
+
   forget(key: string): void {
     this.entries.delete(key);
   }

@@ -39,6 +39,11 @@ export class WorkerCheck {
     return this.agentQueues.get(agentId, async () => (await this.client.workflow.getHandle(agentId).describe()).taskQueue);
   }
 
+  /** An agent this client has just started on `taskQueue`: its first call needs no description of it. */
+  started(agentId: string, taskQueue: string): void {
+    this.agentQueues.set(agentId, taskQueue);
+  }
+
   /**
    * Throws NoWorkerError unless a worker polls the agent's task queue (WorkflowNotFoundError if there is
    * no such agent). A worker found is trusted for WORKER_CHECK_TTL_MS; concurrent checks share one.

@@ -80,8 +80,8 @@ test('a plain turn: one update, at most 12 events, no search-attribute write; a 
       const data = e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
       return data ? [(JSON.parse(Buffer.from(data).toString()) as { id: string }).id] : [];
     });
-    expect(patches).toEqual(['run-changes-v1', IDEMPOTENCY_PRINTS_CHANGE]);
+    expect(patches).toEqual(['run-changes-v2', IDEMPOTENCY_PRINTS_CHANGE]);
     expect(all.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.TemporalChangeVersion)).toHaveLength(2);
-    await maybeRecordHistory(handle, 'run-changes_v1.json');
+    await maybeRecordHistory(handle, 'run-changes_v2.json'); // run-changes_v1.json: recorded before v2
   });
 });

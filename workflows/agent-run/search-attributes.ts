@@ -5,18 +5,23 @@
  * woken by input is listed `Working` only once its turn goes past a step (tools, another model call), so
  * a plain turn writes nothing and stays listed `WaitingInput`. Since LISTED_RESOLUTION_CHANGE an agent held
  * only by calls whose outcome is unknown is listed `WaitingResolution` (it rests as for an approval, but
- * `resolve` moves it on, not `approve`). The `state` query is always exact.
+ * `resolve` moves it on, not `approve`). Since LISTED_AT_START_CHANGE a write that would only repeat what
+ * the run started listed with (a new agent started `WaitingInput`, a run continued as new at rest) is
+ * left out. The `state` query is always exact.
  */
 import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { type Agent, AgentRunState, restLabel } from '../../agent/index';
 import { MODEL_ATTRIBUTE, PROVIDER_ATTRIBUTE, RUN_STATE_ATTRIBUTE } from '../messages';
-import { LAZY_WORKING_PATCH } from '../run-changes';
+import { LAZY_WORKING_PATCH, LISTED_AT_START_CHANGE } from '../run-changes';
 
 /** The change that lists an agent waiting only on unknown outcomes as `WaitingResolution` (before: `WaitingApproval`). */
 export const LISTED_RESOLUTION_CHANGE = 'listed-waiting-resolution';
 
 export function searchAttributePublisher(agent: Agent, changed: (change: string) => boolean) {
-  const enabled = workflowInfo().typedSearchAttributes.get(MODEL_ATTRIBUTE) !== undefined;
+  const listed = workflowInfo().typedSearchAttributes;
+  const enabled = listed.get(MODEL_ATTRIBUTE) !== undefined;
+  /** What the run was started listed as (a new agent: by its client; a continued run: as its previous run left it). */
+  const atStart = [listed.get(RUN_STATE_ATTRIBUTE), listed.get(MODEL_ATTRIBUTE), listed.get(PROVIDER_ATTRIBUTE)].join('|');
   let runState = 'Working';
   let last = '';
   let lazy = false; // woken by input, not yet listed Working
@@ -43,7 +48,10 @@ export function searchAttributePublisher(agent: Agent, changed: (change: string)
       const model = agent.config.model;
       const values = [runState, model, model.split(':')[0]];
       if (values.join('|') === last) return;
+      // Asked only when the first write would repeat the start's listing, so other histories take no marker.
+      const repeatsStart = !last && values.join('|') === atStart && changed(LISTED_AT_START_CHANGE);
       last = values.join('|');
+      if (repeatsStart) return;
       upsertSearchAttributes([
         { key: RUN_STATE_ATTRIBUTE, value: values[0] },
         { key: MODEL_ATTRIBUTE, value: values[1] },
