@@ -39,7 +39,7 @@ const view = {
 const conversation = new Conversation($('conversation'), {
   onDecide: async (toolCallId, approved, reason) => {
     const path = agentPath(view.agentId, `/tool-calls/${encodeURIComponent(toolCallId)}/${approved ? 'approve' : 'deny'}`);
-    await api('POST', path, approved ? { by: 'web' } : { by: 'web', ...(reason ? { reason } : {}) });
+    await api('POST', path, approved ? { by: 'web', door: 'page' } : { by: 'web', door: 'page', ...(reason ? { reason } : {}) });
   },
   onResolve: async (toolCallId, how) => {
     await api('POST', agentPath(view.agentId, `/tool-calls/${encodeURIComponent(toolCallId)}/resolve`), { ...how, by: 'web' });
