@@ -14,7 +14,7 @@ import { el, fill } from './dom.js';
 import { demoHint } from './demo-hint.js';
 import { followEvents } from './event-stream.js';
 import { applyPatch } from './json-patch.js';
-import { renderNotebook, renderRunState, renderTasks, renderUsage } from './panels.js';
+import { renderNotebook, renderRunState, renderTasks, renderToolRules, renderUsage } from './panels.js';
 import { TimeTravel } from './time-travel.js';
 import { renderTimeline } from './timeline.js';
 
@@ -158,6 +158,7 @@ function renderState() {
   renderUsage($('usage'), s.usage);
   renderTasks($('tasks'), s.tasks);
   renderNotebook($('notebook'), s.notebook);
+  renderToolRules($('tool-rules'), s.toolRules);
   conversation.setApprovals(s.awaitingApproval ?? []);
   conversation.setUnknownOutcomes(s.unknownOutcomes ?? []);
   tree.update(s);
