@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { Budgets } from './budgets';
+import { ToolRules } from './tool-rules';
 
 /** `provider:model`, e.g. `openai:gpt-4.1-mini`, `anthropic:claude-sonnet-4-6`, `demo:offline`. */
 export const ModelName = z.string().regex(/^[a-z][a-z0-9_-]*:\S+$/, 'a model is named "provider:model", e.g. "openai:gpt-4.1-mini"');
@@ -162,6 +163,11 @@ export const AgentConfig = z.object({
    * tool's own policy). Tools not listed follow the policy they were defined with.
    */
   approval: z.record(z.string(), z.enum(['always', 'never'])).optional(),
+  /**
+   * Ordered approval rules over tool names and argument values (see tool-rules.ts): the first that
+   * matches a call decides (allow, ask, deny) before `approval` and the tool's own policy.
+   */
+  toolRules: ToolRules.optional(),
   /**
    * Continue-as-new when the run's history passes this many bytes (or when Temporal suggests it).
    * Default 8 MiB. Lossless: the new run carries the whole agent.

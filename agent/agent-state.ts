@@ -16,6 +16,7 @@ import {
   ToolCallResult,
   ToolResultsEntry,
   WidgetWriteEntry,
+  type ToolRulesEntry,
   type CompactionEntry,
   type ModelFailureEntry,
   type RewindEntry,
@@ -239,6 +240,11 @@ export class AgentState {
   /** A host's write to a widget (already applied by the widget); see WidgetWriteEntry. */
   appendWidgetWrite(draft: { widget: string; write: WidgetWriteEntry['write']; by?: string }) {
     return this.append<WidgetWriteEntry>('widget_write', draft);
+  }
+
+  /** The agent's tool rules from here on (see ToolRulesEntry). */
+  appendToolRules(draft: { rules: ToolRulesEntry['rules']; change: ToolRulesEntry['change']; by?: string }) {
+    return this.append<ToolRulesEntry>('tool_rules', draft);
   }
 
   /** The agent waits for input from here although the turn has no answer (see TurnEndEntry). */

@@ -2,6 +2,7 @@
  * What the `state` query answers: the agent's status as its own rules see it — what it is blocked on,
  * what waits for approval, its widgets and its usage totals. Derived from the agent alone.
  */
+import type { OpenWait } from './waits';
 import type { AgentConfig } from './agent-config';
 import type { HistoryEntry, ToolCallRequest } from './entries';
 import type { AgentRunState } from './run-state';
@@ -39,6 +40,11 @@ export interface AgentStatus {
   blockedOn: 'input' | 'error' | 'approval' | 'unknown_outcome' | null;
   /** Tool calls waiting for a person to approve or deny them. */
   awaitingApproval: Array<{ toolCallId: string; toolName: string; arguments: string; reason: string; requestedAt: string }>;
+  /**
+   * Everything the agent waits on from outside, each with a stable id to answer it by (`answerWait`):
+   * approvals, unknown outcomes and its open question (`ask_user`); absent when none.
+   */
+  waits?: OpenWait[];
   /** Tool calls whose outcome is unknown (an attempt started and never reported), waiting for `resolve`; absent when none. */
   unknownOutcomes?: Array<{ toolCallId: string; toolName: string; arguments: string; reason: string; startedAt: string; since: string }>;
   /** The effect ledger of the current batch's activity calls: when each started and how it ended; absent when none. */

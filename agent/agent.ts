@@ -7,7 +7,7 @@ import { AgentState, type Clock } from './agent-state';
 import { AgentConfig, ConfigChange } from './agent-config';
 import { type AgentStatus, addUsage, usageTotals, withCacheHitRatio } from './agent-status';
 import { type ArchivedPointState, MAX_ARCHIVED_REWINDS, type SegmentRef, archivedRewound } from './archive';
-import type { HistoryEntry, JsonValue, ModelOutputEntry, ToolCallRequest, ToolCallResult, TurnEndEntry, WidgetWriteEntry } from './entries';
+import type { HistoryEntry, JsonValue, ModelInputEntry, ModelOutputEntry, ToolCallRequest, ToolCallResult, TurnEndEntry, WidgetWriteEntry } from './entries';
 import { repairModelOutput, repairToolResult } from './entry-repair';
 import { InputRejectedError } from './errors';
 import { IDEMPOTENCY_KEYS_KEPT, isBlank, parseInput, type InboxItem } from './input';
@@ -44,6 +44,8 @@ import {
 } from './widgets/index';
 import { type RewindResult, parseRewindRequest, type RewindRequest } from './rewind';
 import { travelPoint } from './time-travel';
+import { type ToolRule, type ToolRulesChange, parseToolRulesChange, rememberAllow } from './tool-rules';
+import { type OpenWait, type WaitAnswer, type WaitAnswerRecord, type WaitAnswered, alreadyAnswered, parseWaitAnswer, waitIdOf } from './waits';
 
 /**
  * A model output with more tool calls than this is not run at all: the batch gets an ExecuteError
@@ -495,6 +497,7 @@ export class Agent {
     const awaiting = this.awaitingApproval();
     const unknown = this.unknownOutcomes();
     const canRunNow = runnableBatch(this.config, this.pendingToolCalls(), this.approvalsValue, this.effectsValue).length > 0;
+    const waits = this.waits();
     return {
       runState,
       blockedOn: this.lastErrorValue
@@ -513,6 +516,8 @@ export class Agent {
         reason: a.reason,
         requestedAt: a.requestedAt,
       })),
+      // Only while the agent waits on something from outside (waits.ts), so other states read as they did.
+      ...(waits.length ? { waits } : {}),
       // Only when a call's outcome is unknown, so other states read as they did.
       ...(unknown.length ? { unknownOutcomes: unknown } : {}),
       ...(Object.keys(this.effectsValue).length ? { effects: Object.entries(this.effectsValue).map(([toolCallId, e]) => ({ toolCallId, ...e })) } : {}),
@@ -617,6 +622,7 @@ export class Agent {
           ...(item.sender !== undefined ? { sender: item.sender } : {}),
           ...(item.attachments !== undefined ? { attachments: item.attachments } : {}),
           ...(item.responseSchema !== undefined ? { responseSchema: item.responseSchema } : {}),
+          ...(item.answers !== undefined ? { answers: item.answers } : {}),
         });
         deps.log?.('History', `appended model_input #${entry.seq} (input #${item.inputSeq})`);
         return 'ProgressMade';
@@ -736,14 +742,49 @@ export class Agent {
    * Approves or denies one call of the current batch (also ahead of time, before it is reached).
    * Throws for a call that is not pending.
    */
-  decideToolCall(raw: unknown): ToolDecision {
-    const decision = this.checkDecision(raw);
+  decideToolCall(raw: unknown, since?: (change: string) => boolean): ToolDecision {
+    const decision = this.checkPendingDecision(raw);
+    // The first decision wins (ONE_ANSWER_CHANGE, asked only when a second one comes: before it, the last won).
+    const prior = this.approvalsValue[decision.toolCallId];
+    if (prior && prior.status !== 'pending' && (since?.(ONE_ANSWER_CHANGE) ?? true)) throw this.secondDecision(decision.toolCallId, prior);
     const at = new Date(this.clock()).toISOString();
-    const by = decision.by !== undefined ? { by: decision.by } : {};
+    const by = { ...(decision.by !== undefined ? { by: decision.by } : {}), ...(decision.door !== undefined ? { door: decision.door } : {}) };
     this.approvalsValue[decision.toolCallId] = decision.approved
       ? { status: 'approved', at, ...by }
       : { status: 'denied', at, ...by, ...(decision.reason !== undefined ? { reason: decision.reason } : {}) };
+    if (decision.approved && decision.remember) {
+      const call = this.pendingToolCalls().find((c) => c.toolCallId === decision.toolCallId)!;
+      const rules = rememberAllow(this.config.toolRules, call.toolName);
+      if (rules) this.applyToolRules(rules, 'remember', decision.by);
+    }
     return decision;
+  }
+
+  /** The refusal of a second decision on a call: who decided first, through which door, when. */
+  private secondDecision(toolCallId: string, prior: ApprovalState & { at: string }): InputRejectedError {
+    const batchSeq = this.state.lastContextual()?.seq ?? 0;
+    return alreadyAnswered(waitIdOf({ kind: 'approval', seq: batchSeq, toolCallId }), prior, prior.status);
+  }
+
+  /** The agent's tool rules (approval policy; see tool-rules.ts). */
+  get toolRules(): readonly ToolRule[] {
+    return this.config.toolRules ?? [];
+  }
+
+  /** Validates a change of the tool rules; throws InputRejectedError('BAD_TOOL_RULES'). */
+  checkToolRules(raw: unknown): ToolRulesChange {
+    return parseToolRulesChange(raw);
+  }
+
+  /** Replaces the agent's tool rules (checked as checkToolRules does), recorded as a `tool_rules` entry. */
+  setToolRules(raw: unknown): { seq: number; rules: ToolRule[] } {
+    const { rules, by } = this.checkToolRules(raw);
+    return { seq: this.applyToolRules(rules, 'set', by), rules };
+  }
+
+  private applyToolRules(rules: ToolRule[], change: 'set' | 'remember', by: string | undefined): number {
+    this.config = { ...this.config, toolRules: rules };
+    return this.state.appendToolRules({ rules, change, ...(by !== undefined ? { by } : {}) }).seq;
   }
 
   /** Calls of the current batch whose outcome is unknown, waiting for a resolution (effect-ledger.ts). */
@@ -792,13 +833,177 @@ export class Agent {
     return r;
   }
 
-  /** Validates a decision — from an update or a signal alike — and that its call is pending; throws InputRejectedError. */
+  /**
+   * Validates a decision — from an update or a signal alike — and that its call is pending and not
+   * decided yet (the first decision wins); throws InputRejectedError.
+   */
   checkDecision(raw: unknown): ToolDecision {
+    const decision = parseToolDecision(raw);
+    const pending = this.pendingToolCalls().some((c) => c.toolCallId === decision.toolCallId);
+    const decided = this.lastResultOf(decision.toolCallId)?.metadata?.decision;
+    if (!pending && isDecisionRecord(decided)) {
+      const batchSeq = this.batchSeqOf(decision.toolCallId);
+      throw alreadyAnswered(waitIdOf({ kind: 'approval', seq: batchSeq, toolCallId: decision.toolCallId }), decided, decided.approved ? 'approved' : 'denied');
+    }
+    const prior = this.approvalsValue[decision.toolCallId];
+    if (pending && prior && prior.status !== 'pending') throw this.secondDecision(decision.toolCallId, prior);
+    return this.checkPendingDecision(decision);
+  }
+
+  /** A decision's shape, and that its call is pending (the checks made before ONE_ANSWER_CHANGE). */
+  private checkPendingDecision(raw: unknown): ToolDecision {
     const decision = parseToolDecision(raw);
     if (!this.pendingToolCalls().some((c) => c.toolCallId === decision.toolCallId)) {
       throw new InputRejectedError('UNKNOWN_TOOL_CALL', `No pending tool call ${decision.toolCallId}.`);
     }
     return decision;
+  }
+
+  /** The seq of the model output that called `toolCallId` last (0 when none). */
+  private batchSeqOf(toolCallId: string): number {
+    const entries = this.state.visible;
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const e = entries[i];
+      if (e.kind === 'model_output' && e.toolCalls.some((c) => c.toolCallId === toolCallId)) return e.seq;
+    }
+    return 0;
+  }
+
+  /** Every wait open now, in the order the agent met them: approvals and unknown outcomes of the batch, or its question. */
+  waits(): OpenWait[] {
+    const batchSeq = this.state.lastContextual()?.seq ?? 0;
+    const approvals = this.awaitingApproval().map((a): OpenWait => ({
+      waitId: waitIdOf({ kind: 'approval', seq: batchSeq, toolCallId: a.call.toolCallId }),
+      kind: 'approval',
+      openedAt: a.requestedAt,
+      toolCallId: a.call.toolCallId,
+      toolName: a.call.toolName,
+      arguments: a.call.rawArguments,
+      reason: a.reason,
+    }));
+    const unknown = this.unknownOutcomes().map((u): OpenWait => ({
+      waitId: waitIdOf({ kind: 'unknown_outcome', seq: batchSeq, toolCallId: u.toolCallId }),
+      kind: 'unknown_outcome',
+      openedAt: u.since,
+      toolCallId: u.toolCallId,
+      toolName: u.toolName,
+      arguments: u.arguments,
+      reason: u.reason,
+    }));
+    const q = this.openQuestion();
+    const question: OpenWait[] =
+      q && !q.answered
+        ? [{ waitId: waitIdOf({ kind: 'question', seq: q.entry.seq }), kind: 'question', openedAt: q.entry.timestamp, question: q.entry.question ?? '' }]
+        : [];
+    return [...approvals, ...unknown, ...question];
+  }
+
+  /** The question the agent's turn ended with, if no input was taken since, and the input queued to answer it. */
+  private openQuestion(): { entry: TurnEndEntry; answered?: WaitAnswerRecord & { inputSeq: number } } | undefined {
+    if (this.runState !== AgentRunState.WaitingInput) return undefined;
+    const entries = this.state.visible;
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const e = entries[i];
+      if (e.kind === 'turn_end') {
+        if (e.reason !== 'ask_user') return undefined;
+        const first = this.inboxItems[0]; // the first input after the question answers it, whichever way it came
+        const answered = first
+          ? {
+              inputSeq: first.inputSeq,
+              at: first.receivedAt,
+              door: first.answers?.door ?? 'input',
+              ...(first.sender !== undefined ? { by: first.sender } : {}),
+            }
+          : undefined;
+        return { entry: e, ...(answered ? { answered } : {}) };
+      }
+      if (e.kind === 'model_input' || e.kind === 'model_output' || e.kind === 'tool_results') return undefined;
+    }
+    return undefined;
+  }
+
+  /** Validates an answer to a wait and that the wait is open (the first answer wins); throws InputRejectedError. */
+  checkWaitAnswer(raw: unknown): ReturnType<typeof parseWaitAnswer> {
+    const a = parseWaitAnswer(raw);
+    const { kind, seq, toolCallId } = a.target;
+    if (kind === 'question') {
+      const q = this.openQuestion();
+      if (q?.entry.seq === seq && !q.answered) return a;
+      if (q?.entry.seq === seq && q.answered) throw alreadyAnswered(a.waitId, q.answered, `input #${q.answered.inputSeq}`);
+      const reply = this.replyTo(seq);
+      if (reply) throw alreadyAnswered(a.waitId, reply, `input #${reply.inputSeq}`);
+      throw new InputRejectedError('UNKNOWN_WAIT', `No question ${a.waitId}: the agent asked nothing at #${seq}, or it was rewound.`);
+    }
+    const current = this.state.lastContextual()?.seq;
+    if (seq !== current) {
+      const decided = this.resultInBatch(seq, toolCallId!)?.metadata;
+      if (kind === 'approval' && isDecisionRecord(decided?.decision))
+        throw alreadyAnswered(a.waitId, decided.decision, decided.decision.approved ? 'approved' : 'denied');
+      if (kind === 'unknown_outcome' && typeof decided?.resolved === 'string') {
+        const rec = { at: String(decided.resolved_at ?? ''), ...strings(decided, { door: 'resolved_door', by: 'resolved_by' }) };
+        throw alreadyAnswered(a.waitId, rec, String(decided.resolved));
+      }
+      throw new InputRejectedError('UNKNOWN_WAIT', `No open wait ${a.waitId}: the agent's current batch is #${current ?? 0}.`);
+    }
+    const base = { toolCallId: toolCallId!, ...(a.by !== undefined ? { by: a.by } : {}), door: a.door ?? 'client' };
+    if (kind === 'approval') this.checkDecision(this.decisionOf(a));
+    else checkResolution(this.effectsValue, this.pendingToolCalls(), { ...base, ...resolutionOf(a.answer) });
+    return a;
+  }
+
+  /**
+   * Answers a wait (checked as checkWaitAnswer does): an approval is decided, an unknown outcome
+   * resolved, a question's reply queued as the next input marked as its answer.
+   */
+  answerWait(raw: unknown, since?: (change: string) => boolean): WaitAnswered {
+    const a = this.checkWaitAnswer(raw);
+    const { kind, toolCallId } = a.target;
+    const door = a.door ?? 'client';
+    if (kind === 'approval') this.decideToolCall(this.decisionOf(a), since);
+    else if (kind === 'unknown_outcome')
+      this.resolveToolCall({ toolCallId: toolCallId!, ...(a.by !== undefined ? { by: a.by } : {}), door, ...resolutionOf(a.answer) });
+    else {
+      const { inputSeq } = this.enqueueInput({ text: a.answer.text, ...(a.by !== undefined ? { sender: a.by } : {}) });
+      this.inboxItems[this.inboxItems.length - 1].answers = { waitId: a.waitId, door, ...(a.by !== undefined ? { by: a.by } : {}) };
+      return { waitId: a.waitId, kind, inputSeq };
+    }
+    return { waitId: a.waitId, kind };
+  }
+
+  private decisionOf(a: WaitAnswer & { target: { toolCallId?: string } }): ToolDecision {
+    const { approved, reason, remember } = a.answer;
+    return {
+      toolCallId: a.target.toolCallId!,
+      approved: approved!,
+      door: a.door ?? 'client',
+      ...(reason !== undefined ? { reason } : {}),
+      ...(remember ? { remember } : {}),
+      ...(a.by !== undefined ? { by: a.by } : {}),
+    };
+  }
+
+  /** The input that came first after the question at `seq`, as who answered it. */
+  private replyTo(seq: number): (WaitAnswerRecord & { inputSeq: number }) | undefined {
+    const entries = this.state.visible;
+    const at = entries.findIndex((e) => e.seq === seq);
+    if (at < 0 || entries[at].kind !== 'turn_end') return undefined;
+    const input = entries.slice(at + 1).find((e): e is ModelInputEntry => e.kind === 'model_input');
+    if (!input) return undefined;
+    return {
+      inputSeq: input.inputSeq ?? 0,
+      at: input.timestamp,
+      door: input.answers?.door ?? 'input',
+      ...(input.answers?.by !== undefined ? { by: input.answers.by } : input.sender !== undefined ? { by: input.sender } : {}),
+    };
+  }
+
+  /** The result of `toolCallId` in the tool results that answered the model output at `batchSeq`. */
+  private resultInBatch(batchSeq: number, toolCallId: string): ToolCallResult | undefined {
+    const entries = this.state.visible;
+    const at = entries.findIndex((e) => e.seq === batchSeq);
+    if (at < 0) return undefined;
+    const results = entries.slice(at + 1).find((e) => e.kind === 'tool_results');
+    return results?.kind === 'tool_results' ? results.results.find((r) => r.toolCallId === toolCallId) : undefined;
   }
 
   /** What became of input `inputSeq`; undefined while it is still queued or being worked on. */
@@ -820,6 +1025,23 @@ export class Agent {
     if (this.lastErrorValue) return { inputSeq, status: 'error', error: this.lastErrorValue };
     return undefined;
   }
+}
+
+/** The since-change a second decision on a call is refused by (the first one wins; before it, the last did). */
+export const ONE_ANSWER_CHANGE = 'one-answer-per-wait';
+
+function isDecisionRecord(v: unknown): v is { approved: boolean; door?: string; by?: string; at: string } {
+  return !!v && typeof v === 'object' && typeof (v as { at?: unknown }).at === 'string' && typeof (v as { approved?: unknown }).approved === 'boolean';
+}
+
+/** The resolution fields of an answer to an unknown outcome. */
+function resolutionOf(a: WaitAnswer['answer']): { done: string } | { failed: string } | { retry: true } {
+  return a.done !== undefined ? { done: a.done } : a.failed !== undefined ? { failed: a.failed } : { retry: true };
+}
+
+/** The named string fields of a metadata record under new names. */
+function strings(m: Record<string, unknown>, names: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(names).flatMap(([to, from]) => (typeof m[from] === 'string' ? [[to, m[from] as string]] : [])));
 }
 
 /** Tool names the model made up in this output (recorded by the model call as `unoffered_tools`). */

@@ -79,6 +79,7 @@ function transcriptLines(e: HistoryEntry): string[] {
     case 'compaction':
     case 'model_failure': // the record's, not the model's: a summary leaves it out as the context does
     case 'rewind': // what it took out is out of the transcript already (visibleEntries)
+    case 'tool_rules': // the agent's approval rules: the host's business, not the conversation's
       return [];
   }
 }

@@ -16,6 +16,7 @@
 import { z } from 'zod';
 import type { ToolCallRequest, ToolCallResult } from './entries';
 import { InputRejectedError } from './errors';
+import { Door } from './tool-decision';
 import { undecodableReason } from './undecodable';
 
 /** The patch id of the wait on an unknown outcome (and of its resolution), asked when a call's outcome is found unknown. */
@@ -25,7 +26,7 @@ export const EffectOutcome = z.enum(['running', 'succeeded', 'failed', 'unknown'
 export type EffectOutcome = z.infer<typeof EffectOutcome>;
 
 /** How a person or a service resolved an unknown outcome. */
-export const EffectResolution = z.object({ how: z.enum(['done', 'failed', 'retry']), by: z.string().optional(), at: z.string() });
+export const EffectResolution = z.object({ how: z.enum(['done', 'failed', 'retry']), by: z.string().optional(), door: z.string().optional(), at: z.string() });
 export type EffectResolution = z.infer<typeof EffectResolution>;
 
 export const EffectRecord = z.object({
@@ -41,9 +42,9 @@ export type EffectRecord = z.infer<typeof EffectRecord>;
 
 /** A resolution as the `resolveToolCall` update carries it. */
 export const ToolCallResolution = z.union([
-  z.object({ toolCallId: z.string().min(1), done: z.string().max(65536), by: z.string().max(200).optional() }).strict(),
-  z.object({ toolCallId: z.string().min(1), failed: z.string().max(65536), by: z.string().max(200).optional() }).strict(),
-  z.object({ toolCallId: z.string().min(1), retry: z.literal(true), by: z.string().max(200).optional() }).strict(),
+  z.object({ toolCallId: z.string().min(1), done: z.string().max(65536), by: z.string().max(200).optional(), door: Door.optional() }).strict(),
+  z.object({ toolCallId: z.string().min(1), failed: z.string().max(65536), by: z.string().max(200).optional(), door: Door.optional() }).strict(),
+  z.object({ toolCallId: z.string().min(1), retry: z.literal(true), by: z.string().max(200).optional(), door: Door.optional() }).strict(),
 ]);
 export type ToolCallResolution = z.infer<typeof ToolCallResolution>;
 
@@ -108,10 +109,10 @@ export function checkResolution(ledger: Readonly<Record<string, EffectRecord>>, 
   const r = parseToolCallResolution(raw);
   const record = ledger[r.toolCallId];
   if (record?.resolution) {
-    const by = record.resolution.by ? ` by ${record.resolution.by}` : '';
+    const who = [record.resolution.door, record.resolution.by].filter(Boolean).join(' / ');
     throw new InputRejectedError(
       'ALREADY_RESOLVED',
-      `Tool call ${r.toolCallId} was already resolved (${record.resolution.how}${by} at ${record.resolution.at}).`,
+      `Tool call ${r.toolCallId} was already resolved (${record.resolution.how}${who ? ` by ${who}` : ''} at ${record.resolution.at}); this answer changes nothing.`,
     );
   }
   if (!pending.some((c) => c.toolCallId === r.toolCallId)) throw new InputRejectedError('UNKNOWN_TOOL_CALL', `No pending tool call ${r.toolCallId}.`);
@@ -131,7 +132,7 @@ export function checkResolution(ledger: Readonly<Record<string, EffectRecord>>, 
 export function resolveEffect(ledger: Record<string, EffectRecord>, call: ToolCallRequest, r: ToolCallResolution, at: string): ToolCallResult | undefined {
   const record = ledger[call.toolCallId];
   const how = 'done' in r ? 'done' : 'failed' in r ? 'failed' : 'retry';
-  const resolution: EffectResolution = { how, at, ...(r.by !== undefined ? { by: r.by } : {}) };
+  const resolution: EffectResolution = { how, at, ...(r.by !== undefined ? { by: r.by } : {}), ...(r.door !== undefined ? { door: r.door } : {}) };
   if (how === 'retry') {
     ledger[call.toolCallId] = { ...record, resolution };
     return undefined;
@@ -144,7 +145,13 @@ export function resolveEffect(ledger: Record<string, EffectRecord>, call: ToolCa
     toolName: call.toolName,
     status: how === 'done' ? 'Success' : 'Failed',
     result: how === 'done' ? text : `The call's outcome was unknown; resolved as failed${by}: ${text}`,
-    metadata: { outcome_was_unknown: (record.reason ?? '').slice(0, 300), resolved: how, ...(r.by ? { resolved_by: r.by } : {}), resolved_at: at },
+    metadata: {
+      outcome_was_unknown: (record.reason ?? '').slice(0, 300),
+      resolved: how,
+      ...(r.by ? { resolved_by: r.by } : {}),
+      ...(r.door ? { resolved_door: r.door } : {}),
+      resolved_at: at,
+    },
   };
 }
 

@@ -4,6 +4,7 @@
  * All of it is plain JSON: entries cross the activity boundary and go into snapshots.
  */
 import { z } from 'zod';
+import { ToolRules } from './tool-rules';
 import { Attachment } from './attachments';
 import { ResponseSchema } from './response-schema';
 
@@ -79,6 +80,10 @@ const EntryBase = z.object({
   metadata: Metadata.optional(),
 });
 
+/** An input sent as the answer to an open question (`ask_user`): which wait it answers, through which door, by whom. */
+export const WaitReply = z.object({ waitId: z.string().min(1).max(400), door: z.string().max(40).optional(), by: z.string().max(200).optional() });
+export type WaitReply = z.infer<typeof WaitReply>;
+
 export const ModelInputEntry = EntryBase.extend({
   kind: z.literal('model_input'),
   sections: z.array(ContentSection).min(1),
@@ -90,6 +95,8 @@ export const ModelInputEntry = EntryBase.extend({
   attachments: z.array(Attachment).optional(),
   /** The JSON Schema the final answer of this input's turn must match (a typed answer); absent: free text. */
   responseSchema: ResponseSchema.optional(),
+  /** Set when this input answers the agent's question (a wait): only the first such answer is taken. */
+  answers: WaitReply.optional(),
 });
 export type ModelInputEntry = z.infer<typeof ModelInputEntry>;
 
@@ -214,6 +221,20 @@ export const RewindEntry = EntryBase.extend({
 });
 export type RewindEntry = z.infer<typeof RewindEntry>;
 
+/**
+ * Not a context message: the agent's tool rules (approval policy, see tool-rules.ts) from this entry on —
+ * set by a person or a service (`livecontext policy`), or by an approval given with "don't ask again".
+ */
+export const ToolRulesEntry = EntryBase.extend({
+  kind: z.literal('tool_rules'),
+  rules: ToolRules,
+  /** `set`: the whole list was replaced; `remember`: an approval added an allow rule for its tool. */
+  change: z.enum(['set', 'remember']),
+  /** Who changed them (free text), when the host said. */
+  by: z.string().optional(),
+});
+export type ToolRulesEntry = z.infer<typeof ToolRulesEntry>;
+
 /** A model failure's message is cut here: a provider's error text can be long, the record stays light. */
 export const MODEL_FAILURE_MESSAGE_MAX = 2000;
 
@@ -227,6 +248,7 @@ export const HistoryEntry = z.discriminatedUnion('kind', [
   CompactionEntry,
   ModelFailureEntry,
   RewindEntry,
+  ToolRulesEntry,
 ]);
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 

@@ -42,3 +42,5 @@ export * from './effect-ledger';
 export * from './time-travel';
 export * from './rewind';
 export * from './fork';
+export * from './tool-rules';
+export * from './waits';

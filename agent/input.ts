@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { Attachment, IMPOSSIBLE_IMAGES_CHANGE, parseAttachments } from './attachments';
-import { ContentSection } from './entries';
+import { ContentSection, WaitReply } from './entries';
 import { utf8Length } from './agent-state';
 import { InputRejectedError } from './errors';
 import { ResponseSchema } from './response-schema';
@@ -50,6 +50,8 @@ export const InboxItem = z.object({
   attachments: z.array(Attachment).optional(),
   responseSchema: ResponseSchema.optional(),
   receivedAt: z.string(),
+  /** The question (wait) this input answers, when it came as an answer (see agent/waits.ts). */
+  answers: WaitReply.optional(),
 });
 export type InboxItem = z.infer<typeof InboxItem>;
 

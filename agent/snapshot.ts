@@ -32,8 +32,8 @@ const AgentErrorSchema = z.object({
 
 export const ApprovalState = z.discriminatedUnion('status', [
   z.object({ status: z.literal('pending'), reason: z.string(), requestedAt: z.string() }),
-  z.object({ status: z.literal('approved'), by: z.string().optional(), at: z.string() }),
-  z.object({ status: z.literal('denied'), reason: z.string().optional(), by: z.string().optional(), at: z.string() }),
+  z.object({ status: z.literal('approved'), by: z.string().optional(), door: z.string().optional(), at: z.string() }),
+  z.object({ status: z.literal('denied'), reason: z.string().optional(), by: z.string().optional(), door: z.string().optional(), at: z.string() }),
 ]);
 export type ApprovalState = z.infer<typeof ApprovalState>;
 

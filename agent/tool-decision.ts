@@ -3,6 +3,9 @@ import { z } from 'zod';
 import { InputRejectedError } from './errors';
 import { undecodableReason } from './undecodable';
 
+/** A door's name: lowercase letters, digits, `-` and `_`. */
+export const Door = z.string().regex(/^[a-z][a-z0-9_-]{0,39}$/, 'a door is a short lowercase name such as "rest" or "mcp"');
+
 export const ToolDecision = z
   .object({
     toolCallId: z.string().min(1),
@@ -12,6 +15,10 @@ export const ToolDecision = z
     reason: z.string().max(4096).optional(),
     /** Who decided (recorded). */
     by: z.string().max(200).optional(),
+    /** Through which door the decision came (`cli`, `rest`, `mcp`, `page`, `a2a`…; recorded). */
+    door: Door.optional(),
+    /** With `approved`: allow this tool in this agent from now on ("don't ask again"; a `tool_rules` entry). */
+    remember: z.boolean().optional(),
   })
   .strict();
 export type ToolDecision = z.infer<typeof ToolDecision>;

@@ -5,10 +5,11 @@
  * success, failure, denial — becomes a ToolCallResult in the pending results; nothing here throws.
  */
 import type { AgentConfig } from './agent-config';
-import type { ToolCallRequest } from './entries';
+import type { ToolCallRequest, ToolCallResult } from './entries';
 import type { ApprovalState } from './snapshot';
 import type { StepDeps, StepOutcome } from './step-io';
 import { approvalPolicy, toolAllowed } from './tool-allowance';
+import { describeToolRule, matchToolRule } from './tool-rules';
 import { type EffectRecord, UNKNOWN_OUTCOME_CHANGE, markUnknown } from './effect-ledger';
 import { INTERRUPTED, TOOL_KINDS, type ToolOutcome, type ToolStepHost, callBase, isoNow } from './tool-kinds/index';
 
@@ -54,12 +55,23 @@ export async function runToolStep(host: ToolStepHost, deps: StepDeps): Promise<S
         }
         result = { ...callBase(call), status: 'Failed', result: `The outcome of ${call.toolName} is unknown: ${result.reason}.` };
       }
-      host.addResult(result);
+      host.addResult(withDecision(result, host.approvals[call.toolCallId]));
       progressed = true;
       deps.log?.('Tools', `tool ${call.toolName} (${call.toolCallId}) -> ${result.status}`);
     }),
   );
   return progressed ? 'ProgressMade' : 'BlockedOnApproval';
+}
+
+/**
+ * The result with who decided on its call, through which door and when (metadata `decision`) — for
+ * decisions that name their door, which only clients since the one-wait change send, so results in
+ * histories recorded before stay as they were.
+ */
+function withDecision(result: ToolCallResult, decision: ApprovalState | undefined): ToolCallResult {
+  if (!decision || decision.status === 'pending' || decision.door === undefined) return result;
+  const record = { approved: decision.status === 'approved', door: decision.door, at: decision.at, ...(decision.by !== undefined ? { by: decision.by } : {}) };
+  return { ...result, metadata: { ...result.metadata, decision: record } };
 }
 
 function isUnresolvedUnknown(e: EffectRecord | undefined): boolean {
@@ -77,8 +89,21 @@ async function runOne(host: ToolStepHost, call: ToolCallRequest, deps: StepDeps)
       result: `The call was denied${by}${decision.reason ? `: ${decision.reason}` : ''}. Do not retry it unchanged.`,
     };
   }
-  const policy = approvalPolicy(host.config.approval, call.toolName);
-  const approved = decision?.status === 'approved' || policy === 'never';
+  // The agent's rules first (tool-rules.ts): a deny holds even over a person's approval.
+  const ruled = matchToolRule(host.config.toolRules, call);
+  if (ruled?.rule.action === 'deny') {
+    const why = ruled.rule.reason ? `: ${ruled.rule.reason}` : '';
+    return {
+      ...callBase(call),
+      status: 'Skipped',
+      result: `The agent's rule ${ruled.number} (${describeToolRule(ruled.rule)}) denies this call${why}. Do not retry it unchanged.`,
+    };
+  }
+  if (ruled?.rule.action === 'ask' && decision?.status !== 'approved') {
+    return { approvalRequired: true, reason: `the agent's rule ${ruled.number} (${describeToolRule(ruled.rule)}) asks a person first` };
+  }
+  const policy = ruled ? undefined : approvalPolicy(host.config.approval, call.toolName);
+  const approved = decision?.status === 'approved' || policy === 'never' || ruled?.rule.action === 'allow';
   if (policy === 'always' && !approved) return { approvalRequired: true, reason: `the agent's policy requires approval for ${call.toolName}` };
 
   const at = { call, host, deps, approved };

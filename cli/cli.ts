@@ -247,6 +247,35 @@ const commands: Record<string, Command> = {
     agent: true,
     run: async (p, v) => (await commandsModule()).resolveCmd(need(p[0], 'agent-id'), need(p[1], 'tool-call-id'), v),
   },
+  answer: {
+    usage:
+      'livecontext answer <agent-id> [<wait-id> (--approve [--remember] | --deny [--reason TEXT] | --text TEXT | --done TEXT | --failed TEXT | --retry)] [--json]',
+    args: 2,
+    summary:
+      "Answers one of the agent's waits (an approval, its question, an unknown outcome); without a wait id lists them. The first answer wins, through any door: a later one is refused, naming it.",
+    options: {
+      approve: { type: 'boolean' },
+      deny: { type: 'boolean' },
+      remember: { type: 'boolean' },
+      reason: { type: 'string' },
+      text: { type: 'string' },
+      done: { type: 'string' },
+      failed: { type: 'string' },
+      retry: { type: 'boolean' },
+      ...json,
+    },
+    agent: true,
+    run: async (p, v) => (await import('./wait-commands')).answerCmd(need(p[0], 'agent-id'), p[1], v),
+  },
+  policy: {
+    usage: 'livecontext policy <agent-id> [--rule "allow|ask|deny TOOL [ARG~WORD | ARG*=TEXT | ARG=VALUE]…"]… [--clear] [--json]',
+    args: 1,
+    summary:
+      "Shows the agent's tool rules (approval policy: the first rule matching a call allows, asks or denies it); --rule, repeated in order, replaces them; --clear removes them. Recorded in its history.",
+    options: { rule: { type: 'string', multiple: true }, clear: { type: 'boolean' }, ...json },
+    agent: true,
+    run: async (p, v) => (await import('./wait-commands')).policyCmd(need(p[0], 'agent-id'), v),
+  },
   export: {
     usage: 'livecontext export <agent-id> [--out FILE]',
     args: 1,

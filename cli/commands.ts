@@ -354,7 +354,7 @@ export async function notebookCmd(agentId: string, v: Values) {
 export async function decideCmd(agentId: string, toolCallId: string, approved: boolean, v: Values) {
   const { agents } = await connectAgents();
   const reason = str(v, 'reason');
-  await agents.decide(agentId, { toolCallId, approved, by: process.env.USER ?? 'cli', ...(reason ? { reason } : {}) });
+  await agents.decide(agentId, { toolCallId, approved, by: process.env.USER ?? 'cli', door: 'cli', ...(reason ? { reason } : {}) });
   show(`${approved ? 'Approved' : 'Denied'} ${toolCallId}.`);
 }
 
@@ -368,7 +368,7 @@ export async function resolveCmd(agentId: string, toolCallId: string, v: Values)
   const by = process.env.USER ?? 'cli';
   const how = done !== undefined ? { done } : failed !== undefined ? { failed } : { retry: true as const };
   const { agents } = await connectAgents();
-  await agents.resolveToolCall(agentId, { toolCallId, ...how, by });
+  await agents.resolveToolCall(agentId, { toolCallId, ...how, by, door: 'cli' });
   show(`Resolved ${toolCallId}: ${done !== undefined ? 'done' : failed !== undefined ? 'failed' : 'it runs again'}.`);
 }
 

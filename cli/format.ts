@@ -1,5 +1,5 @@
 /** How entries and outcomes look on a terminal. */
-import type { HistoryEntry, ModelFailureEntry, ModelInputEntry } from '../agent/index';
+import { describeToolRule, type HistoryEntry, type ModelFailureEntry, type ModelInputEntry } from '../agent/index';
 import { terminalText } from './terminal-text';
 
 const clip = (text: string, max = 160) => {
@@ -49,6 +49,10 @@ export function formatEntry(entry: HistoryEntry): string[] {
       return [`#${entry.seq} ✗ ${modelFailureText(entry)}`];
     case 'rewind':
       return [`#${entry.seq} ⟲ rewound to #${entry.toSeq}${entry.by ? ` by ${entry.by}` : ''}${entry.reason ? `: ${clip(entry.reason, 200)}` : ''}`];
+    case 'tool_rules':
+      return [
+        `#${entry.seq} tool rules ${entry.change === 'remember' ? 'extended' : 'set'}${entry.by ? ` by ${entry.by}` : ''}: ${entry.rules.length ? entry.rules.map(describeToolRule).join('; ') : 'none'}`,
+      ];
   }
 }
 

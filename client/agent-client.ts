@@ -19,6 +19,7 @@ import {
   type TurnOutcome,
   readSnapshot,
   type RewindResult,
+  type ToolRule,
 } from '../agent/index';
 import { ArchiveStore } from '../common/archive/index';
 import type { WorkerStatus } from '../common/task-queue-pollers';
@@ -30,6 +31,11 @@ import {
   TASK_QUEUE,
   type ToolDecision,
   type ToolCallResolution,
+  type ToolRulesChange,
+  type WaitAnswer,
+  type WaitAnswered,
+  answerWaitUpdate,
+  setToolRulesUpdate,
   decideToolCallUpdate,
   resolveToolCallUpdate,
   resetUpdate,
@@ -382,17 +388,53 @@ export class AgentClient {
     return this.calls.change(agentId, (updateId) => this.handle(agentId).executeUpdate(updateNotebookUpdate, { args: [write], updateId }));
   }
 
-  /** Approve or deny one pending tool call (by update: refused if the call is not pending). */
+  /**
+   * Approve or deny one pending tool call (by update: refused if the call is not pending). The first
+   * decision wins: a later one, through any door, is refused (`ALREADY_ANSWERED`) naming who decided,
+   * through which door and when. `door` (default `client`) is recorded with the decision.
+   */
   decide(agentId: string, decision: ToolDecision): Promise<AgentStatus> {
-    return this.calls.change(agentId, (updateId) => this.handle(agentId).executeUpdate(decideToolCallUpdate, { args: [decision], updateId }));
+    const args: [ToolDecision] = [{ ...decision, door: decision.door ?? 'client' }];
+    return this.calls.change(agentId, (updateId) => this.handle(agentId).executeUpdate(decideToolCallUpdate, { args, updateId }));
   }
 
-  approve(agentId: string, toolCallId: string, by?: string): Promise<AgentStatus> {
-    return this.decide(agentId, { toolCallId, approved: true, ...(by ? { by } : {}) });
+  approve(agentId: string, toolCallId: string, by?: string, door?: string): Promise<AgentStatus> {
+    return this.decide(agentId, { toolCallId, approved: true, ...(by ? { by } : {}), ...(door ? { door } : {}) });
   }
 
-  deny(agentId: string, toolCallId: string, reason?: string, by?: string): Promise<AgentStatus> {
-    return this.decide(agentId, { toolCallId, approved: false, ...(reason ? { reason } : {}), ...(by ? { by } : {}) });
+  deny(agentId: string, toolCallId: string, reason?: string, by?: string, door?: string): Promise<AgentStatus> {
+    return this.decide(agentId, { toolCallId, approved: false, ...(reason ? { reason } : {}), ...(by ? { by } : {}), ...(door ? { door } : {}) });
+  }
+
+  /**
+   * Answers one of the agent's waits (`state().waits`, see agent/waits.ts) — the one method every door
+   * uses: an approval `{ approved, reason?, remember? }`, an unknown outcome `{ done }` / `{ failed }` /
+   * `{ retry: true }`, a question `{ text }` (queued as the next input, marked as the question's answer).
+   * The first answer wins; a later one, through any door, is refused (`ALREADY_ANSWERED`: "already
+   * answered by <door / by> at <time>") and changes nothing. `door` defaults to `client`.
+   */
+  answerWait(
+    agentId: string,
+    waitId: string,
+    answer: WaitAnswer['answer'],
+    options: { by?: string; door?: string } = {},
+  ): Promise<WaitAnswered & { status: AgentStatus }> {
+    const args: [WaitAnswer] = [{ waitId, answer, door: options.door ?? 'client', ...(options.by !== undefined ? { by: options.by } : {}) }];
+    return this.calls.change(agentId, (updateId) => this.handle(agentId).executeUpdate(answerWaitUpdate, { args, updateId }));
+  }
+
+  /** The agent's tool rules (approval policy, see agent/tool-rules.ts), in the order they apply. */
+  async toolRules(agentId: string): Promise<ToolRule[]> {
+    return (await this.state(agentId)).config.toolRules ?? [];
+  }
+
+  /**
+   * Replaces the agent's tool rules as a whole (`[]` removes them): recorded in its history as a
+   * `tool_rules` entry, applied from its next tool call on. Refused (`BAD_TOOL_RULES`) for a rule that is not one.
+   */
+  setToolRules(agentId: string, rules: ToolRule[], options: { by?: string } = {}): Promise<{ seq: number; rules: ToolRule[] }> {
+    const args: [ToolRulesChange] = [{ rules, ...(options.by !== undefined ? { by: options.by } : {}) }];
+    return this.calls.change(agentId, (updateId) => this.handle(agentId).executeUpdate(setToolRulesUpdate, { args, updateId }));
   }
 
   /**
@@ -401,7 +443,8 @@ export class AgentClient {
    * that is not unknown, or was resolved already.
    */
   resolveToolCall(agentId: string, resolution: ToolCallResolution): Promise<AgentStatus> {
-    return this.calls.change(agentId, (updateId) => this.handle(agentId).executeUpdate(resolveToolCallUpdate, { args: [resolution], updateId }));
+    const args: [ToolCallResolution] = [{ ...resolution, door: resolution.door ?? 'client' }];
+    return this.calls.change(agentId, (updateId) => this.handle(agentId).executeUpdate(resolveToolCallUpdate, { args, updateId }));
   }
 
   /**

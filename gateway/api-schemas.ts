@@ -20,6 +20,10 @@ import {
   NewAgentConfig,
   TaskStatus,
   ToolCallRequest,
+  Door,
+  ToolRule,
+  WaitAnswerBody,
+  type OpenWait,
   type AgentError,
   type AgentStatus,
   type TurnOutcome,
@@ -136,6 +140,21 @@ const StatusUsageSchema = UsageTotalsSchema.extend({ cacheHitRatio: z.number().m
 export const TaskSchema = z.object({ id: z.number().int().positive(), title: z.string(), status: TaskStatus }).meta({ id: 'Task' });
 
 /** What GET /agents/:id answers: the agent's `state` query (see agent/agent-status.ts for each field). */
+/** One open wait (see agent/waits.ts). */
+export const OpenWaitSchema = z
+  .object({
+    waitId: z.string(),
+    kind: z.enum(['approval', 'question', 'unknown_outcome']),
+    openedAt: z.string(),
+    toolCallId: z.string().optional(),
+    toolName: z.string().optional(),
+    arguments: z.string().optional(),
+    reason: z.string().optional(),
+    question: z.string().optional(),
+  })
+  .meta({ id: 'OpenWait' });
+agree<Same<z.infer<typeof OpenWaitSchema>, OpenWait>>();
+
 export const AgentStatusSchema = z
   .object({
     runState: RunStateSchema,
@@ -145,6 +164,10 @@ export const AgentStatusSchema = z
       .array(z.object({ toolCallId: z.string(), toolName: z.string(), arguments: z.string(), reason: z.string(), startedAt: z.string(), since: z.string() }))
       .optional()
       .describe('Tool calls whose outcome is unknown (an attempt started and never reported), waiting for POST .../resolve.'),
+    waits: z
+      .array(OpenWaitSchema)
+      .optional()
+      .describe('Everything the agent waits on from outside, each with the id to answer it by (POST /agents/{id}/waits/{waitId}); absent when none.'),
     effects: z
       .array(z.object({ toolCallId: z.string() }).extend(EffectRecord.shape))
       .optional()
@@ -219,7 +242,12 @@ export const HistoryPage = z
   })
   .meta({ id: 'HistoryPage' });
 
-export const ApproveBody = z.object({ by: z.string().max(200).optional().describe('Who decided (recorded).') }).strict();
+export const ApproveBody = z
+  .object({
+    by: z.string().max(200).optional().describe('Who decided (recorded).'),
+    door: Door.optional().describe('Through which door the decision came (recorded; default `rest`, the web page sends `page`).'),
+  })
+  .strict();
 export const DenyBody = ApproveBody.extend({ reason: z.string().max(4096).optional().describe('Shown to the model.') }).strict();
 /** POST .../resolve: how a tool call whose outcome is unknown ended (exactly one of done, failed, retry). */
 const by = z.string().max(200).optional().describe('Who resolved it (recorded in the result).');
@@ -249,3 +277,32 @@ export const NotebookResult = z.object({ notebook: z.string(), seq: z.number().d
 agree<Same<z.infer<typeof NotebookResult>, NotebookWriteResult>>();
 export const NotebookView = z.object({ notebook: z.string() });
 export const TasksView = z.object({ tasks: z.array(TaskSchema) });
+
+export const WaitPath = AgentPath.extend({ waitId: z.string().min(1).max(400).describe('A wait id as the state lists it (waits[].waitId).') });
+/** POST /agents/{id}/waits/{waitId}: the answer to one wait. */
+export const WaitAnswerRequest = z
+  .object({
+    answer: WaitAnswerBody.describe(
+      'approval: {"approved": true|false, "reason"?, "remember"?: true}; unknown_outcome: {"done": "…"} | {"failed": "…"} | {"retry": true}; question: {"text": "the reply"}.',
+    ),
+    by: z.string().max(200).optional().describe('Who answers (recorded).'),
+    door: Door.optional().describe('Through which door (recorded; default `rest`).'),
+  })
+  .strict()
+  .meta({ id: 'WaitAnswer' });
+export const WaitAnsweredSchema = z
+  .object({
+    waitId: z.string(),
+    kind: z.enum(['approval', 'question', 'unknown_outcome']),
+    inputSeq: z.number().optional().describe("question: the reply's input number (its turn's answer: GET /agents/{id}/answers/{inputSeq})."),
+    status: AgentStatusSchema,
+  })
+  .meta({ id: 'WaitAnswered' });
+export const ToolRulesSchema = z.array(ToolRule).meta({ id: 'ToolRules' });
+export const ToolRulesBody = z
+  .object({ rules: ToolRulesSchema.describe('The whole list, in the order the rules apply (`[]` removes them).'), by: z.string().max(200).optional() })
+  .strict();
+export const ToolRulesResult = z.object({
+  rules: ToolRulesSchema,
+  seq: z.number().optional().describe('The `tool_rules` history entry that recorded the change.'),
+});

@@ -90,7 +90,7 @@ function refused(code: string, message: string): HttpError {
   if (code === 'INPUT_TOO_LARGE') return new HttpError(413, code, message);
   if (code === 'BAD_AGENT_ID' || code === 'RESERVED_IDEMPOTENCY_KEY') return new HttpError(400, code, message);
   if (code === 'BAD_FORK_POINT' || code === 'BAD_COMPARE') return new HttpError(400, code, message); // the request names a point that is not one
-  if (code === 'UNKNOWN_INPUT') return new HttpError(404, code, message);
+  if (code === 'UNKNOWN_INPUT' || code === 'UNKNOWN_WAIT') return new HttpError(404, code, message);
   if (code === 'UNSAFE_PATTERN') return new HttpError(400, code, message); // the request's own schema, as other bad schemas
   return new HttpError(409, code, message);
 }

@@ -43,7 +43,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
 
   // Every handler is set before the first await, in this order, so messages that came with the start find theirs.
   registerInputHandlers(agent, run, changed);
-  registerControlHandlers(agent, run, { status, publish: () => visibility.publish() });
+  registerControlHandlers(agent, run, { status, publish: () => visibility.publish(), changed });
   registerQueries(agent, status);
 
   const history = historyMonitor(agent, () => run.overUpdateBudget());

@@ -15,6 +15,10 @@ import type {
   ToolCallRequest,
   ToolDecision,
   ToolCallResolution,
+  ToolRule,
+  ToolRulesChange,
+  WaitAnswer,
+  WaitAnswered,
   TurnOutcome,
   SubAgentResult,
   RewindRequest,
@@ -154,6 +158,15 @@ export type { ToolCallResolution };
  * result), or `retry` (it runs again). Returns the new status; refused for a call not unknown or resolved already.
  */
 export const resolveToolCallUpdate = defineUpdate<AgentStatus, [ToolCallResolution]>('resolveToolCall');
+/** An answer to one of the agent's waits (see agent/waits.ts). */
+export type { WaitAnswer, WaitAnswered, ToolRulesChange };
+/**
+ * Answer a wait the agent's state lists (`waits`): an approval, an unknown outcome or its question. The
+ * first answer wins; a later one is refused (ALREADY_ANSWERED) saying who answered, through which door and when.
+ */
+export const answerWaitUpdate = defineUpdate<WaitAnswered & { status: AgentStatus }, [WaitAnswer]>('answerWait');
+/** Replace the agent's tool rules (approval policy, see agent/tool-rules.ts); recorded as a `tool_rules` entry. */
+export const setToolRulesUpdate = defineUpdate<{ seq: number; rules: ToolRule[] }, [ToolRulesChange]>('setToolRules');
 /**
  * A host's write to the memory notebook (seed 000 `UpdateMemoryNotebook`): `set` replaces it, `append`
  * adds to it; `by` says who (free text). Recorded in history; the model sees it in its next Live Screen.

@@ -59,6 +59,7 @@ import * as timerTools from '../agent/timer-tools';
 import * as tokenEstimate from '../agent/token-estimate';
 import * as toolAllowance from '../agent/tool-allowance';
 import * as toolDecision from '../agent/tool-decision';
+import * as toolRules from '../agent/tool-rules';
 import * as toolKindsActivityTool from '../agent/tool-kinds/activity-tool';
 import * as toolKindsAskUser from '../agent/tool-kinds/ask-user';
 import * as toolKindsIndex from '../agent/tool-kinds/index';
@@ -69,6 +70,7 @@ import * as toolKindsToolKind from '../agent/tool-kinds/tool-kind';
 import * as toolKindsWidgetTools from '../agent/tool-kinds/widget-tools';
 import * as toolSpec from '../agent/tool-spec';
 import * as toolStep from '../agent/tool-step';
+import * as waits from '../agent/waits';
 import * as undecodable from '../agent/undecodable';
 import * as widgetsIndex from '../agent/widgets/index';
 import * as widgetsMemoryNotebook from '../agent/widgets/memory-notebook';
@@ -162,6 +164,7 @@ for (const namespace of [
   tokenEstimate,
   toolAllowance,
   toolDecision,
+  toolRules,
   toolKindsActivityTool,
   toolKindsAskUser,
   toolKindsIndex,
@@ -173,6 +176,7 @@ for (const namespace of [
   toolSpec,
   toolStep,
   undecodable,
+  waits,
   widgetsIndex,
   widgetsMemoryNotebook,
   widgetsRebuild,

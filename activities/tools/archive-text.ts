@@ -17,6 +17,7 @@ const KIND_LABELS: Record<string, string> = {
   system_instruction: 'system instruction',
   widget_write: 'widget write',
   turn_end: 'turn end',
+  tool_rules: 'tool rules',
 };
 
 function label(kind: string): string {

@@ -30,6 +30,7 @@ export function entryText(entry: HistoryEntry): string {
       return entry.question ?? '';
     case 'model_failure':
     case 'rewind':
+    case 'tool_rules':
       return ''; // the record's, never the model's: recall does not find it
     default:
       return otherText(entry);

@@ -5,7 +5,7 @@
  * sub-agents working for it, the agent that delegated to it). Only what changes at the pace of a turn:
  * no sequence numbers, which would make a delta of every entry.
  */
-import { effectKey } from '../../agent/index';
+import { describeToolRule, effectKey } from '../../agent/index';
 import { stateWords } from '../../client/state-view';
 import type { AgentStatus } from '../../workflows/messages';
 import type { Json } from './json-patch';
@@ -39,6 +39,8 @@ export interface AgentStateView {
   subAgents: Array<{ toolCallId: string; agentId: string; profile: string; startedAt: string; status: 'Running' | 'Success' | 'Failed' }>;
   /** When this agent is a sub-agent: who delegated to it; null for an agent started by a person or service. */
   delegatedBy: { agentId: string; toolCallId: string; depth: number } | null;
+  /** The agent's tool rules (approval policy) in words, in the order they apply; empty when none. */
+  toolRules: string[];
 }
 
 export function agentStateView(s: AgentStatus, agentId: string): AgentStateView {
@@ -71,5 +73,6 @@ export function agentStateView(s: AgentStatus, agentId: string): AgentStateView 
     // Always present (empty, null), so a delta adds or removes entries of a list, never the key itself.
     subAgents: (s.subAgents ?? []).map(({ toolCallId, agentId, profile, startedAt, status }) => ({ toolCallId, agentId, profile, startedAt, status })),
     delegatedBy: s.delegatedBy ? { agentId: s.delegatedBy.agentId, toolCallId: s.delegatedBy.toolCallId, depth: s.delegatedBy.depth } : null,
+    toolRules: (s.config.toolRules ?? []).map(describeToolRule),
   };
 }

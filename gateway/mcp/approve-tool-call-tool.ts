@@ -33,6 +33,7 @@ export function registerApproveToolCall(server: McpServer, ctx: McpToolContext):
           approved: approve,
           ...(reason ? { reason } : {}),
           by: by ?? DEFAULT_DECIDER,
+          door: 'mcp',
         });
         const next = state.awaitingApproval.length
           ? ['Still waiting for approval:', ...approvalLines(agent_id, state)]

@@ -38,7 +38,7 @@ export function registerResolveToolCall(server: McpServer, ctx: McpToolContext):
           );
         }
         const how = outcome === 'done' ? { done: text! } : outcome === 'failed' ? { failed: text! } : { retry: true as const };
-        const state = await ctx.agents.resolveToolCall(agent_id, { toolCallId: tool_call_id, ...how, by: by ?? DEFAULT_RESOLVER });
+        const state = await ctx.agents.resolveToolCall(agent_id, { toolCallId: tool_call_id, ...how, by: by ?? DEFAULT_RESOLVER, door: 'mcp' });
         const next = state.unknownOutcomes?.length
           ? ['Still waiting on an unknown outcome:', ...unknownOutcomeLines(agent_id, state)]
           : [`Agent "${agent_id}" is now ${runStateWord(state)}.`];

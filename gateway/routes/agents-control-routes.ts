@@ -86,18 +86,19 @@ export const resetAgent = createRoute({
 export function mountAgentControlRoutes(api: ApiApp, agents: AgentClient): void {
   api.openapi(approveToolCall, async (c) => {
     const { id, toolCallId } = c.req.valid('param');
-    return c.json(withStateWords(await agents.approve(id, toolCallId, c.req.valid('json').by)), 200);
+    const { by, door } = c.req.valid('json');
+    return c.json(withStateWords(await agents.approve(id, toolCallId, by, door ?? 'rest')), 200);
   });
 
   api.openapi(denyToolCall, async (c) => {
     const { id, toolCallId } = c.req.valid('param');
-    const { reason, by } = c.req.valid('json');
-    return c.json(withStateWords(await agents.deny(id, toolCallId, reason, by)), 200);
+    const { reason, by, door } = c.req.valid('json');
+    return c.json(withStateWords(await agents.deny(id, toolCallId, reason, by, door ?? 'rest')), 200);
   });
 
   api.openapi(resolveToolCall, async (c) => {
     const { id, toolCallId } = c.req.valid('param');
-    return c.json(withStateWords(await agents.resolveToolCall(id, { toolCallId, ...c.req.valid('json') })), 200);
+    return c.json(withStateWords(await agents.resolveToolCall(id, { toolCallId, door: 'rest', ...c.req.valid('json') })), 200);
   });
 
   api.openapi(configureAgent, async (c) => c.json(withStateWords(await agents.configure(c.req.valid('param').id, c.req.valid('json'))), 200));

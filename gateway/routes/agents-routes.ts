@@ -11,6 +11,7 @@ import { mountAgentInspectRoutes } from './agents-inspect-routes';
 import { mountAgentLifecycleRoutes } from './agents-lifecycle-routes';
 import { mountAgentReadRoutes } from './agents-read-routes';
 import { mountAgentRewindRoutes } from './agents-rewind-routes';
+import { mountAgentWaitRoutes } from './agents-wait-routes';
 import { mountAgentWidgetRoutes } from './agents-widget-routes';
 import { mountOpenApiRoute } from './openapi-routes';
 import { describeStreamingRoutes } from './streaming-routes-doc';
@@ -23,6 +24,7 @@ export function agentsApi(agents: AgentClient): ApiApp {
   mountAgentInspectRoutes(api, agents);
   mountAgentInputRoutes(api, agents);
   mountAgentControlRoutes(api, agents);
+  mountAgentWaitRoutes(api, agents);
   mountAgentWidgetRoutes(api, agents);
   mountAgentAutonomyRoutes(api, agents);
   mountAgentRewindRoutes(api, agents);

@@ -34,6 +34,9 @@ const CONTRACT = [
   'POST /agents/{id}/tool-calls/{toolCallId}/approve',
   'POST /agents/{id}/tool-calls/{toolCallId}/deny',
   'POST /agents/{id}/tool-calls/{toolCallId}/resolve',
+  'POST /agents/{id}/waits/{waitId}',
+  'GET /agents/{id}/tool-rules',
+  'PUT /agents/{id}/tool-rules',
   'POST /agents/{id}/configure',
   'POST /agents/{id}/retry',
   'POST /agents/{id}/stop',
@@ -151,6 +154,13 @@ test('a real response of each kind validates against its schema in the document'
   await valid('POST', `${A}/tool-calls/{toolCallId}/resolve`, `/agents/${id}/tool-calls/${waiting.toolCallId}/resolve`, 400, { done: 'x', retry: true });
   await valid('POST', `${A}/tool-calls/{toolCallId}/deny`, `/agents/${id}/tool-calls/${waiting.toolCallId}/deny`, 200, { reason: 'not now' });
   await valid('POST', `${A}/tool-calls/{toolCallId}/approve`, `/agents/${id}/tool-calls/${waiting.toolCallId}/approve`, 409, {});
+  const waitPath = `/agents/${id}/waits/${encodeURIComponent(status.waits[0].waitId)}`;
+  const late = await valid('POST', `${A}/waits/{waitId}`, waitPath, 409, { answer: { approved: true } });
+  expect(late).toMatchObject({ error: { code: 'ALREADY_ANSWERED', message: expect.stringMatching(/already answered by rest at /) } });
+  await valid('POST', `${A}/waits/{waitId}`, `/agents/${id}/waits/nonsense`, 404, { answer: { approved: true } });
+  await valid('PUT', `${A}/tool-rules`, `/agents/${id}/tool-rules`, 200, { rules: [{ tool: 'delete_*', action: 'ask' }], by: 'ops' });
+  await valid('PUT', `${A}/tool-rules`, `/agents/${id}/tool-rules`, 400, { rules: [{ tool: 'x', action: 'maybe' }] });
+  expect(await valid('GET', `${A}/tool-rules`, `/agents/${id}/tool-rules`, 200)).toEqual({ rules: [{ tool: 'delete_*', action: 'ask' }] });
   // Waited for: the answer comes once the call is approved (the note is not there: the tool fails, the turn ends).
   const waited = valid('POST', `${A}/input`, `/agents/${id}/input?wait=1`, 200, { text: 'delete note 8' });
   const second = await eventually(
@@ -162,7 +172,7 @@ test('a real response of each kind validates against its schema in the document'
   expect(await waited).toMatchObject({ outcome: { status: 'answered' } });
   const history = await valid('GET', `${A}/history`, `/agents/${id}/history`, 200);
   expect(new Set(history.entries.map((e: any) => e.kind))).toEqual(
-    new Set(['system_instruction', 'model_input', 'model_output', 'tool_results', 'widget_write']),
+    new Set(['system_instruction', 'model_input', 'model_output', 'tool_results', 'widget_write', 'tool_rules']),
   );
   await valid('GET', `${A}/history`, `/agents/${id}/history?after=2&limit=3`, 200);
   await valid('POST', `${A}/configure`, `/agents/${id}/configure`, 200, { params: { temperature: 0.2 }, tools: ['write_file', 'todo_add'] });

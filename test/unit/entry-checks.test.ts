@@ -172,8 +172,11 @@ test('a decision must say approved true or false exactly', () => {
   expect(() => agent.decideToolCall({ toolCallId: 'b', approved: 1 })).toThrow(/A decision is/);
   expect(() => agent.decideToolCall({ toolCallId: 'b', approved: false, by: 42 })).toThrow(/A decision is/);
   expect(() => agent.decideToolCall({ toolCallId: 'nope', approved: true })).toThrow(/No pending tool call nope/);
-  agent.decideToolCall({ toolCallId: 'b', approved: false, reason: 'no' });
-  expect(agent.approvals.b).toMatchObject({ status: 'denied', reason: 'no' });
+  // b was approved ahead of time in the snapshot: the first decision wins, a second is refused naming it.
+  expect(() => agent.decideToolCall({ toolCallId: 'b', approved: false, reason: 'no' })).toThrow(
+    /^Wait approval-\d+-b was already answered by someone at \S+ \(approved\)/,
+  );
+  expect(agent.approvals.b).toMatchObject({ status: 'approved' });
 });
 
 test('waiting for an input taken before a reset says reset, not "blank input"', () => {

@@ -10,6 +10,8 @@ import {
   configureUpdate,
   decideToolCallSignal,
   decideToolCallUpdate,
+  answerWaitUpdate,
+  setToolRulesUpdate,
   interruptUpdate,
   type NotebookWrite,
   resetUpdate,
@@ -29,9 +31,11 @@ export interface ControlHandlerDeps {
   status(): AgentStatus;
   /** Keeps the search attributes current after a configuration change. */
   publish(): void;
+  /** The workflow's since-change (patched) check, for changes asked where they happen. */
+  changed?: (change: string) => boolean;
 }
 
-export function registerControlHandlers(agent: Agent, run: RunControl, { status, publish }: ControlHandlerDeps): void {
+export function registerControlHandlers(agent: Agent, run: RunControl, { status, publish, changed }: ControlHandlerDeps): void {
   const applyConfig = (change: ConfigChange) => {
     agent.configure(change);
     run.requestRetry(); // a new configuration is a reason to try a failed call again
@@ -72,7 +76,7 @@ export function registerControlHandlers(agent: Agent, run: RunControl, { status,
   );
 
   const decide = (raw: unknown) => {
-    const d = agent.decideToolCall(raw); // validated the same way for the update and the signal
+    const d = agent.decideToolCall(raw, changed); // validated the same way for the update and the signal
     run.decided();
     log.debug(`tool call ${d.toolCallId} ${d.approved ? 'approved' : 'denied'}`, { category: 'Tools', by: d.by });
   };
@@ -101,6 +105,28 @@ export function registerControlHandlers(agent: Agent, run: RunControl, { status,
       return status();
     }),
     { validator: refusing((r) => void agent.checkResolution(r)) },
+  );
+
+  // One update answers every kind of wait, through whichever door (see agent/waits.ts).
+  setHandler(
+    answerWaitUpdate,
+    run.counted((raw) => {
+      const answered = agent.answerWait(raw, changed);
+      run.decided(); // wakes a loop blocked on the wait
+      log.debug(`wait ${answered.waitId} answered`, { category: 'Tools', by: raw.by, door: raw.door });
+      return { ...answered, status: status() };
+    }),
+    { validator: refusing((raw) => void agent.checkWaitAnswer(raw)) },
+  );
+  setHandler(
+    setToolRulesUpdate,
+    run.counted((raw) => {
+      const set = agent.setToolRules(raw);
+      run.decided(); // a call waiting for approval may be allowed (or denied) by the new rules
+      log.debug(`tool rules set: ${set.rules.length} rule(s)`, { category: 'Tools', seq: set.seq });
+      return set;
+    }),
+    { validator: refusing((raw) => void agent.checkToolRules(raw)) },
   );
 
   setHandler(retrySignal, () => run.requestRetry(true));

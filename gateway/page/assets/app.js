@@ -14,7 +14,7 @@ import { el, fill } from './dom.js';
 import { demoHint } from './demo-hint.js';
 import { followEvents } from './event-stream.js';
 import { applyPatch } from './json-patch.js';
-import { renderNotebook, renderRunState, renderTasks, renderUsage } from './panels.js';
+import { renderNotebook, renderRunState, renderTasks, renderToolRules, renderUsage } from './panels.js';
 import { TimeTravel } from './time-travel.js';
 import { renderTimeline } from './timeline.js';
 
@@ -39,7 +39,7 @@ const view = {
 const conversation = new Conversation($('conversation'), {
   onDecide: async (toolCallId, approved, reason) => {
     const path = agentPath(view.agentId, `/tool-calls/${encodeURIComponent(toolCallId)}/${approved ? 'approve' : 'deny'}`);
-    await api('POST', path, approved ? { by: 'web' } : { by: 'web', ...(reason ? { reason } : {}) });
+    await api('POST', path, approved ? { by: 'web', door: 'page' } : { by: 'web', door: 'page', ...(reason ? { reason } : {}) });
   },
   onResolve: async (toolCallId, how) => {
     await api('POST', agentPath(view.agentId, `/tool-calls/${encodeURIComponent(toolCallId)}/resolve`), { ...how, by: 'web' });
@@ -158,6 +158,7 @@ function renderState() {
   renderUsage($('usage'), s.usage);
   renderTasks($('tasks'), s.tasks);
   renderNotebook($('notebook'), s.notebook);
+  renderToolRules($('tool-rules'), s.toolRules);
   conversation.setApprovals(s.awaitingApproval ?? []);
   conversation.setUnknownOutcomes(s.unknownOutcomes ?? []);
   tree.update(s);

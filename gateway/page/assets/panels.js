@@ -29,6 +29,11 @@ export function renderTasks(list, tasks = []) {
   );
 }
 
+/** The agent's tool rules (approval policy) in words, first match first; `livecontext policy` changes them. */
+export function renderToolRules(list, rules = []) {
+  fill(list, rules.length ? rules.map((r) => el('li', { class: 'rule' }, String(r))) : el('li', { class: 'empty' }, 'None: each tool asks as it was defined.'));
+}
+
 export function renderNotebook(pre, text) {
   pre.dataset.text = text ? String(text) : '';
   fill(pre, text ? String(text) : '(empty)');
