@@ -113,6 +113,8 @@ function summarize(history: HistoryEntry[]): string[] {
         return `model_failure:${e.code}`;
       case 'rewind':
         return `rewind:${e.toSeq}`;
+      case 'tool_rules':
+        return `tool_rules:${e.rules.length}`;
     }
   });
 }
