@@ -71,7 +71,7 @@ export type TurnOutcome =
   /** The turn ended without an answer: a person interrupted it. */
   | { inputSeq: number; status: 'interrupted'; by?: string }
   /** The turn ended with a question for the person (`ask_user`); the reply is the next input. */
-  | { inputSeq: number; status: 'asked'; question: string }
+  | { inputSeq: number; status: 'asked'; question: string; /** The question's wait (answerWait), first answer wins. */ waitId?: string }
   /** The agent moved to a new run (continue-as-new) before answering: ask the new run. */
   | { inputSeq: number; status: 'continued' }
   /** The turn ended long ago and its entries are archived: `history` reads them. */
@@ -1018,7 +1018,7 @@ export class Agent {
     if (answer === 'rewound') return { inputSeq, status: 'ignored', reason: 'its turn was rewound before it was answered' };
     if (answer?.kind === 'turn_end') {
       return answer.reason === 'ask_user'
-        ? { inputSeq, status: 'asked', question: answer.question ?? '' }
+        ? { inputSeq, status: 'asked', question: answer.question ?? '', waitId: waitIdOf({ kind: 'question', seq: answer.seq }) }
         : { inputSeq, status: 'interrupted', ...(answer.by !== undefined ? { by: answer.by } : {}) };
     }
     if (answer) return { inputSeq, status: 'answered', answer, inputEntrySeq: entries[start].seq };

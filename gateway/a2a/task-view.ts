@@ -105,8 +105,10 @@ async function finishedTask(agents: AgentClient, ref: TurnRef, outcome: TurnOutc
         history,
       };
     }
-    case 'asked':
-      return ended(TaskState.TASK_STATE_INPUT_REQUIRED, outcome.question, `question-${ref.inputSeq}`);
+    case 'asked': {
+      const task = ended(TaskState.TASK_STATE_INPUT_REQUIRED, outcome.question, `question-${ref.inputSeq}`);
+      return outcome.waitId ? { ...task, metadata: { ...task.metadata, waitId: outcome.waitId } } : task;
+    }
     case 'interrupted':
       return ended(TaskState.TASK_STATE_CANCELED, `Interrupted${outcome.by ? ` by ${outcome.by}` : ''}.`);
     case 'error':

@@ -251,6 +251,10 @@ test('an ask_user question is input-required and the reply is the next turn; can
         const firstEvent = await replied.next();
         expect(firstEvent.done || taskOf(firstEvent.value)?.id).toBe(`turn-2@${agentId}`);
         await replied.return(undefined); // the client leaves the stream; the turn goes on
+        // The reply answered the question's wait (door a2a); a second reply to it is refused, not queued.
+        const reply = (await t.agents.history(agentId)).find((e) => e.kind === 'model_input' && e.inputSeq === 2);
+        expect(reply).toMatchObject({ answers: { door: 'a2a' } });
+        await expect(client.sendMessage(userMessage('ask-3', 'db', `turn-1@${agentId}`))).rejects.toThrow(/already answered by a2a/);
         await eventually(() => seen.includes('started web'), 60_000, 'the tool to start');
         expect((await client.getTask({ id: `turn-2@${agentId}`, tenant: '' })).status?.state).toBe(TaskState.TASK_STATE_WORKING);
 
