@@ -89,13 +89,13 @@ async function midTool(bench: Bench, bundles: { livecontext: string; baseline: s
   await baseline.start(baselineId, { modelCallsPerTurn: 2, toolCallsPerTurn: 1, toolMs: SLOW_TOOL_MS });
   const lc = await measureMidTool(
     'livecontext',
-    () => spawnWorker(bench, 'livecontext', lcQueue, bundles.livecontext),
+    (env) => spawnWorker(bench, 'livecontext', lcQueue, bundles.livecontext, { env }),
     (text) => agents.ask(agentId, text),
     () => bench.client.workflow.getHandle(agentId).fetchHistory(),
   );
   const bl = await measureMidTool(
     'baseline',
-    () => spawnWorker(bench, 'baseline', blQueue, bundles.baseline),
+    (env) => spawnWorker(bench, 'baseline', blQueue, bundles.baseline, { env }),
     (text) => baseline.ask(baselineId, text),
     () => bench.baselineClient.workflow.getHandle(baselineId).fetchHistory(),
   );

@@ -1,7 +1,8 @@
 /**
  * A tool that takes a while, for the recovery benchmark's mid-tool SIGKILL: it prints TOOL_STARTED on
- * the worker process's stdout when its body starts (the bench kills the process then) and sleeps
- * SLOW_TOOL_MS. Marked idempotent, so the call simply runs again on the new worker.
+ * the worker process's stdout when its body starts and sleeps SLOW_TOOL_MS, or BENCH_SLOW_TOOL_MS when
+ * the process has it (the process to be killed holds the call until then). Marked idempotent, so the
+ * call simply runs again on the new worker.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
@@ -10,6 +11,8 @@ import { unwrap } from '../agent/index';
 
 export const SLOW_TOOL_MS = 1000;
 export const TOOL_STARTED = 'TOOL STARTED';
+/** This process's tool duration. */
+export const slowToolMs = (ms = SLOW_TOOL_MS) => Number(process.env.BENCH_SLOW_TOOL_MS ?? ms);
 
 export const slowTool = defineTool({
   name: 'bench_slow',
@@ -18,7 +21,7 @@ export const slowTool = defineTool({
   idempotent: true,
   async execute({ text }) {
     process.stdout.write(`${TOOL_STARTED}\n`);
-    await sleep(SLOW_TOOL_MS);
+    await sleep(slowToolMs());
     return `slow: ${text}`;
   },
 });

@@ -9,7 +9,7 @@ export async function fakeModel(): Promise<string> {
 export async function fakeTool(ms?: number): Promise<string> {
   if (ms) {
     process.stdout.write('TOOL STARTED\n');
-    await sleep(ms);
+    await sleep(Number(process.env.BENCH_SLOW_TOOL_MS ?? ms)); // as bench/slow-tool.ts
   }
   return 'done';
 }
