@@ -24,6 +24,8 @@ import {
   runTurns,
   uniqueId,
 } from './support';
+import { MID_TOOL_METHOD, measureMidTool, midToolRows } from './recovery-mid-tool';
+import { SLOW_TOOL_MS } from './slow-tool';
 import { type WorkerProcess, spawnWorker } from './worker-spawn';
 
 const TURNS = 500;
@@ -72,7 +74,54 @@ async function measure(label: string, spawnOne: () => WorkerProcess, ask: (text:
   return { turnsBefore: TURNS, spawnToAnswerMs: percentile(samples, 50), samplesMs: samples, spawnToReadyMs: readyMs };
 }
 
+/**
+ * The mid-tool SIGKILL (recovery-mid-tool.ts) on both sides, fresh workflows on task queues of their own.
+ * `--recovery-part mid-tool` runs only this part, `--recovery-part restart` only the 500-turn restart.
+ */
+async function midTool(bench: Bench, bundles: { livecontext: string; baseline: string }): Promise<BenchResult> {
+  const lcQueue = uniqueId('rec-mid-lc');
+  const blQueue = uniqueId('rec-mid-bl');
+  const agents = agentClient(bench, lcQueue);
+  const baseline = baselineClient(bench, blQueue);
+  const agentId = uniqueId('rec-mid-agent');
+  const baselineId = uniqueId('rec-mid-baseline');
+  await agents.start(agentId, { model: 'slowtool:call' });
+  await baseline.start(baselineId, { modelCallsPerTurn: 2, toolCallsPerTurn: 1, toolMs: SLOW_TOOL_MS });
+  const lc = await measureMidTool(
+    'livecontext',
+    (env) => spawnWorker(bench, 'livecontext', lcQueue, bundles.livecontext, { env }),
+    (text) => agents.ask(agentId, text),
+    () => bench.client.workflow.getHandle(agentId).fetchHistory(),
+  );
+  const bl = await measureMidTool(
+    'baseline',
+    (env) => spawnWorker(bench, 'baseline', blQueue, bundles.baseline, { env }),
+    (text) => baseline.ask(baselineId, text),
+    () => bench.baselineClient.workflow.getHandle(baselineId).fetchHistory(),
+  );
+  return { figures: { method: MID_TOOL_METHOD, livecontext: lc, baseline: bl }, rows: midToolRows(lc, bl) };
+}
+
+function prebuiltBundles(bench: Bench): { livecontext: string; baseline: string } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'livecontext-bench-bundles-'));
+  const bundles = { livecontext: path.join(dir, 'livecontext.js'), baseline: path.join(dir, 'baseline.js') };
+  writeFileSync(bundles.livecontext, bench.livecontextBundle.code);
+  writeFileSync(bundles.baseline, bench.baselineBundle.code);
+  return bundles;
+}
+
 export async function recovery(bench: Bench): Promise<BenchResult> {
+  const part = bench.options?.['recovery-part'];
+  if (part !== undefined && part !== 'mid-tool' && part !== 'restart') throw new Error(`--recovery-part ${part}: give mid-tool or restart`);
+  // The new processes load prebuilt bundles, as a deployed worker would.
+  const bundles = prebuiltBundles(bench);
+  const mid = part === 'restart' ? undefined : await midTool(bench, bundles);
+  if (part === 'mid-tool') return mid!;
+  const restart = await restartAfterTurns(bench, bundles);
+  return mid ? { figures: { ...restart.figures, midTool: mid.figures }, rows: [...restart.rows, ...mid.rows] } : restart;
+}
+
+async function restartAfterTurns(bench: Bench, bundles: { livecontext: string; baseline: string }): Promise<BenchResult> {
   const lcQueue = uniqueId('rec-lc');
   const blQueue = uniqueId('rec-bl');
   const agents = agentClient(bench, lcQueue, { workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT });
@@ -113,11 +162,6 @@ export async function recovery(bench: Bench): Promise<BenchResult> {
   };
   progress(`recovery: replay of the ${TURNS}-turn run ${replay.livecontext} ms (livecontext), ${replay.baseline} ms (baseline)`);
 
-  // The new processes load prebuilt bundles, as a deployed worker would.
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'livecontext-bench-bundles-'));
-  const bundles = { livecontext: path.join(dir, 'livecontext.js'), baseline: path.join(dir, 'baseline.js') };
-  writeFileSync(bundles.livecontext, bench.livecontextBundle.code);
-  writeFileSync(bundles.baseline, bench.baselineBundle.code);
   const lc = {
     ...(await measure(
       'livecontext',

@@ -8,6 +8,7 @@
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createLivecontextWorker } from '../worker/create-worker';
 import * as baselineActivities from './baseline/activities';
+import { slowTool, slowToolModels } from './slow-tool';
 import { benchModels, echoTool } from './support';
 
 async function main(): Promise<void> {
@@ -19,7 +20,15 @@ async function main(): Promise<void> {
   const workerOptions = cacheSize ? { maxCachedWorkflows: Number(cacheSize) } : {};
   const worker =
     side === 'livecontext'
-      ? await createLivecontextWorker({ connection, taskQueue, tools: [echoTool], models: [benchModels()], workspaceRoot, workflowBundle, workerOptions })
+      ? await createLivecontextWorker({
+          connection,
+          taskQueue,
+          tools: [echoTool, slowTool],
+          models: [benchModels(), slowToolModels()],
+          workspaceRoot,
+          workflowBundle,
+          workerOptions,
+        })
       : await Worker.create({ connection, taskQueue, workflowBundle, activities: baselineActivities, ...workerOptions });
   const running = worker.run();
   // The lifetime benchmark reads RSS after a full collection of this (main) thread's heap: less noise.

@@ -125,6 +125,9 @@ export const SHARED_MODULES_PATH = require.resolve('../workflows/shared-modules'
  */
 export const WORKFLOW_STACK_TRACES_PATH = require.resolve('../workflows/stack-traces-on');
 
+/** The worker's default `stickyQueueScheduleToStartTimeout` (see createLivecontextWorker); `workerOptions` may set another. */
+export const STICKY_SCHEDULE_TO_START_TIMEOUT = '3 seconds';
+
 export async function createLivecontextWorker(options: LivecontextWorkerOptions): Promise<Worker> {
   const runCommand = options.runCommand ?? process.env.LIVECONTEXT_RUN_COMMAND === '1';
   const http = options.httpRequest === false ? undefined : (options.httpRequest ?? httpRequestFromEnv());
@@ -200,6 +203,11 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
       // Heartbeats carry the partial output clients display; send them often enough to look live.
       maxHeartbeatThrottleInterval: '250 ms',
       defaultHeartbeatThrottleInterval: '250 ms',
+      // A workflow task sent to the sticky queue of a worker that died (killed, not shut down) waits this
+      // long before any other worker may take it; Temporal gives up on that queue by itself only once it
+      // has not been polled for 10 s. 3 s (the SDK's default: 10 s) is far above a live worker's pick-up
+      // time and keeps a turn whose worker died mid-tool within ~10 s (bench: recovery mid-tool).
+      stickyQueueScheduleToStartTimeout: STICKY_SCHEDULE_TO_START_TIMEOUT,
       ...(tracing ? withTracing(workerOptions, tracing) : workerOptions),
     };
     worker = await Worker.create(agentsWorkerOptions);

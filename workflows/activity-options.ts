@@ -2,9 +2,17 @@
 import type { ActivityOptions } from '@temporalio/workflow';
 
 /**
+ * Since this change tool runs are scheduled with the 3 s heartbeat timeout below (before: 10 s), so a
+ * worker killed mid-tool is noticed in seconds. Asked where a tool run is scheduled.
+ */
+export const FAILOVER_HEARTBEATS_CHANGE = 'heartbeat-timeouts-for-failover';
+
+/**
  * Model calls: streaming activities that heartbeat, so a dead worker is noticed within the heartbeat
- * timeout rather than the long overall timeout. Temporal's retry is the only retry layer (SDK retries
- * are off). After the attempts run out the agent stays in its state and waits for a retry.
+ * timeout rather than the long overall timeout. Kept at 10 s: on the stream endpoint a call beats every
+ * 0.6 of it (activities/model-call/stream-progress.ts), and each recorded heartbeat is a billable action,
+ * so a shorter timeout would make long answers cost more. Temporal's retry is the only retry layer (SDK
+ * retries are off). After the attempts run out the agent stays in its state and waits for a retry.
  */
 export const DEFAULT_MODEL_ACTIVITY_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '10 minutes',
@@ -20,10 +28,13 @@ export const DEFAULT_MODEL_ACTIVITY_OPTIONS: ActivityOptions = {
 /**
  * Tool runs: a tool's own failures come back as Failed results, not activity failures; these retries
  * cover infrastructure (a worker dying mid-run, a timeout). Tools get an idempotency key for that.
+ * The runtime heartbeats every second while a tool's body runs, whether or not the tool calls
+ * `ctx.heartbeat` (activities/execute-tool.ts): a 3 s timeout notices a dead worker within 3 s and
+ * leaves 2 s for a stalled event loop. A body that blocks the event loop longer must run off it.
  */
 export const DEFAULT_TOOL_ACTIVITY_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '60 minutes', // above any tool's own timeout (at most 55 minutes)
-  heartbeatTimeout: '10 seconds',
+  heartbeatTimeout: '3 seconds',
   retry: {
     initialInterval: '1 second',
     backoffCoefficient: 2,
@@ -32,6 +43,9 @@ export const DEFAULT_TOOL_ACTIVITY_OPTIONS: ActivityOptions = {
     maximumAttempts: 10,
   },
 };
+
+/** The tool options of runs made before FAILOVER_HEARTBEATS_CHANGE, as they were recorded. */
+export const TOOL_ACTIVITY_OPTIONS_BEFORE_FAILOVER: ActivityOptions = { ...DEFAULT_TOOL_ACTIVITY_OPTIONS, heartbeatTimeout: '10 seconds' };
 
 /**
  * Seals: a segment of a few hundred KB written to the blob store. Retried while the store is away (it

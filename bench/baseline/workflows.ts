@@ -22,6 +22,8 @@ export interface BaselineEntry {
 export interface BaselineState {
   modelCallsPerTurn: number;
   toolCallsPerTurn: number;
+  /** The recovery benchmark's slow tool: each tool run takes this long (absent: instant). */
+  toolMs?: number;
   historyBudgetBytes?: number;
   entries?: BaselineEntry[];
   inbox?: Array<{ inputSeq: number; text: string }>;
@@ -37,7 +39,7 @@ export const ask = defineUpdate<BaselineOutcome, [{ text: string }]>('ask');
 export const configure = defineUpdate<void, [{ historyBudgetBytes: number }]>('configure');
 
 export async function baselineAgent(start: BaselineState): Promise<void> {
-  const s: Required<BaselineState> = {
+  const s: Required<Omit<BaselineState, 'toolMs'>> & Pick<BaselineState, 'toolMs'> = {
     historyBudgetBytes: DEFAULT_HISTORY_BUDGET_BYTES,
     entries: [],
     inbox: [],
@@ -86,7 +88,7 @@ export async function baselineAgent(start: BaselineState): Promise<void> {
     s.entries.push({ seq: s.entries.length + 1, kind: 'input', text: input.text });
     for (let i = 0; i < s.modelCallsPerTurn; i++) {
       await fakeModel();
-      if (i < s.toolCallsPerTurn) await fakeTool();
+      if (i < s.toolCallsPerTurn) await (s.toolMs ? fakeTool(s.toolMs) : fakeTool());
     }
     s.entries.push({ seq: s.entries.length + 1, kind: 'answer', text: 'ok' });
     s.answeredUpTo = input.inputSeq;

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from '@temporalio/worker';
 import type { HistoryEntry } from '../../agent/index';
+import { FAILOVER_HEARTBEATS_CHANGE } from '../../workflows/activity-options';
 import { maybeRecordHistory } from '../support/record-history';
 import { type ChildWorker, startChildWorker } from '../support/child-worker';
 import { connectTest, eventually, type TestContext, uniqueId, workflowBundle } from '../support/temporal';
@@ -89,8 +90,23 @@ test('SIGKILL mid-tool and mid-model-call: the turn finishes, nothing is lost, r
   // The recorded history replays against the current workflow code.
   const recorded = await t.agents.handle(agentId).fetchHistory();
   await Worker.runReplayHistory({ workflowBundle: workflowBundle() }, recorded, agentId);
-  await maybeRecordHistory(t.agents.handle(agentId), 'crash-recovery_v1.json');
+  await maybeRecordHistory(t.agents.handle(agentId), 'crash-recovery_v2.json');
+
+  // Tools were scheduled with the failover heartbeat timeout, under its change's marker; model calls as before.
+  const events = recorded.events ?? [];
+  const heartbeatSeconds = (type: string) =>
+    events
+      .map((e) => e.activityTaskScheduledEventAttributes)
+      .filter((a) => a?.activityType?.name === type)
+      .map((a) => Number(a!.heartbeatTimeout?.seconds ?? 0));
+  expect(new Set(heartbeatSeconds('executeTool'))).toEqual(new Set([3]));
+  expect(new Set(heartbeatSeconds('callModel'))).toEqual(new Set([10]));
+  const markers = events.map((e) => e.markerRecordedEventAttributes).filter((m) => m?.markerName === 'core_patch');
+  const patchIds = markers.flatMap((m) => Object.values(m!.details ?? {}).flatMap((p) => (p.payloads ?? []).map((d) => payloadText(d.data))));
+  expect(patchIds).toContainEqual(expect.stringContaining(FAILOVER_HEARTBEATS_CHANGE));
 });
+
+const payloadText = (data: Uint8Array | null | undefined) => (data ? Buffer.from(data).toString('utf8') : '');
 
 function summarize(history: HistoryEntry[]): string[] {
   return history.map((e) => {

@@ -6,7 +6,12 @@ import { condition, isCancellation, log, proxyActivities, sleep, workflowInfo } 
 import type { createActivities } from '../../activities/index';
 import type { CallModelInput } from '../../activities/types';
 import { type Agent, type ArchiveIndex, InfrastructureError, type StepDeps, effectKey, segmentsForContext } from '../../agent/index';
-import { DEFAULT_MODEL_ACTIVITY_OPTIONS, DEFAULT_TOOL_ACTIVITY_OPTIONS } from '../activity-options';
+import {
+  DEFAULT_MODEL_ACTIVITY_OPTIONS,
+  DEFAULT_TOOL_ACTIVITY_OPTIONS,
+  FAILOVER_HEARTBEATS_CHANGE,
+  TOOL_ACTIVITY_OPTIONS_BEFORE_FAILOVER,
+} from '../activity-options';
 import { entryFeed } from '../entry-feed';
 import { MODEL_ROUTING_CHANGE, ROUTED_START_TIMEOUT, isRoutable, notTaken, notTakenFailure, providerOf, providerTaskQueue } from '../model-routing';
 import { TIMERS_CARRIED_PATCH } from '../run-changes';
@@ -37,6 +42,8 @@ export interface StepWaits {
 export function stepDeps(agent: Agent, changed: (change: string) => boolean, waits: StepWaits, delegate: StepDeps['delegate']): StepDeps {
   const { workflowId, runId } = workflowInfo();
   const feed = entryFeed(() => agent.state.entries);
+  // Asked when a tool run is scheduled, so a run that runs no tool records no marker.
+  const toolOptions = () => (changed(FAILOVER_HEARTBEATS_CHANGE) ? DEFAULT_TOOL_ACTIVITY_OPTIONS : TOOL_ACTIVITY_OPTIONS_BEFORE_FAILOVER);
   return {
     delegate,
     async callModel(request) {
@@ -102,7 +109,7 @@ export function stepDeps(agent: Agent, changed: (change: string) => boolean, wai
     async executeTool(call, options) {
       let result;
       try {
-        result = await executeTool.executeWithOptions({ ...DEFAULT_TOOL_ACTIVITY_OPTIONS, summary: `tool ${call.toolName}` }, [
+        result = await executeTool.executeWithOptions({ ...toolOptions(), summary: `tool ${call.toolName}` }, [
           {
             ...(options?.approved ? { approved: true } : {}),
             ...(options?.offered === false ? { offered: false } : {}),
