@@ -2,7 +2,7 @@
 import type { ActivityOptions } from '@temporalio/workflow';
 
 /**
- * Since this change tool runs are scheduled with the 3 s heartbeat timeout below (before: 10 s), so a
+ * Since this change tool runs are scheduled with the 4 s heartbeat timeout below (before: 10 s), so a
  * worker killed mid-tool is noticed in seconds. Asked where a tool run is scheduled.
  */
 export const FAILOVER_HEARTBEATS_CHANGE = 'heartbeat-timeouts-for-failover';
@@ -29,12 +29,12 @@ export const DEFAULT_MODEL_ACTIVITY_OPTIONS: ActivityOptions = {
  * Tool runs: a tool's own failures come back as Failed results, not activity failures; these retries
  * cover infrastructure (a worker dying mid-run, a timeout). Tools get an idempotency key for that.
  * The runtime heartbeats every second while a tool's body runs, whether or not the tool calls
- * `ctx.heartbeat` (activities/execute-tool.ts): a 3 s timeout notices a dead worker within 3 s and
- * leaves 2 s for a stalled event loop. A body that blocks the event loop longer must run off it.
+ * `ctx.heartbeat` (activities/execute-tool.ts): a 4 s timeout notices a dead worker within 3–4 s and
+ * leaves 3 s for a stalled event loop (3 s, with 2 to spare, tripped on a machine at a load of 18 on 2 cores). A body that blocks the event loop longer must run off it.
  */
 export const DEFAULT_TOOL_ACTIVITY_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '60 minutes', // above any tool's own timeout (at most 55 minutes)
-  heartbeatTimeout: '3 seconds',
+  heartbeatTimeout: '4 seconds',
   retry: {
     initialInterval: '1 second',
     backoffCoefficient: 2,

@@ -99,7 +99,7 @@ test('SIGKILL mid-tool and mid-model-call: the turn finishes, nothing is lost, r
       .map((e) => e.activityTaskScheduledEventAttributes)
       .filter((a) => a?.activityType?.name === type)
       .map((a) => Number(a!.heartbeatTimeout?.seconds ?? 0));
-  expect(new Set(heartbeatSeconds('executeTool'))).toEqual(new Set([3]));
+  expect(new Set(heartbeatSeconds('executeTool'))).toEqual(new Set([4]));
   expect(new Set(heartbeatSeconds('callModel'))).toEqual(new Set([10]));
   const markers = events.map((e) => e.markerRecordedEventAttributes).filter((m) => m?.markerName === 'core_patch');
   const patchIds = markers.flatMap((m) => Object.values(m!.details ?? {}).flatMap((p) => (p.payloads ?? []).map((d) => payloadText(d.data))));
