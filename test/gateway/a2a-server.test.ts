@@ -6,7 +6,6 @@
  * started again; the client's resubscribe gets the rest from the agent, and the task ends completed with
  * the answer as its artifact — one tool run, two model calls, nothing kept by the gateway.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,12 +16,12 @@ import { defineTool } from '../../activities/index';
 import { type RunningGateway, serveGateway } from '../../gateway/serve-gateway';
 import { tokensFromEnv } from '../../gateway/tokens';
 import { a2aClient, eventShape, partsText, taskOf, userMessage } from '../support/a2a-client';
+import { startChildGateway } from '../support/child-gateway';
 import { useProviderServers } from '../support/provider-servers';
-import { eventually, testAddress, uniqueId, withWorker } from '../support/temporal';
+import { eventually, uniqueId, withWorker } from '../support/temporal';
 import { slowReportTool, waitForFile } from '../fixtures/test-tools';
 
 const { t, p, taskQueue } = useProviderServers('a2a', { each: true });
-const ROOT = path.resolve(__dirname, '../..');
 const TOKEN = `a2a-${uniqueId('tok')}`;
 const model = 'openai:gpt-4.1-mini';
 
@@ -123,49 +122,6 @@ test('cards: the default agent’s is public and names the bearer scheme; each a
   });
 });
 
-interface ChildGateway {
-  url: string;
-  port: number;
-  kill(): Promise<void>;
-}
-
-/** `livecontext serve` from the sources, in its own process, with the token, on `port` (0: any free one). */
-async function startChildGateway(port: number): Promise<ChildGateway> {
-  const proc: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', '-e', "require('./cli/cli').run(process.argv.slice(1))", 'serve', '--port', String(port)],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        TEMPORAL_ADDRESS: testAddress(),
-        LIVECONTEXT_TASK_QUEUE: taskQueue,
-        LIVECONTEXT_GATEWAY_TOKEN: TOKEN,
-        LIVECONTEXT_GATEWAY_READ_TOKEN: '',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let out = '';
-  proc.stdout!.on('data', (d) => (out += d));
-  proc.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  const url = await eventually(
-    () => /Gateway on (http:\/\/\S+) /.exec(out)?.[1] ?? (proc.exitCode !== null && 'exited'),
-    60_000,
-    'the gateway process to listen',
-  );
-  if (url === 'exited') throw new Error(`The gateway exited:\n${out}`);
-  return {
-    url,
-    port: Number(new URL(url).port),
-    async kill() {
-      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
-      await exited;
-    },
-  };
-}
-
 test('a turn with a tool approval answered over A2A, across a gateway SIGKILLed mid-task: resubscribe gets the rest, the task ends completed with its answer', async () => {
   const agentId = uniqueId('a2a-turn');
   const controlDir = mkdtempSync(path.join(tmpdir(), 'lc-a2a-ctl-'));
@@ -175,7 +131,7 @@ test('a turn with a tool approval answered over A2A, across a gateway SIGKILLed 
   );
   await withWorker({ taskQueue, models: p.models(), tools: [releaseTool(controlDir)], workspaceRoot: controlDir }, async () => {
     await t.agents.start(agentId, { model, tools: ['release'] });
-    let gateway = await startChildGateway(0);
+    let gateway = await startChildGateway(taskQueue, 0, TOKEN);
     try {
       // The turn runs until its tool call waits for a person: the stream ends there, input-required.
       const client = await a2aClient(gateway.url, agentId, TOKEN);
@@ -199,7 +155,7 @@ test('a turn with a tool approval answered over A2A, across a gateway SIGKILLed 
       expect(taskOf(during[0])).toMatchObject({ id: taskId, status: { state: TaskState.TASK_STATE_WORKING } });
 
       // A new gateway process; the client resubscribes (the tool still runs), then the tool finishes.
-      gateway = await startChildGateway(gateway.port);
+      gateway = await startChildGateway(taskQueue, gateway.port, TOKEN);
       const again = await a2aClient(gateway.url, agentId, TOKEN);
       const rest: StreamResponse[] = [];
       const resumed = collect(again.resubscribeTask({ id: taskId, tenant: '' }), rest);

@@ -6,15 +6,15 @@
  * joined (how the text was cut depends on when it was polled). The same for an AG-UI run (POST) against
  * the same run posted again once it was over. The agent continues as new after every step meanwhile.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deployTool } from '../fixtures/test-tools';
 import { startTestGateway, type TestGateway } from '../support/gateway';
+import { startChildGateway } from '../support/child-gateway';
 import { useProviderServers } from '../support/provider-servers';
 import { type SseFrame, type SseRequest, collectSse, normalised, readSse } from '../support/sse-reader';
-import { eventually, testAddress, uniqueId, withWorker } from '../support/temporal';
+import { eventually, uniqueId, withWorker } from '../support/temporal';
 
 const { t, p, taskQueue } = useProviderServers('events-reconnect', { each: true });
 let steady: TestGateway;
@@ -23,51 +23,7 @@ beforeAll(async () => {
 });
 afterAll(async () => steady?.close());
 
-const ROOT = path.resolve(__dirname, '../..');
 const words = (n: number, w: string) => Array.from({ length: n }, (_, i) => `${w}${i}`).join(' ');
-
-interface ChildGateway {
-  url: string;
-  port: number;
-  kill(): Promise<void>;
-}
-
-/** `livecontext serve` from the sources, in its own process, on `port` (0: any free one). */
-async function startChildGateway(port: number): Promise<ChildGateway> {
-  const proc: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', '-e', "require('./cli/cli').run(process.argv.slice(1))", 'serve', '--port', String(port)],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        TEMPORAL_ADDRESS: testAddress(),
-        LIVECONTEXT_TASK_QUEUE: taskQueue,
-        LIVECONTEXT_GATEWAY_TOKEN: '',
-        LIVECONTEXT_GATEWAY_READ_TOKEN: '',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let out = '';
-  proc.stdout!.on('data', (d) => (out += d));
-  proc.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  const url = await eventually(
-    () => /Gateway on (http:\/\/\S+) /.exec(out)?.[1] ?? (proc.exitCode !== null && 'exited'),
-    60_000,
-    'the gateway process to listen',
-  );
-  if (url === 'exited') throw new Error(`The gateway exited:\n${out}`);
-  return {
-    url,
-    port: Number(new URL(url).port),
-    async kill() {
-      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
-      await exited;
-    },
-  };
-}
 
 /**
  * Reads from a gateway process until `cut` says so, kills the process there (the reader then sees its
@@ -80,7 +36,7 @@ async function readAcrossRestart(
   done: (f: SseFrame) => boolean,
   opened: () => void,
 ) {
-  let gateway = await startChildGateway(0);
+  let gateway = await startChildGateway(taskQueue, 0);
   const before: SseFrame[] = [];
   let killed = false;
   try {
@@ -96,7 +52,7 @@ async function readAcrossRestart(
     // the connection to the killed process broke
   }
   expect(killed).toBe(true);
-  gateway = await startChildGateway(gateway.port);
+  gateway = await startChildGateway(taskQueue, gateway.port);
   try {
     const lastId = before.at(-1)!.id!;
     const after = await collectSse(gateway.url + pathAndQuery, { ...request, headers: { ...request.headers, 'last-event-id': lastId } }, done);

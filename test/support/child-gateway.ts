@@ -12,8 +12,8 @@ export interface ChildGateway {
   kill(): Promise<void>;
 }
 
-/** Starts the gateway on `port` (0: any free one) for the agents of `taskQueue`, without tokens. */
-export async function startChildGateway(taskQueue: string, port = 0): Promise<ChildGateway> {
+/** Starts the gateway on `port` (0: any free one) for the agents of `taskQueue`, with `token` as its full token (default none). */
+export async function startChildGateway(taskQueue: string, port = 0, token = ''): Promise<ChildGateway> {
   const proc: ChildProcess = spawn(
     process.execPath,
     ['--import', 'tsx', '-e', "require('./cli/cli').run(process.argv.slice(1))", 'serve', '--port', String(port)],
@@ -23,7 +23,7 @@ export async function startChildGateway(taskQueue: string, port = 0): Promise<Ch
         ...process.env,
         TEMPORAL_ADDRESS: testAddress(),
         LIVECONTEXT_TASK_QUEUE: taskQueue,
-        LIVECONTEXT_GATEWAY_TOKEN: '',
+        LIVECONTEXT_GATEWAY_TOKEN: token,
         LIVECONTEXT_GATEWAY_READ_TOKEN: '',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
