@@ -215,8 +215,8 @@ export const TurnOutcomeSchema = z
     z.object({ inputSeq: z.number(), status: z.literal('reset') }),
     z.object({ inputSeq: z.number(), status: z.literal('interrupted'), by: z.string().optional() }).describe('A person interrupted the turn.'),
     z
-      .object({ inputSeq: z.number(), status: z.literal('asked'), question: z.string() })
-      .describe('The turn ended with a question for the person; the reply is the next input.'),
+      .object({ inputSeq: z.number(), status: z.literal('asked'), question: z.string(), waitId: z.string().optional() })
+      .describe('The turn ended with a question for the person; the reply is the next input (answer `waitId` to be its only answer).'),
     z.object({ inputSeq: z.number(), status: z.literal('continued') }),
     z.object({ inputSeq: z.number(), status: z.literal('archived') }),
   ])

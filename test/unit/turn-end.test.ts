@@ -99,7 +99,7 @@ test('ask_user ends the turn with its question; the reply is the next input', as
   agent.enqueueInput({ text: 'book a train' });
   await run(agent, d, 10);
   expect(agent.state.entries.at(-1)).toMatchObject({ kind: 'turn_end', reason: 'ask_user', question: 'Which city?' });
-  expect(agent.turnOutcome(1)).toEqual({ inputSeq: 1, status: 'asked', question: 'Which city?' });
+  expect(agent.turnOutcome(1)).toEqual({ inputSeq: 1, status: 'asked', question: 'Which city?', waitId: 'question-4' });
   await repliedAndAnswered(agent, d, 'Lyon', 'Booked for Lyon.');
 });
 
@@ -111,7 +111,7 @@ test('two ask_user calls in one reply: both questions reach the person, numbered
   ]);
   agent.enqueueInput({ text: 'book a train' });
   await run(agent, d, 10);
-  expect(agent.turnOutcome(1)).toEqual({ inputSeq: 1, status: 'asked', question: '1. Which city?\n2. Which day?' });
+  expect(agent.turnOutcome(1)).toEqual({ inputSeq: 1, status: 'asked', question: '1. Which city?\n2. Which day?', waitId: 'question-4' });
   expect(agent.state.entries.at(-2)).toMatchObject({
     kind: 'tool_results',
     results: [
@@ -132,7 +132,7 @@ test('a history recorded before the change keeps its first question only (replay
   };
   agent.enqueueInput({ text: 'book a train' });
   await run(agent, d, 10);
-  expect(agent.turnOutcome(1)).toEqual({ inputSeq: 1, status: 'asked', question: 'Which city?' });
+  expect(agent.turnOutcome(1)).toEqual({ inputSeq: 1, status: 'asked', question: 'Which city?', waitId: 'question-4' });
 });
 
 test('an import refuses a turn_end that leaves tool calls unanswered', () => {
