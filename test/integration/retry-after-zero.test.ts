@@ -19,10 +19,8 @@ test.each([
     const before = fake.requests.length;
     fake.enqueue({ kind: 'error', status: 429, headers: { [header]: value } }, { kind: 'stream', text: 'after a zero retry-after' });
     await t.agents.start(agentId, { model: provider === 'openai' ? 'openai:gpt-4.1-mini' : 'anthropic:claude-sonnet-4-6' });
-    const started = Date.now();
     const outcome = await t.agents.ask(agentId, 'hello');
     expect(outcome).toMatchObject({ status: 'answered', answer: { contents: ['after a zero retry-after'] } });
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(fake.requests.length - before).toBe(2); // the 429, then the retry
     expect((await t.agents.state(agentId)).lastError).toBeNull();
   });
