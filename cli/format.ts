@@ -31,7 +31,8 @@ export function formatEntry(entry: HistoryEntry): string[] {
     case 'tool_results':
       if (entry.results.length === 0 && entry.executeError) return [`#${entry.seq}   ← not run: ${clip(entry.executeError, 120)}`];
       return entry.results.map(
-        (r) => `#${entry.seq}   ← ${r.toolName} ${r.status}${attemptsNote(r.metadata)}${unknownOutcomeNote(r.metadata)}: ${clip(r.result, 120)}`,
+        (r) =>
+          `#${entry.seq}   ← ${r.toolName} ${r.status}${decisionNote(r.metadata)}${attemptsNote(r.metadata)}${unknownOutcomeNote(r.metadata)}: ${clip(r.result, 120)}`,
       );
     case 'widget_write':
       return [`#${entry.seq} ${entry.by ?? 'host'} wrote to ${entry.widget}: ${clip(JSON.stringify(entry.write), 120)}`];
@@ -71,6 +72,15 @@ export function attemptsNote(metadata: Record<string, unknown> | undefined): str
   const errors = Array.isArray(metadata?.attempt_errors) ? (metadata.attempt_errors as Array<{ attempt?: unknown; error?: unknown }>) : [];
   const why = errors.map((e) => `; ${String(e?.attempt)}: ${clip(String(e?.error ?? ''), 60)}`).join('');
   return ` (${attempts} attempts${why})`;
+}
+
+/** ` (approved through rest by ada at …)` for a call a person decided on (metadata `decision`), else ''. */
+export function decisionNote(metadata: Record<string, unknown> | undefined): string {
+  const d = metadata?.decision as { approved?: unknown; door?: unknown; by?: unknown; at?: unknown } | undefined;
+  if (!d || typeof d.approved !== 'boolean' || typeof d.door !== 'string') return '';
+  const by = typeof d.by === 'string' ? ` by ${d.by}` : '';
+  const at = typeof d.at === 'string' ? ` at ${d.at}` : '';
+  return ` (${d.approved ? 'approved' : 'denied'} through ${d.door}${by}${at})`;
 }
 
 /**
