@@ -597,6 +597,23 @@ export class Agent {
     return true;
   }
 
+  /**
+   * An interrupt aimed at input `inputSeq`'s turn (a protocol task is one turn): refused unless that turn
+   * is the one running, so a cancel that races the turn's end never cuts the next turn short.
+   */
+  checkInterrupt(inputSeq: number | undefined): void {
+    if (inputSeq === undefined) return;
+    if (!Number.isInteger(inputSeq) || inputSeq < 1)
+      throw new InputRejectedError('BAD_INPUT_SEQ', `inputSeq must be a positive integer (got ${String(inputSeq)}).`);
+    if (inputSeq >= this.nextInputSeqValue) throw new InputRejectedError('NOT_RUNNING', `Input #${inputSeq} is not running: the agent has not received it.`);
+    if (inputSeq > this.consumedInputSeqValue) {
+      throw new InputRejectedError('NOT_RUNNING', `Input #${inputSeq} is not running: it is still queued behind input #${this.consumedInputSeqValue}'s turn.`);
+    }
+    const outcome = this.turnOutcome(inputSeq);
+    if (outcome && outcome.status !== 'error')
+      throw new InputRejectedError('NOT_RUNNING', `Input #${inputSeq}'s turn is over (${outcome.status}); nothing was interrupted.`);
+  }
+
   /** One unit of work for the current state (seed 004 `DoStep()`). */
   async doStep(deps: StepDeps): Promise<StepOutcome> {
     const before = this.runState;

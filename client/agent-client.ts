@@ -450,10 +450,12 @@ export class AgentClient {
   /**
    * Ends the running turn without an answer (seed 004): the model call or tools in flight are cancelled,
    * finished tool calls keep their results, and the agent waits for new input; the next input continues
-   * the conversation. `interrupted: false` when the agent was not working on a turn.
+   * the conversation. `interrupted: false` when the agent was not working on a turn. With `inputSeq`, only
+   * that input's turn is interrupted: InputRejectedError `NOT_RUNNING` when it is queued or over.
    */
-  interrupt(agentId: string, by?: string): Promise<{ interrupted: boolean; lastSeq: number }> {
-    return this.calls.change(agentId, (updateId) => this.handle(agentId).executeUpdate(interruptUpdate, { args: [by ? { by } : {}], updateId }));
+  interrupt(agentId: string, by?: string, options: { inputSeq?: number } = {}): Promise<{ interrupted: boolean; lastSeq: number }> {
+    const request = { ...(by ? { by } : {}), ...(options.inputSeq !== undefined ? { inputSeq: options.inputSeq } : {}) };
+    return this.calls.change(agentId, (updateId) => this.handle(agentId).executeUpdate(interruptUpdate, { args: [request], updateId }));
   }
 
   /**

@@ -98,3 +98,10 @@ function refused(code: string, message: string): HttpError {
 export function errorBody(e: HttpError): ErrorBody {
   return { error: { code: e.code, message: e.message, ...(e.issues !== undefined ? { issues: e.issues } : {}) } };
 }
+
+/** A catch handler that lets the agent's refusal `code` pass (the caller reads the outcome instead) and rethrows the rest. */
+export function passRefusal(code: string): (err: unknown) => void {
+  return (err) => {
+    if (toHttpError(err).code !== code) throw err;
+  };
+}

@@ -189,6 +189,8 @@ export const subAgentResultSignal = defineSignal<[SubAgentResult]>('subAgentResu
 /** Who asks to interrupt the running turn (free text, shown in history). */
 export interface InterruptRequest {
   by?: string;
+  /** Only if this input's turn is the one running (refused NOT_RUNNING otherwise): a protocol task's cancel. */
+  inputSeq?: number;
 }
 /**
  * Ends the running turn without an answer: the model call or tools in flight are cancelled, finished

@@ -33,6 +33,7 @@ import {
 } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 import type { AgentClient } from '../../client/agent-client';
+import { passRefusal } from '../http-errors';
 import { answerWait, replyText } from './answer-wait';
 import { type TurnRef, taskIdOf, turnOf } from './task-id';
 import { FINAL_STATES, isPause, readTask } from './task-view';
@@ -90,7 +91,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
       throw new TaskNotCancelableError(`Task ${params.id} is queued behind the agent's current turn; cancel that one.`);
     if (task.metadata?.outcome === 'asked')
       throw new TaskNotCancelableError(`Task ${params.id}'s turn is over: it asked a question, which a new message may answer or leave.`);
-    await this.agents.interrupt(ref.agentId, SENDER);
+    await this.agents.interrupt(ref.agentId, SENDER, { inputSeq: ref.inputSeq }).catch(passRefusal('NOT_RUNNING')); // its turn ended meanwhile: the task reads the outcome
     let last = task;
     for await (const t of this.snapshots(ref)) last = t;
     return last;

@@ -9,7 +9,7 @@ import type { CallToolResult, Result, Task } from '@modelcontextprotocol/sdk/typ
 import type { TurnOutcome } from '../../agent/index';
 import { outcomeText } from '../../client/outcome-text';
 import type { AgentStatus } from '../../workflows/messages';
-import { toHttpError } from '../http-errors';
+import { passRefusal, toHttpError } from '../http-errors';
 import { awaitTurn, turnIsOver } from './await-turn';
 import type { McpToolContext } from './tool-context';
 import { reportTurn } from './turn-report';
@@ -92,7 +92,7 @@ export class TurnTaskStore implements TaskStore {
     if (look.state.consumedInputSeq < ref.inputSeq) {
       throw new ToolRefusal(`Input #${ref.inputSeq} is still queued behind an earlier turn of agent "${ref.agentId}"; it can be cancelled once it runs.`);
     }
-    await this.ctx.agents.interrupt(ref.agentId, MCP_CANCEL_BY);
+    await this.ctx.agents.interrupt(ref.agentId, MCP_CANCEL_BY, { inputSeq: ref.inputSeq }).catch(passRefusal('NOT_RUNNING')); // its turn ended meanwhile: the task reads the outcome
     await awaitTurn(this.ctx.agents, ref.agentId, ref.inputSeq, { waitMs: CANCEL_SETTLE_MS, pollMs: this.ctx.pollMs });
   }
 

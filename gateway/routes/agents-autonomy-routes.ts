@@ -9,7 +9,12 @@ import { type ApiApp, errorResponses, jsonBody, jsonResponse } from '../openapi'
 
 const TAG = ['autonomy'];
 
-const InterruptBody = z.object({ by: z.string().max(200).optional() }).strict();
+const InterruptBody = z
+  .object({
+    by: z.string().max(200).optional(),
+    inputSeq: z.number().int().positive().optional().describe("Only this input's turn: 409 `NOT_RUNNING` when it is queued or over"),
+  })
+  .strict();
 const InterruptResult = z
   .object({ interrupted: z.boolean().describe('false: the agent was not working on a turn'), lastSeq: z.number() })
   .meta({ id: 'InterruptResult' });
@@ -70,7 +75,7 @@ export const interruptAgent = createRoute({
   tags: TAG,
   summary: 'End the running turn without an answer: its model call or tools are cancelled, and the agent waits for input',
   request: { params: AgentPath, body: jsonBody(InterruptBody, false) },
-  responses: { 200: jsonResponse(InterruptResult, 'Recorded (or nothing was running).'), ...errorResponses(403, 404, 415) },
+  responses: { 200: jsonResponse(InterruptResult, 'Recorded (or nothing was running).'), ...errorResponses(403, 404, 409, 415) },
 });
 
 export const listSchedules = createRoute({
@@ -129,7 +134,8 @@ async function onSchedule<T>(run: () => Promise<T>): Promise<T> {
 export function mountAgentAutonomyRoutes(api: ApiApp, agents: AgentClient): void {
   api.openapi(interruptAgent, async (c) => {
     const { id } = c.req.valid('param');
-    return c.json(await agents.interrupt(id, c.req.valid('json').by ?? 'http'), 200);
+    const body = c.req.valid('json');
+    return c.json(await agents.interrupt(id, body.by ?? 'http', { inputSeq: body.inputSeq }), 200);
   });
   api.openapi(listSchedules, async (c) => c.json({ schedules: await agents.schedules.list(c.req.valid('param').id) }, 200));
   api.openapi(addSchedule, async (c) => {

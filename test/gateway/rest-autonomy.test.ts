@@ -22,7 +22,15 @@ test('POST /agents/:id/interrupt ends a running turn; schedules are added, liste
     const { body: accepted } = await gw.request('POST', `/agents/${agentId}/input`, { text: 'sleep 60' }, as);
     await eventually(async () => (await t.agents.state(agentId)).runState === 'WaitingToolResults', 30_000, 'the timer to run');
     expect(await gw.request('POST', `/agents/${agentId}/interrupt`, { by: 'ops' }, { token: 'read' })).toMatchObject({ status: 403 });
-    expect(await gw.request('POST', `/agents/${agentId}/interrupt`, { by: 'ops' }, as)).toMatchObject({ status: 200, body: { interrupted: true } });
+    // Aimed at an input not running yet: refused, the turn goes on.
+    expect(await gw.request('POST', `/agents/${agentId}/interrupt`, { by: 'ops', inputSeq: accepted.inputSeq + 1 }, as)).toMatchObject({
+      status: 409,
+      body: { error: { code: 'NOT_RUNNING' } },
+    });
+    expect(await gw.request('POST', `/agents/${agentId}/interrupt`, { by: 'ops', inputSeq: accepted.inputSeq }, as)).toMatchObject({
+      status: 200,
+      body: { interrupted: true },
+    });
     expect(await gw.request('GET', `/agents/${agentId}/answers/${accepted.inputSeq}`, undefined, as)).toMatchObject({
       status: 200,
       body: { status: 'interrupted', by: 'ops' },

@@ -98,6 +98,37 @@ test.each([OPENAI, ANTHROPIC])(
   },
 );
 
+test("an interrupt aimed at one input's turn: refused while that input is queued or its turn is over, so it never cuts another turn", async () => {
+  await withWorker({ taskQueue, models: p.models(), tools: [slowTool] }, async () => {
+    const agentId = uniqueId('interrupt-seq');
+    const [one, two] = [uniqueId('topic'), uniqueId('topic')];
+    const slowCall = (topic: string) => ({ kind: 'stream' as const, toolCalls: [{ name: 'slow_report', arguments: JSON.stringify({ topic }) }] });
+    p.openai.enqueue(slowCall(one), slowCall(two));
+    await t.agents.start(agentId, { model: OPENAI });
+    const first = await t.agents.send(agentId, 'report one');
+    const second = await t.agents.send(agentId, 'report two');
+    await eventually(() => seen.includes(`started ${one}`), 60_000, 'the first slow tool to start');
+
+    const refusal = (message: RegExp) => ({ cause: { type: 'NOT_RUNNING', message: expect.stringMatching(message) } });
+    await expect(t.agents.interrupt(agentId, 'cancel of task two', { inputSeq: second.inputSeq })).rejects.toMatchObject(
+      refusal(new RegExp(`Input #${second.inputSeq} is not running: it is still queued behind input #${first.inputSeq}`)),
+    );
+    await expect(t.agents.interrupt(agentId, 'cancel of task one', { inputSeq: first.inputSeq })).resolves.toMatchObject({ interrupted: true });
+    await expect(t.agents.waitForAnswer(agentId, first.inputSeq)).resolves.toMatchObject({ status: 'interrupted', by: 'cancel of task one' });
+
+    // Input two's turn runs now: a late second cancel of task one leaves it alone.
+    await eventually(() => seen.includes(`started ${two}`), 60_000, 'the second slow tool to start');
+    await expect(t.agents.interrupt(agentId, 'late cancel of task one', { inputSeq: first.inputSeq })).rejects.toMatchObject(
+      refusal(new RegExp(`Input #${first.inputSeq}'s turn is over \\(interrupted\\)`)),
+    );
+    expect((await t.agents.state(agentId)).runState).not.toBe('WaitingInput');
+    await expect(t.agents.interrupt(agentId, 'cancel of task two', { inputSeq: second.inputSeq })).resolves.toMatchObject({ interrupted: true });
+    await expect(t.agents.waitForAnswer(agentId, second.inputSeq)).resolves.toMatchObject({ status: 'interrupted', by: 'cancel of task two' });
+    const ends = (await t.agents.history(agentId)).filter((e) => e.kind === 'turn_end');
+    expect(ends.map((e) => (e.kind === 'turn_end' ? e.by : undefined))).toEqual(['cancel of task one', 'cancel of task two']);
+  });
+});
+
 test('ask_user ends the turn with a question; the reply continues the conversation', async () => {
   await withWorker({ taskQueue, models: p.models() }, async () => {
     const agentId = uniqueId('asker');

@@ -13,6 +13,7 @@ import {
   answerWaitUpdate,
   setToolRulesUpdate,
   interruptUpdate,
+  type InterruptRequest,
   type NotebookWrite,
   resetUpdate,
   resolveToolCallUpdate,
@@ -152,6 +153,7 @@ export function registerControlHandlers(agent: Agent, run: RunControl, { status,
       await condition(() => run.interrupts !== seen || run.ending());
       return { interrupted: run.interrupts !== seen, lastSeq: agent.state.lastSeq };
     }),
+    { validator: refusing((request: InterruptRequest | undefined) => agent.checkInterrupt(request?.inputSeq)) },
   );
   setHandler(
     resetUpdate,
