@@ -31,9 +31,9 @@ export const A2aAgentEntry = z
 export type A2aAgentEntry = z.infer<typeof A2aAgentEntry>;
 
 /** The tool's name is the entry's key, so it follows the providers' rule for tool names. */
-const AgentName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'a tool name: letters, digits, "_" and "-", at most 64');
+const AGENT_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
-export const A2aAgentsFile = z.object({ a2aAgents: z.record(AgentName, A2aAgentEntry) });
+export const A2aAgentsFile = z.object({ a2aAgents: z.record(z.string(), A2aAgentEntry) });
 export type A2aAgentsFile = z.infer<typeof A2aAgentsFile>;
 
 /** A remote agent ready to reach: its token read from the environment. */
@@ -68,6 +68,8 @@ export function parseA2aConfig(json: unknown, env: NodeJS.ProcessEnv = process.e
   return Object.entries(parsed.data.a2aAgents)
     .filter(([, entry]) => !entry.disabled)
     .map(([name, entry]) => {
+      if (!AGENT_NAME.test(name))
+        throw new UserError(`Invalid ${where}: a2aAgents."${name}" is the tool's name, so it is letters, digits, "_" and "-" (at most 64).`, 'A2A_CONFIG');
       let cardUrl: string;
       try {
         cardUrl = cardUrlOf(entry.url);
