@@ -6,6 +6,7 @@
  * worker's environment variable that `tokenEnv` names, so only the variable's name is ever written down;
  * the token stays in the worker's memory and is cut out of every error and result text.
  */
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { UserError } from '../../common/user-error';
 import type { Secret } from '../tools/redact-secrets';
@@ -97,4 +98,15 @@ export function parseA2aConfig(json: unknown, env: NodeJS.ProcessEnv = process.e
 export function a2aAgentsIn(json: unknown, env: NodeJS.ProcessEnv = process.env, where?: string): A2aAgentConfig[] {
   if (!json || typeof json !== 'object' || !('a2aAgents' in json)) return [];
   return parseA2aConfig({ a2aAgents: (json as { a2aAgents: unknown }).a2aAgents }, env, where);
+}
+
+/** The `a2aAgents` of the JSON file `livecontext worker --mcp` reads (one that the MCP configuration already read). */
+export function loadA2aAgentsFile(file: string, env: NodeJS.ProcessEnv = process.env): A2aAgentConfig[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new UserError(`Cannot read the A2A agents of ${file}: ${(err as Error).message}.`, 'A2A_CONFIG');
+  }
+  return a2aAgentsIn(json, env, file);
 }

@@ -1,5 +1,9 @@
 /** The `a2aAgents` configuration: validation with clear errors, the card's URL, the token read from a named variable. */
-import { a2aAgentsIn, cardUrlOf, parseA2aConfig } from '../../activities/a2a/config';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { a2aAgentsIn, cardUrlOf, loadA2aAgentsFile, parseA2aConfig } from '../../activities/a2a/config';
+import { loadMcpConfigFile } from '../../activities/mcp/config';
 
 const env = { B_TOKEN: 'b-token-0123456789' };
 
@@ -32,6 +36,13 @@ test('beside mcpServers in one file: only a2aAgents is read, and a file without 
   const file = { mcpServers: { fs: { command: 'npx' } }, a2aAgents: { b: { url: 'http://localhost:1/' } } };
   expect(a2aAgentsIn(file, env).map((a) => a.name)).toEqual(['b']);
   expect(a2aAgentsIn({ mcpServers: {} }, env)).toEqual([]);
+  // `livecontext worker --mcp` reads both from one file, or a file with agents only.
+  const dir = mkdtempSync(path.join(tmpdir(), 'lc-a2a-cfg-'));
+  writeFileSync(path.join(dir, 'both.json'), JSON.stringify(file));
+  writeFileSync(path.join(dir, 'agents.json'), JSON.stringify({ a2aAgents: file.a2aAgents }));
+  expect(loadMcpConfigFile(path.join(dir, 'both.json'), env).map((s) => s.name)).toEqual(['fs']);
+  expect(loadMcpConfigFile(path.join(dir, 'agents.json'), env)).toEqual([]);
+  expect(loadA2aAgentsFile(path.join(dir, 'agents.json'), env).map((a) => a.name)).toEqual(['b']);
 });
 
 test('clear errors: a missing token variable (named, never a value), a bad URL or name, an unknown field', () => {
