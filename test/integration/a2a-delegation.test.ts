@@ -13,6 +13,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { defineTool } from '../../activities/index';
+import { A2aAgentConnection } from '../../activities/a2a/a2a-connection';
+import { a2aTool } from '../../activities/a2a/a2a-tool';
+import type { ToolContext } from '../../activities/tools/define-tool';
 import type { ToolResultsEntry } from '../../agent/index';
 import { type RunningGateway, serveGateway } from '../../gateway/serve-gateway';
 import { tokensFromEnv } from '../../gateway/tokens';
@@ -157,5 +160,47 @@ test('a remote input-required is A’s tool result (what B asks, its task id); A
     const second = await ask({ message: 'approve', taskId: `turn-1@${agentB}`, contextId: agentB });
     expect(second).toMatchObject({ status: 'Success', result: 'Published the note.', metadata: { a2a_state: 'completed' } });
     expect(await inputsOf(agentB)).toHaveLength(1); // the approval answered B's wait; it was no new input
+    // A2A tools are in the agent's recorded tool catalog, as MCP tools are.
+    expect((await tA.agents.state(agentA)).mcpTools).toContain('agent_b');
+  });
+}, 300_000);
+
+test('an attempt whose worker died before the task id was known sends the same message again: the same message id, the same task at B', async () => {
+  const agentB = uniqueId('b-again');
+  p.openai.enqueue({ kind: 'stream', text: 'B answered once.' });
+  await withAgentB(async (gateway) => {
+    await t.agents.start(agentB, { model, tools: ['lookup', 'publish'] });
+    const connection = new A2aAgentConnection({
+      name: 'agent_b',
+      cardUrl: `${gateway.url}/a2a/agents/${agentB}/.well-known/agent-card.json`,
+      token: TOKEN,
+      secrets: [{ name: 'AGENT_B_TOKEN', value: TOKEN }],
+    });
+    const tool = a2aTool(connection);
+    const beats: unknown[] = [];
+    const ctx = (): ToolContext => ({
+      agentId: 'agent-a',
+      toolCallId: 'call_1',
+      idempotencyKey: `agent-a/${uniqueId('call')}`,
+      workspaceRoot: controlDir,
+      signal: new AbortController().signal,
+      heartbeat: (d) => beats.push(d),
+    });
+    const first = ctx();
+    const once = await tool.execute({ message: 'Say something.' }, first);
+    // The retried attempt found no task id in its details: reconcile says "not done", and the body sends again.
+    await expect(tool.reconcile!({ message: 'Say something.' }, { ...first, previousDetails: { tool_call_id: 'call_1' } })).resolves.toEqual({ notDone: true });
+    const again = await tool.execute({ message: 'Say something.' }, { ...first, previousDetails: { tool_call_id: 'call_1' } });
+    expect(again).toEqual(once);
+    expect(once).toMatchObject({ text: 'B answered once.', metadata: { a2a_task_id: `turn-1@${agentB}`, a2a_state: 'completed' } });
+    expect(await inputsOf(agentB)).toHaveLength(1);
+    expect((await t.agents.state(agentB)).nextInputSeq).toBe(2);
+    expect(beats).toContainEqual(expect.objectContaining({ a2a_task_id: `turn-1@${agentB}` }));
+    // A new call (another key) is a new message: B's next turn.
+    p.openai.enqueue({ kind: 'stream', text: 'B answered twice.' });
+    await expect(tool.execute({ message: 'Say more.' }, ctx())).resolves.toMatchObject({
+      text: 'B answered twice.',
+      metadata: { a2a_task_id: `turn-2@${agentB}` },
+    });
   });
 }, 300_000);
