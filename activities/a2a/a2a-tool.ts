@@ -6,10 +6,12 @@
  * details from the moment it is known; an attempt after the worker died (`reconcile`) follows that task
  * with GetTask instead of sending again, and one whose predecessor died before the id was known sends the
  * same message again (the same message id: the same task). The runtime heartbeats while the task is
- * followed, so a remote task may take minutes (up to the tool's timeout).
+ * followed, so a remote task may take minutes (up to the tool's timeout). An interrupt cancels the remote
+ * task; a worker shutting down does not.
  */
 import { randomUUID } from 'node:crypto';
 import { SendMessageRequest, type Task } from '@a2a-js/sdk';
+import { Context } from '@temporalio/activity';
 import { A2AError } from '@a2a-js/sdk/errors';
 import { z } from 'zod';
 import { type Tool, type ToolContext, type ToolOutput, ToolRetryableError } from '../tools/define-tool';
@@ -59,6 +61,24 @@ export function a2aRequest(args: A2aCallArgs, messageId: string): SendMessageReq
   });
 }
 
+/**
+ * Whether the call's cancellation is one the remote task should end with: an interrupt (Temporal's cancel)
+ * or the tool's own timeout (no Temporal cancellation) — not a worker shutting down, a heartbeat timeout
+ * or a pause, after which another attempt follows the same task.
+ */
+function cancelsRemote(): () => boolean {
+  let activity: Context | undefined;
+  try {
+    activity = Context.current();
+  } catch {
+    activity = undefined; // called outside an activity (tests): every abort is the caller's
+  }
+  return () => {
+    const details = activity?.cancellationDetails;
+    return !details || details.cancelRequested;
+  };
+}
+
 export function a2aTool(connection: A2aAgentConnection): Tool<typeof A2aCallArgs> {
   const name = connection.name;
   const beat = (ctx: ToolContext) => (task: Task) => {
@@ -90,7 +110,8 @@ export function a2aTool(connection: A2aAgentConnection): Tool<typeof A2aCallArgs
       throw err;
     }
   };
-  const follow = (ctx: ToolContext, taskId: string) => exchange(ctx, (client) => followTask(client, taskId, { signal: ctx.signal, onTask: beat(ctx) }));
+  const follow = (ctx: ToolContext, taskId: string) =>
+    exchange(ctx, (client) => followTask(client, taskId, { signal: ctx.signal, onTask: beat(ctx), cancelsRemote: cancelsRemote() }));
   return {
     name,
     get description() {
@@ -103,7 +124,9 @@ export function a2aTool(connection: A2aAgentConnection): Tool<typeof A2aCallArgs
       const known = a2aTaskIdIn(ctx.previousDetails);
       if (known) return follow(ctx, known);
       const messageId = ctx.idempotencyKey || randomUUID();
-      return exchange(ctx, (client) => sendAndFollow(client, a2aRequest(args, messageId), { signal: ctx.signal, onTask: beat(ctx) }));
+      return exchange(ctx, (client) =>
+        sendAndFollow(client, a2aRequest(args, messageId), { signal: ctx.signal, onTask: beat(ctx), cancelsRemote: cancelsRemote() }),
+      );
     },
     // The worker died mid-call: follow the task it started; without one on record, send again (same message id).
     async reconcile(_args, ctx) {

@@ -5,7 +5,8 @@
  * input. A worker that died mid-call leaves the task id behind, and the next attempt calls `followTask`
  * instead of sending again. A remote that is briefly unreachable while followed is asked again (its task
  * goes on without us); an A2A error (no such task…) ends the call. A call cancelled here (interrupt,
- * timeout) cancels the remote task.
+ * the tool's timeout) cancels the remote task; one stopped because its worker shuts down does not (the
+ * next attempt follows the task).
  */
 import type { Message, SendMessageRequest, Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
@@ -21,6 +22,8 @@ export interface FollowOptions {
   onTask: (task: Task) => void;
   /** Called when a poll failed and will be tried again (the remote restarting…). */
   onPollError?: (err: unknown) => void;
+  /** Whether an abort of `signal` should cancel the remote task (default: yes). */
+  cancelsRemote?: () => boolean;
 }
 
 /** Sends `request` (its message id is the call's idempotency key) and follows the task it starts. */
@@ -35,7 +38,10 @@ export async function sendAndFollow(client: Client, request: SendMessageRequest,
 /** Polls GetTask until the task pauses (over, or waiting for input); cancels it if the call is cancelled. */
 export async function followTask(client: Client, taskId: string, options: FollowOptions): Promise<Task> {
   const { signal } = options;
-  const cancel = () => void client.cancelTask({ id: taskId, tenant: '', metadata: undefined }).catch(() => undefined);
+  const cancel = () => {
+    if (options.cancelsRemote?.() === false) return;
+    void client.cancelTask({ id: taskId, tenant: '', metadata: undefined }).catch(() => undefined);
+  };
   signal.addEventListener('abort', cancel, { once: true });
   try {
     for (let wait = FIRST_POLL_MS; ; wait = Math.min(wait * 1.5, MAX_POLL_MS)) {

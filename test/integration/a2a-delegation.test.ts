@@ -6,7 +6,7 @@
  * while B's task runs; the next worker follows the same remote task (its id was in the call's heartbeat
  * details) and A's turn ends with B's answer — B got the message once. Then a remote `input-required`:
  * B's tool waits for approval, A's call returns what B asks with its task id, and A's next call, on the
- * same task, approves it.
+ * same task, approves it. An interrupt of A cancels B's task; a resent message (same id) is B's same task.
  */
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -162,6 +162,27 @@ test('a remote input-required is A’s tool result (what B asks, its task id); A
     expect(await inputsOf(agentB)).toHaveLength(1); // the approval answered B's wait; it was no new input
     // A2A tools are in the agent's recorded tool catalog, as MCP tools are.
     expect((await tA.agents.state(agentA)).mcpTools).toContain('agent_b');
+  });
+}, 300_000);
+
+test('interrupting agent A while B works cancels B’s task (A2A CancelTask): B’s turn is interrupted', async () => {
+  const agentB = uniqueId('b-stop');
+  const agentA = uniqueId('a-stop');
+  p.openai.enqueue({ kind: 'stream', text: '', toolCalls: [{ id: 'call_lookup2', name: 'lookup', arguments: '{"topic":"stop"}' }] });
+  await withAgentB(async (gateway) => {
+    await t.agents.start(agentB, { model, tools: ['lookup', 'publish'] });
+    await workerA?.kill('SIGKILL');
+    workerA = await startWorkerA(`${gateway.url}/a2a/agents/${agentB}/`);
+    await tA.agents.start(agentA, { model: 'scripted:relay' });
+    await tA.agents.send(agentA, callsInput([{ name: 'agent_b', args: { message: 'Look up stop.' } }]));
+    await eventually(() => existsSync(path.join(controlDir, 'started-stop')), 60_000, 'B’s tool to start');
+    await eventually(
+      async () => (await tA.agents.toolProgress(agentA)).some((x) => (x.details as { a2a_task_id?: string } | undefined)?.a2a_task_id),
+      60_000,
+      'B’s task id in A’s heartbeat details',
+    );
+    await tA.agents.interrupt(agentA, 'test');
+    await expect(t.agents.waitForAnswer(agentB, 1)).resolves.toMatchObject({ status: 'interrupted' });
   });
 }, 300_000);
 
