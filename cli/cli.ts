@@ -80,19 +80,23 @@ const commands: Record<string, Command> = {
     usage: 'livecontext worker [--tools ./my-tools.js] [--mcp mcp.json] [--workspace DIR]',
     args: 0,
     summary:
-      'A worker for TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE (Temporal environment configuration); --mcp adds the tools of the MCP servers in an `mcpServers` JSON file.',
+      'A worker for TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE (Temporal environment configuration); --mcp adds the tools of the MCP servers in an `mcpServers` JSON file (and of the remote A2A agents in its `a2aAgents`).',
     options: { tools: { type: 'string' }, mcp: { type: 'string' }, workspace: { type: 'string' } },
     async run(_p, v) {
-      const [{ loadToolsModule }, { startWorker }, { loadMcpConfigFile }] = await Promise.all([
+      const [{ loadToolsModule }, { startWorker }, { loadMcpConfigFile }, { loadA2aAgentsFile }] = await Promise.all([
         import('../worker/tools-module'),
         import('../worker/run-worker'),
         import('../activities/mcp/config'),
+        import('../activities/a2a/config'),
       ]);
       const tools = v.tools ? await loadToolsModule(v.tools as string) : undefined;
       const mcpServers = v.mcp ? loadMcpConfigFile(v.mcp as string) : undefined;
+      // The same file's `a2aAgents`: remote A2A agents as tools (docs/a2a.md).
+      const a2aAgents = v.mcp ? loadA2aAgentsFile(v.mcp as string) : undefined;
       const worker = await startWorker({
         tools,
         mcpServers,
+        ...(a2aAgents?.length ? { a2aAgents } : {}),
         workspaceRoot: v.workspace as string | undefined,
         progress: (m) => console.error(terminalText(m)),
       });

@@ -22,6 +22,7 @@ import { runChat } from './chat';
 import { terminalText } from './terminal-text';
 import { connectAgents } from '../client/connect';
 import { loadMcpConfigFile } from '../activities/mcp/config';
+import { loadA2aAgentsFile } from '../activities/a2a/config';
 import { DEFAULT_PORT, type RunningGateway, serveGateway } from '../gateway/serve-gateway';
 import { tokensFromEnv } from '../gateway/tokens';
 import type { AgentClient } from '../client/agent-client';
@@ -35,6 +36,8 @@ export async function up(options: { agentId: string; model: string; mcp?: string
   const mcpFile = options.mcp ?? (existsSync('mcp.json') ? 'mcp.json' : undefined);
   const mcpServers = mcpFile ? loadMcpConfigFile(path.resolve(mcpFile)) : undefined;
   if (mcpFile) console.error(`MCP servers from ${mcpFile}: ${mcpServers!.map((s) => s.name).join(', ') || '(none)'}`);
+  const a2aAgents = mcpFile ? loadA2aAgentsFile(path.resolve(mcpFile)) : [];
+  if (a2aAgents.length) console.error(`A2A agents from ${mcpFile}: ${a2aAgents.map((a) => a.name).join(', ')}`);
 
   // Everything started below is stopped here, once, however this command ends.
   const stops: (() => Promise<unknown>)[] = [];
@@ -61,7 +64,12 @@ export async function up(options: { agentId: string; model: string; mcp?: string
     stops.push(() => stopServer(server!));
     say(devServerLine(server));
   }
-  const worker = await startWorker({ address, progress: (m) => console.error(terminalText(m)), ...(mcpServers ? { mcpServers } : {}) });
+  const worker = await startWorker({
+    address,
+    progress: (m) => console.error(terminalText(m)),
+    ...(mcpServers ? { mcpServers } : {}),
+    ...(a2aAgents.length ? { a2aAgents } : {}),
+  });
   stops.push(() => worker.stop());
   console.error('worker ready');
   const { agents, connection } = await connectAgents({ address });

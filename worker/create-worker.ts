@@ -34,6 +34,7 @@ import { ArchiveStore } from '../common/archive/index';
 import { ENTRY_FEED_SINK, type EntryFeed } from '../workflows/entry-feed';
 import { TASK_QUEUE } from '../workflows/messages';
 import { type McpServersOption, closeWithWorker, startMcpServers } from './mcp-servers';
+import { type A2aAgentsOption, startA2aAgents } from './a2a-agents';
 import { createProviderWorkers, release, runWithProviderWorkers } from './provider-workers';
 
 export interface LivecontextWorkerOptions {
@@ -49,6 +50,12 @@ export interface LivecontextWorkerOptions {
    * this process's environment). A server that fails to start is logged and skipped.
    */
   mcpServers?: McpServersOption;
+  /**
+   * Remote A2A agents offered as tools, one each, named by their key: `{ a2aAgents: { billing: { url,
+   * tokenEnv?, description?, timeout? } } }` (beside `mcpServers` in the same file; see docs/a2a.md). The
+   * bearer token is read from the environment variable `tokenEnv` names.
+   */
+  a2aAgents?: A2aAgentsOption;
   /** Offer `run_command` (shell commands in the agent's workspace). Off unless true or LIVECONTEXT_RUN_COMMAND=1. */
   runCommand?: boolean;
   /**
@@ -146,6 +153,7 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
     { name: ARCHIVE_TOOLS_SOURCE, tools: archiveTools({ archive }) },
   ]);
   const mcp = options.mcpServers ? await startMcpServers(options.mcpServers, tools, options.progress) : undefined;
+  if (options.a2aAgents) await startA2aAgents(options.a2aAgents, tools, options.progress);
   const models = new ModelRouter([offlineDemoProvider, openaiProvider(), anthropicProvider(), openaiProvider({ azure: {} }), ...(options.models ?? [])]);
   const workspaceRoot = path.resolve(options.workspaceRoot ?? path.join('.livecontext', 'workspaces'));
   const dataConverter = options.dataConverter ?? livecontextDataConverter();

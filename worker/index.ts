@@ -33,6 +33,9 @@ export { createHttpRequestTool, IDEMPOTENCY_HEADER, type HttpRequestOptions } fr
 export { loadMcpConfigFile, parseMcpConfig, type McpServerConfig } from '../activities/mcp/config';
 export type { McpServersOption } from './mcp-servers';
 export { MCP_IDEMPOTENCY_META_KEY } from '../activities/mcp/idempotency-meta';
+/** Remote A2A agents as tools (`createLivecontextWorker({ a2aAgents })`); the A2A SDK's client loads only when agents are given. */
+export { parseA2aConfig, a2aAgentsIn, type A2aAgentConfig } from '../activities/a2a/config';
+export type { A2aAgentsOption } from './a2a-agents';
 
 /** Model providers. */
 export { ModelRouter, type ModelProvider, type ProviderReadiness, type Readiness } from '../activities/models/model-router';

@@ -7,6 +7,7 @@ import type { ModelProvider, Tool } from '../activities/index';
 import { type ConnectSettings, connectSettings, unreachableServer } from '../common/connection';
 import { createLivecontextWorker } from './create-worker';
 import type { McpServersOption } from './mcp-servers';
+import type { A2aAgentsOption } from './a2a-agents';
 import { installLogging } from '../common/logging';
 import { startTracing } from '../common/telemetry';
 import { type Poller, listPollers } from '../common/task-queue-pollers';
@@ -28,6 +29,8 @@ export async function startWorker(options: {
   workspaceRoot?: string;
   /** MCP servers whose tools the worker offers (see LivecontextWorkerOptions.mcpServers). */
   mcpServers?: McpServersOption;
+  /** Remote A2A agents offered as tools (see LivecontextWorkerOptions.a2aAgents). */
+  a2aAgents?: A2aAgentsOption;
   /** Start-up steps as they begin, for a person watching (default: none). */
   progress?: (step: string) => void;
   /** What a person should know at start (other workers on the task queue); default: stderr. */
@@ -53,6 +56,7 @@ export async function startWorker(options: {
     ...(options.models ? { models: options.models } : {}),
     ...(options.workspaceRoot ? { workspaceRoot: options.workspaceRoot } : {}),
     ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
+    ...(options.a2aAgents ? { a2aAgents: options.a2aAgents } : {}),
   });
   await sayOtherWorkers(connection, settings, worker.options.identity, options.notice ?? ((text) => console.error(`livecontext: ${text}`)));
   // The last spans (the worker's shutdown ends open activity spans) are flushed before the process goes.

@@ -77,7 +77,9 @@ export function loadMcpConfigFile(file: string, env: NodeJS.ProcessEnv = process
 
 /** Checks `{"mcpServers": {...}}` (or the inner object alone) and expands `${VAR}`s from `env`. */
 export function parseMcpConfig(json: unknown, env: NodeJS.ProcessEnv = process.env, where = 'the MCP configuration'): McpServerConfig[] {
-  const wrapped = json && typeof json === 'object' && !Array.isArray(json) && !('mcpServers' in json) ? { mcpServers: json } : json;
+  const object = json && typeof json === 'object' && !Array.isArray(json);
+  // A file may hold remote A2A agents (`a2aAgents`, activities/a2a/config.ts) beside its servers, or only those.
+  const wrapped = object && !('mcpServers' in json) ? ('a2aAgents' in json ? { mcpServers: {} } : { mcpServers: json }) : json;
   const parsed = McpServersFile.safeParse(wrapped);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`).join('; ');
