@@ -118,9 +118,9 @@ export class AgentCalls {
   }
 
   /** An update that changes the agent: sent only when refused unaccepted, and a few at a time per agent. */
-  async change<T>(agentId: string, run: (updateId: string) => Promise<T>): Promise<T> {
+  async change<T>(agentId: string, run: (updateId: string) => Promise<T>, retryable: (err: unknown) => Resend | undefined = refusedUnaccepted): Promise<T> {
     await this.workers.beforeCall(agentId);
-    return this.changes.run(agentId, () => this.update(run));
+    return this.changes.run(agentId, () => this.update(run, retryable));
   }
 
   /**
