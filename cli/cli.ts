@@ -10,6 +10,8 @@ import { terminalText } from './terminal-text';
 // Everything heavy (Temporal's client and worker, the SDKs) is loaded by the command that needs it, so
 // `--help` and a mistyped command answer at once.
 const commandsModule = () => import('./commands');
+// `list` and `state --json` answer through quick reads when they can (quick-commands.ts).
+const quickCommands = () => import('./quick-commands');
 
 interface Command {
   usage: string;
@@ -172,7 +174,9 @@ const commands: Record<string, Command> = {
     summary: 'Run state, configuration, pending and waiting tool calls, last error, usage.',
     options: json,
     agent: true,
-    run: async (p, v) => (await commandsModule()).stateCmd(need(p[0], 'agent-id'), v),
+    run: async (p, v) => {
+      if (!(await (await quickCommands()).quickStateCmd(need(p[0], 'agent-id'), v))) await (await commandsModule()).stateCmd(p[0], v);
+    },
   },
   history: {
     usage: 'livecontext history <agent-id> [--after SEQ] [--limit N] [--all] [--json]',
@@ -197,7 +201,9 @@ const commands: Record<string, Command> = {
     args: 0,
     summary: 'Agents in the namespace (running ones; --all for every one), with run state and model.',
     options: { all: { type: 'boolean' }, ...json },
-    run: async (_p, v) => (await commandsModule()).listCmd(v),
+    run: async (_p, v) => {
+      if (!(await (await quickCommands()).quickListCmd(v))) await (await commandsModule()).listCmd(v);
+    },
   },
   configure: {
     usage:

@@ -10,7 +10,8 @@ import { outcomeText } from '../client/outcome-text';
 import type { Values } from './argv';
 import { runChat } from './chat';
 import { UserError, connectAgents, defaultModel } from '../client/connect';
-import { formatEntry, formatTable } from './format';
+import { formatEntry } from './format';
+import { printList } from './list-view';
 import { sideBySide } from './compare-view';
 import { readImageFiles } from './image-files';
 import { readSchemaFile } from './schema-file';
@@ -297,15 +298,7 @@ function wholeNumber(value: string | undefined, name: string, min: number): numb
 
 export async function listCmd(v: Values) {
   const { agents } = await connectAgents();
-  const list = await agents.list({ all: !!v.all });
-  print(!!v.json, list, () => {
-    if (!list.length) return v.all ? '(no agents)' : '(no running agents; --all lists ended ones too)';
-    // One row per run: with --all, the runs an agent continued from are marked as such.
-    return formatTable([
-      ['AGENT', 'STATE', 'MODEL', 'STARTED'],
-      ...list.map((a) => [a.agentId, a.stateWord, a.model ?? '-', a.startTime.slice(0, 19).replace('T', ' ')]),
-    ]);
-  });
+  printList(v, await agents.list({ all: !!v.all }));
 }
 
 export async function configureCmd(agentId: string, v: Values) {

@@ -1,18 +1,12 @@
 /** How entries and outcomes look on a terminal. */
 import { describeToolRule, type HistoryEntry, type ModelFailureEntry, type ModelInputEntry } from '../agent/index';
-import { terminalText } from './terminal-text';
+
+export { formatTable } from './table';
 
 const clip = (text: string, max = 160) => {
   const one = text.replace(/\s+/g, ' ').trim();
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 };
-
-/** Rows as aligned columns (two spaces apart; the last column unpadded), each cell safe on a terminal. */
-export function formatTable(table: string[][]): string {
-  const rows = table.map((r) => r.map(terminalText)); // before measuring: an escaped control is wider
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((cell, i) => (i < r.length - 1 ? cell.padEnd(widths[i]) : cell)).join('  ')).join('\n');
-}
 
 /** One or more lines per entry, for `/history` and for the progress of a turn. */
 export function formatEntry(entry: HistoryEntry): string[] {

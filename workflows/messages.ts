@@ -24,8 +24,9 @@ import type {
   RewindRequest,
   RewindResult,
 } from '../agent/index';
+import { MODEL_ATTRIBUTE_NAME, PROVIDER_ATTRIBUTE_NAME, RUN_STATE_ATTRIBUTE_NAME, STATE_QUERY, TASK_QUEUE, WORKFLOW_TYPE } from './names';
 
-export const TASK_QUEUE = 'livecontext-agents';
+export { TASK_QUEUE, WORKFLOW_TYPE };
 
 /**
  * Search attributes that make agents findable in the Web UI and by `livecontext list`. They must be
@@ -33,13 +34,12 @@ export const TASK_QUEUE = 'livecontext-agents';
  * search-attribute create --name LivecontextRunState --type Keyword`, same for the others). Agents
  * started where they are not registered simply run without them.
  */
-export const RUN_STATE_ATTRIBUTE = defineSearchAttributeKey('LivecontextRunState', SearchAttributeType.KEYWORD);
-export const MODEL_ATTRIBUTE = defineSearchAttributeKey('LivecontextModel', SearchAttributeType.KEYWORD);
-export const PROVIDER_ATTRIBUTE = defineSearchAttributeKey('LivecontextProvider', SearchAttributeType.KEYWORD);
+export const RUN_STATE_ATTRIBUTE = defineSearchAttributeKey(RUN_STATE_ATTRIBUTE_NAME, SearchAttributeType.KEYWORD);
+export const MODEL_ATTRIBUTE = defineSearchAttributeKey(MODEL_ATTRIBUTE_NAME, SearchAttributeType.KEYWORD);
+export const PROVIDER_ATTRIBUTE = defineSearchAttributeKey(PROVIDER_ATTRIBUTE_NAME, SearchAttributeType.KEYWORD);
 /** Set at a fork's start to the agent it was forked from: how an agent's forks are found (never written by workflow code). */
 export const FORKED_FROM_ATTRIBUTE = defineSearchAttributeKey('LivecontextForkedFrom', SearchAttributeType.KEYWORD);
 export const SEARCH_ATTRIBUTES = [RUN_STATE_ATTRIBUTE, MODEL_ATTRIBUTE, PROVIDER_ATTRIBUTE, FORKED_FROM_ATTRIBUTE];
-export const WORKFLOW_TYPE = 'agentWorkflow';
 
 /** Start arguments: a fresh agent from a config, or one restored from a snapshot (import, continue-as-new). */
 export type AgentWorkflowInput =
@@ -208,7 +208,7 @@ export const rewindUpdate = defineUpdate<RewindResult, [RewindRequest]>('rewind'
 /** End the agent after its current step. */
 export const stopSignal = defineSignal<[{ reason?: string }?]>('stop');
 
-export const stateQuery = defineQuery<AgentStatus>('state');
+export const stateQuery = defineQuery<AgentStatus>(STATE_QUERY);
 export const entriesQuery = defineQuery<EntriesPage, [EntriesRequest?]>('entries');
 export const pendingToolCallsQuery = defineQuery<ToolCallRequest[]>('pendingToolCalls');
 export const snapshotQuery = defineQuery<AgentSnapshot>('snapshot');
