@@ -35,6 +35,7 @@ import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 import type { AgentClient } from '../../client/agent-client';
 import { answerWait, replyText } from './answer-wait';
 import { type TurnRef, taskIdOf, turnOf } from './task-id';
+import { TextChunks } from './text-chunks';
 import { FINAL_STATES, isPause, readTask } from './task-view';
 
 /** How often a stream looks at the agent. */
@@ -160,27 +161,45 @@ export class AgentRequestHandler implements A2ARequestHandler {
     }
   }
 
-  /** A2A stream events of a task: the task first, then its status changes and artifacts as they come. */
+  /**
+   * A2A stream events of a task: the task first, then its status changes and artifacts as they come, and
+   * while the turn works the model's text as it streams, as artifact chunks (text-chunks.ts).
+   */
   private async *follow(ref: TurnRef): AsyncGenerator<StreamResponse> {
+    const text = new TextChunks(this.agents, ref);
+    const stop = new AbortController();
     let sentArtifacts = 0;
-    let first = true;
-    for await (const task of this.snapshots(ref)) {
-      if (first) {
-        first = false;
-        sentArtifacts = task.artifacts.length;
-        yield { payload: { $case: 'task', value: task } };
-        continue;
+    let seen = '';
+    try {
+      for (let first = true; ; first = false) {
+        const task = await readTask(this.agents, ref);
+        const state = task.status?.state;
+        const mark = JSON.stringify([state, task.status?.message?.parts, task.artifacts.length]);
+        if (first) {
+          sentArtifacts = task.artifacts.length;
+          yield { payload: { $case: 'task', value: task } };
+        } else if (mark !== seen) {
+          if (isPause(state)) yield* text.flush();
+          for (const artifact of task.artifacts.slice(sentArtifacts)) {
+            yield {
+              payload: {
+                $case: 'artifactUpdate',
+                value: { taskId: task.id, contextId: task.contextId, artifact, append: false, lastChunk: true, metadata: undefined },
+              },
+            };
+          }
+          sentArtifacts = task.artifacts.length;
+          yield {
+            payload: { $case: 'statusUpdate', value: { taskId: taskIdOf(ref), contextId: task.contextId, status: task.status, metadata: task.metadata } },
+          };
+        }
+        seen = mark;
+        if (isPause(state)) return;
+        if (state === TaskState.TASK_STATE_WORKING) yield* text.during(this.pollMs, stop.signal);
+        else await new Promise((r) => setTimeout(r, this.pollMs));
       }
-      for (const artifact of task.artifacts.slice(sentArtifacts)) {
-        yield {
-          payload: {
-            $case: 'artifactUpdate',
-            value: { taskId: task.id, contextId: task.contextId, artifact, append: false, lastChunk: true, metadata: undefined },
-          },
-        };
-      }
-      sentArtifacts = task.artifacts.length;
-      yield { payload: { $case: 'statusUpdate', value: { taskId: taskIdOf(ref), contextId: task.contextId, status: task.status, metadata: task.metadata } } };
+    } finally {
+      stop.abort();
     }
   }
 }
