@@ -11,6 +11,7 @@ import { createSealArchive } from './seal-archive';
 import { ArchiveIndexCache } from './archive-index-cache';
 import { createExecuteTool } from './execute-tool';
 import { deliverScheduledInput } from './deliver-scheduled-input';
+import { deliverA2aPush } from './deliver-a2a-push';
 import { createRewindPoint } from './rewind-point';
 import { type InspectCallInput, type InspectedCall, NotAModelCall, inspectCall } from './inspect-call';
 import { Context } from '@temporalio/activity';
@@ -77,6 +78,7 @@ export function createActivities(deps: ActivityDeps) {
     },
     /** The activity of scheduledInputWorkflow: one scheduled input to its agent. */
     deliverScheduledInput,
+    deliverA2aPush,
     /** A local activity of inspectCallWorkflow: one model call rendered again from history (see inspect-call.ts). */
     async inspectModelCall(request: InspectCallInput): Promise<InspectedCall> {
       try {

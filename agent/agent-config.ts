@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { Budgets } from './budgets';
 import { ToolRules } from './tool-rules';
+import { A2aPushConfig, MAX_A2A_PUSH_CONFIGS } from './a2a-push';
 
 /** `provider:model`, e.g. `openai:gpt-4.1-mini`, `anthropic:claude-sonnet-4-6`, `demo:offline`. */
 export const ModelName = z.string().regex(/^[a-z][a-z0-9_-]*:\S+$/, 'a model is named "provider:model", e.g. "openai:gpt-4.1-mini"');
@@ -168,6 +169,8 @@ export const AgentConfig = z.object({
    * matches a call decides (allow, ask, deny) before `approval` and the tool's own policy.
    */
   toolRules: ToolRules.optional(),
+  /** A2A push notification configs of the agent's tasks (see a2a-push.ts); set through the gateway's A2A endpoint. */
+  a2aPush: z.array(A2aPushConfig).max(MAX_A2A_PUSH_CONFIGS).optional(),
   /**
    * Continue-as-new when the run's history passes this many bytes (or when Temporal suggests it).
    * Default 8 MiB. Lossless: the new run carries the whole agent.

@@ -17,6 +17,7 @@ import {
   ToolResultsEntry,
   WidgetWriteEntry,
   type ToolRulesEntry,
+  type A2aPushEntry,
   type CompactionEntry,
   type ModelFailureEntry,
   type RewindEntry,
@@ -245,6 +246,11 @@ export class AgentState {
   /** The agent's tool rules from here on (see ToolRulesEntry). */
   appendToolRules(draft: { rules: ToolRulesEntry['rules']; change: ToolRulesEntry['change']; by?: string }) {
     return this.append<ToolRulesEntry>('tool_rules', draft);
+  }
+
+  /** A change of the A2A push notification configs, or a failed delivery (see A2aPushEntry). */
+  appendA2aPush(draft: Omit<A2aPushEntry, 'seq' | 'timestamp' | 'kind'>) {
+    return this.append<A2aPushEntry>('a2a_push', draft);
   }
 
   /** The agent waits for input from here although the turn has no answer (see TurnEndEntry). */

@@ -45,6 +45,7 @@ import {
 import { type RewindResult, parseRewindRequest, type RewindRequest } from './rewind';
 import { travelPoint } from './time-travel';
 import { type ToolRule, type ToolRulesChange, parseToolRulesChange, rememberAllow } from './tool-rules';
+import { type A2aPushChange, type A2aPushConfig, type A2aPushDelivery, applyA2aPushChange, checkA2aPushChange, duePushes } from './a2a-push';
 import { type OpenWait, type WaitAnswer, type WaitAnswerRecord, type WaitAnswered, alreadyAnswered, parseWaitAnswer, waitIdOf } from './waits';
 
 /**
@@ -802,6 +803,53 @@ export class Agent {
   private applyToolRules(rules: ToolRule[], change: 'set' | 'remember', by: string | undefined): number {
     this.config = { ...this.config, toolRules: rules };
     return this.state.appendToolRules({ rules, change, ...(by !== undefined ? { by } : {}) }).seq;
+  }
+
+  /** Validates a change of the A2A push notification configs; throws InputRejectedError('BAD_A2A_PUSH'). */
+  checkA2aPush(raw: unknown): A2aPushChange {
+    return checkA2aPushChange(raw, this.config.a2aPush, this.nextInputSeqValue);
+  }
+
+  /** Sets or removes an A2A push notification config (see a2a-push.ts), recorded as an `a2a_push` entry. */
+  setA2aPush(raw: unknown): { seq: number; configs: A2aPushConfig[] } {
+    const { configs, entry } = applyA2aPushChange(this.config.a2aPush, this.checkA2aPush(raw));
+    this.withA2aPush(configs);
+    return { seq: this.state.appendA2aPush(entry).seq, configs };
+  }
+
+  /** The A2A push notifications due now (see duePushes); their configs' progress is recorded. */
+  a2aPushDue(agentId: string): A2aPushDelivery[] {
+    if (!this.config.a2aPush?.length) return [];
+    const host = {
+      consumedInputSeq: this.consumedInputSeqValue,
+      turnOutcome: (seq: number) => this.turnOutcome(seq),
+      awaitsApproval: this.status({ stopping: false }).blockedOn === 'approval',
+      approvalText: () =>
+        `Waiting for approval of ${this.awaitingApproval()
+          .map((a) => `${a.call.toolName}(${a.call.rawArguments}): ${a.reason}`)
+          .join('; ')}.`,
+    };
+    const { configs, due } = duePushes(this.config.a2aPush, agentId, host, new Date(this.clock()).toISOString());
+    if (due.length || configs.length !== this.config.a2aPush.length) this.withA2aPush(configs);
+    return due;
+  }
+
+  /** A notification not delivered after its retries: an `a2a_push` entry says so (the agent goes on). */
+  recordA2aPushFailure(d: A2aPushDelivery, error: string): void {
+    this.state.appendA2aPush({
+      change: 'failed',
+      configId: d.configId,
+      inputSeq: d.inputSeq,
+      url: d.url,
+      deliveryId: d.deliveryId,
+      state: d.state,
+      error: error.slice(0, 1000),
+    });
+  }
+
+  private withA2aPush(configs: A2aPushConfig[]): void {
+    const { a2aPush: _old, ...rest } = this.config;
+    this.config = configs.length ? { ...rest, a2aPush: configs } : rest;
   }
 
   /** Calls of the current batch whose outcome is unknown, waiting for a resolution (effect-ledger.ts). */

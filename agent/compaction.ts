@@ -80,6 +80,7 @@ function transcriptLines(e: HistoryEntry): string[] {
     case 'model_failure': // the record's, not the model's: a summary leaves it out as the context does
     case 'rewind': // what it took out is out of the transcript already (visibleEntries)
     case 'tool_rules': // the agent's approval rules: the host's business, not the conversation's
+    case 'a2a_push': // a caller's webhook: the host's business
       return [];
   }
 }

@@ -235,6 +235,25 @@ export const ToolRulesEntry = EntryBase.extend({
 });
 export type ToolRulesEntry = z.infer<typeof ToolRulesEntry>;
 
+/**
+ * Not a context message: a change of the A2A push notification configs (see a2a-push.ts) — one set or
+ * removed by a caller, or a notification whose delivery failed after its retries. Never a credential.
+ */
+export const A2aPushEntry = EntryBase.extend({
+  kind: z.literal('a2a_push'),
+  change: z.enum(['set', 'delete', 'failed']),
+  configId: z.string(),
+  /** The task's turn. */
+  inputSeq: z.number().int().positive(),
+  url: z.string().optional(),
+  /** `failed`: the notification that was not delivered, and why. */
+  deliveryId: z.string().optional(),
+  state: z.string().optional(),
+  error: z.string().optional(),
+  by: z.string().optional(),
+});
+export type A2aPushEntry = z.infer<typeof A2aPushEntry>;
+
 /** A model failure's message is cut here: a provider's error text can be long, the record stays light. */
 export const MODEL_FAILURE_MESSAGE_MAX = 2000;
 
@@ -249,6 +268,7 @@ export const HistoryEntry = z.discriminatedUnion('kind', [
   ModelFailureEntry,
   RewindEntry,
   ToolRulesEntry,
+  A2aPushEntry,
 ]);
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 

@@ -43,4 +43,5 @@ export * from './time-travel';
 export * from './rewind';
 export * from './fork';
 export * from './tool-rules';
+export * from './a2a-push';
 export * from './waits';

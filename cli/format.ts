@@ -48,6 +48,12 @@ export function formatEntry(entry: HistoryEntry): string[] {
       return [
         `#${entry.seq} tool rules ${entry.change === 'remember' ? 'extended' : 'set'}${entry.by ? ` by ${entry.by}` : ''}: ${entry.rules.length ? entry.rules.map(describeToolRule).join('; ') : 'none'}`,
       ];
+    case 'a2a_push':
+      return [
+        entry.change === 'failed'
+          ? `#${entry.seq} ✗ A2A push ${entry.deliveryId} (${entry.state}) to ${entry.configId} not delivered: ${clip(entry.error ?? '', 200)}`
+          : `#${entry.seq} A2A push config ${entry.configId} for turn ${entry.inputSeq} ${entry.change === 'set' ? `set: ${entry.url}` : 'removed'}${entry.by ? ` by ${entry.by}` : ''}`,
+      ];
   }
 }
 

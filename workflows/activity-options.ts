@@ -51,6 +51,20 @@ export const TOOL_ACTIVITY_OPTIONS_BEFORE_FAILOVER: ActivityOptions = { ...DEFAU
  * Seals: a segment of a few hundred KB written to the blob store. Retried while the store is away (it
  * can wait: the working set just stays larger meanwhile), then given up until the agent next rests.
  */
+/**
+ * A2A push notifications (activities/deliver-a2a-push.ts): a webhook that keeps failing is given up on
+ * after about two minutes (the agent records it and goes on); a notification waits for the one before.
+ */
+export const A2A_PUSH_ACTIVITY_OPTIONS: ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '30 seconds',
+    maximumAttempts: 6,
+  },
+};
+
 export const ARCHIVE_ACTIVITY_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '2 minutes',
   retry: {

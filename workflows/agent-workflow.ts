@@ -23,6 +23,7 @@ import { stepScopes } from './agent-run/step-scopes';
 import { subAgentLink } from './agent-run/sub-agent-link';
 import type { AgentWorkflowInput } from './messages';
 import { runChanges } from './run-changes';
+import { a2aPushNotifier } from './agent-run/a2a-push-notifier';
 
 export interface AgentWorkflowResult {
   stopped: true;
@@ -45,6 +46,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   registerInputHandlers(agent, run, changed);
   registerControlHandlers(agent, run, { status, publish: () => visibility.publish(), changed });
   registerQueries(agent, status);
+  const push = a2aPushNotifier(agent, run, changed);
 
   const history = historyMonitor(agent, () => run.overUpdateBudget());
   const steps = stepScopes();
@@ -70,6 +72,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
         recordInterrupt(run.interruptRequest);
         continue;
       }
+      push.check(); // the task of the turn may have moved: its webhook hears it
       let outcome: Awaited<ReturnType<Agent['doStep']>>;
       // A scope for the step, so an interrupt cancels exactly what this step has in flight.
       const scope = run.stepStarts(steps.scope());
@@ -98,6 +101,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
       }
       // A sub-agent's work ends with its task's outcome (checked first: an await per rest costs promises the SDK traces).
       if (agent.config.delegatedBy && (await subAgents.reportToParent())) break;
+      push.check();
       visibility.publish(outcome);
       metrics.rested(outcome);
       await sealer.sealAll(); // the agent rests: a good time to move its oldest turns to the archive
@@ -116,6 +120,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     }
     if (!run.continuing || run.stopping || run.resetRequested) break;
     await sealer.sealAll(); // the new run carries only the working set
+    await push.drain(); // notifications in flight are delivered by this run (their progress is carried)
     if (await carrier.canCarry()) {
       await condition(allHandlersFinished);
       if (run.stopping || run.resetRequested) break; // arrived while the worker was asked
@@ -136,6 +141,8 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
     run.stayInRun(); // the state cannot be carried: this run goes on (see stateCarrier)
   }
   if (run.stopping || run.resetRequested) await subAgents.stopAll(run.stopping ? `its parent stopped: ${run.stopReason}` : 'its parent was reset');
+  push.check();
+  await push.drain();
   await subAgents.reportToParent(); // stopped before its task had an outcome: the parent hears it failed
   await condition(allHandlersFinished);
   if (run.resetRequested && !run.stopping) {

@@ -17,6 +17,8 @@ import type {
   ToolCallResolution,
   ToolRule,
   ToolRulesChange,
+  A2aPushChange,
+  A2aPushConfig,
   WaitAnswer,
   WaitAnswered,
   TurnOutcome,
@@ -179,6 +181,8 @@ export interface NotebookWriteResult {
 }
 export const updateNotebookUpdate = defineUpdate<NotebookWriteResult, [NotebookWrite]>('updateNotebook');
 /** Start over with an empty history, keeping the configuration (and queued input). */
+/** Set or remove an A2A push notification config of a task (see agent/a2a-push.ts); recorded as an `a2a_push` entry. */
+export const setA2aPushUpdate = defineUpdate<{ seq: number; configs: A2aPushConfig[] }, [A2aPushChange]>('setA2aPush');
 export const resetUpdate = defineUpdate<{ reset: true }>('reset');
 /** Try a failed model call again. */
 export const retrySignal = defineSignal('retry');

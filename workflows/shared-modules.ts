@@ -60,6 +60,7 @@ import * as tokenEstimate from '../agent/token-estimate';
 import * as toolAllowance from '../agent/tool-allowance';
 import * as toolDecision from '../agent/tool-decision';
 import * as toolRules from '../agent/tool-rules';
+import * as a2aPush from '../agent/a2a-push';
 import * as toolKindsActivityTool from '../agent/tool-kinds/activity-tool';
 import * as toolKindsAskUser from '../agent/tool-kinds/ask-user';
 import * as toolKindsIndex from '../agent/tool-kinds/index';
@@ -165,6 +166,7 @@ for (const namespace of [
   toolAllowance,
   toolDecision,
   toolRules,
+  a2aPush,
   toolKindsActivityTool,
   toolKindsAskUser,
   toolKindsIndex,

@@ -18,6 +18,7 @@ const KIND_LABELS: Record<string, string> = {
   widget_write: 'widget write',
   turn_end: 'turn end',
   tool_rules: 'tool rules',
+  a2a_push: 'A2A push',
 };
 
 function label(kind: string): string {

@@ -31,6 +31,7 @@ export function entryText(entry: HistoryEntry): string {
     case 'model_failure':
     case 'rewind':
     case 'tool_rules':
+    case 'a2a_push':
       return ''; // the record's, never the model's: recall does not find it
     default:
       return otherText(entry);

@@ -22,7 +22,7 @@ const skill = (id: string, name: string, description: string, tags: string[]): A
   securityRequirements: [],
 });
 
-export function agentCard(agentId: string, status: AgentStatus, baseUrl: string, bearer: boolean, version: string): AgentCard {
+export function agentCard(agentId: string, status: AgentStatus, baseUrl: string, bearer: boolean, version: string, push = false): AgentCard {
   const instruction = status.systemInstruction.trim().split('\n')[0] ?? '';
   const description = instruction ? instruction.slice(0, 300) : `A livecontext agent (model ${status.config.model}).`;
   const tools = [...new Set([...(status.config.tools ?? []), ...(status.mcpTools ?? [])])].sort();
@@ -41,7 +41,8 @@ export function agentCard(agentId: string, status: AgentStatus, baseUrl: string,
     ),
     provider: { organization: 'livecontext', url: baseUrl },
     version,
-    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    // Push notifications: when the gateway has LIVECONTEXT_A2A_PUSH_SECRET (it seals the caller's token; the worker signs with it).
+    capabilities: { streaming: true, pushNotifications: push, extensions: [], extendedAgentCard: false },
     securitySchemes: bearer
       ? {
           bearer: {

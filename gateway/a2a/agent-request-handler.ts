@@ -25,7 +25,6 @@ import type {
 import { TaskState } from '@a2a-js/sdk';
 import {
   ExtendedAgentCardNotConfiguredError,
-  PushNotificationNotSupportedError,
   RequestMalformedError,
   TaskNotCancelableError,
   TaskNotFoundError,
@@ -36,6 +35,8 @@ import type { AgentClient } from '../../client/agent-client';
 import { passRefusal } from '../http-errors';
 import { answerWait, replyText } from './answer-wait';
 import { type TurnRef, taskIdOf, turnOf } from './task-id';
+import { TextChunks } from './text-chunks';
+import { checkPushConfig, deletePushConfig, listPushConfigs, setPushConfig } from './push-configs';
 import { FINAL_STATES, isPause, readTask } from './task-view';
 
 /** How often a stream looks at the agent. */
@@ -60,7 +61,9 @@ export class AgentRequestHandler implements A2ARequestHandler {
   }
 
   async sendMessage(params: SendMessageRequest): Promise<Message | Task> {
+    const push = this.pushOf(params);
     const ref = await this.take(params);
+    await push?.(this.agents, ref, SENDER);
     if (params.configuration?.returnImmediately) return readTask(this.agents, ref);
     let last: Task | undefined;
     for await (const task of this.snapshots(ref)) last = task;
@@ -68,7 +71,10 @@ export class AgentRequestHandler implements A2ARequestHandler {
   }
 
   async *sendMessageStream(params: SendMessageRequest): AsyncGenerator<StreamResponse, void, undefined> {
-    yield* this.follow(await this.take(params));
+    const push = this.pushOf(params);
+    const ref = await this.take(params);
+    await push?.(this.agents, ref, SENDER);
+    yield* this.follow(ref);
   }
 
   async *resubscribe(params: SubscribeToTaskRequest): AsyncGenerator<StreamResponse, void, undefined> {
@@ -101,17 +107,29 @@ export class AgentRequestHandler implements A2ARequestHandler {
     throw new UnsupportedOperationError('Listing tasks is not supported: a task is one turn of the agent; its history lists them (GET /agents/{id}/history).');
   }
 
-  async createTaskPushNotificationConfig(_params: TaskPushNotificationConfig): Promise<TaskPushNotificationConfig> {
-    throw new PushNotificationNotSupportedError('Push notifications are not supported yet: follow the task with SubscribeToTask or GetTask.');
+  /** A webhook for a task's state changes: kept in the agent, delivered by the worker (push-configs.ts). */
+  async createTaskPushNotificationConfig(params: TaskPushNotificationConfig): Promise<TaskPushNotificationConfig> {
+    const ref = this.ref(params.taskId);
+    await readTask(this.agents, ref); // the task exists
+    return setPushConfig(this.agents, ref, params, SENDER);
   }
-  async getTaskPushNotificationConfig(_params: GetTaskPushNotificationConfigRequest): Promise<TaskPushNotificationConfig> {
-    throw new PushNotificationNotSupportedError('Push notifications are not supported yet.');
+  async getTaskPushNotificationConfig(params: GetTaskPushNotificationConfigRequest): Promise<TaskPushNotificationConfig> {
+    const id = params.id || 'default';
+    const found = (await listPushConfigs(this.agents, this.ref(params.taskId))).find((c) => c.id === id);
+    if (!found) throw new TaskNotFoundError(`No push notification config ${id} for task ${params.taskId} (a task that is over has none).`);
+    return found;
   }
-  async listTaskPushNotificationConfigs(_params: ListTaskPushNotificationConfigsRequest): Promise<ListTaskPushNotificationConfigsResponse> {
-    throw new PushNotificationNotSupportedError('Push notifications are not supported yet.');
+  async listTaskPushNotificationConfigs(params: ListTaskPushNotificationConfigsRequest): Promise<ListTaskPushNotificationConfigsResponse> {
+    return { configs: await listPushConfigs(this.agents, this.ref(params.taskId)), nextPageToken: '' };
   }
-  async deleteTaskPushNotificationConfig(_params: DeleteTaskPushNotificationConfigRequest): Promise<void> {
-    throw new PushNotificationNotSupportedError('Push notifications are not supported yet.');
+  async deleteTaskPushNotificationConfig(params: DeleteTaskPushNotificationConfigRequest): Promise<void> {
+    await deletePushConfig(this.agents, this.ref(params.taskId), params.id, SENDER);
+  }
+
+  /** A message's push notification config (checked before the message is taken), to set for the task it starts or continues. */
+  private pushOf(params: SendMessageRequest) {
+    const config = params.configuration?.taskPushNotificationConfig;
+    return config?.url ? checkPushConfig(config) : undefined;
   }
 
   /** The turn a task id of this agent names. */
@@ -161,27 +179,45 @@ export class AgentRequestHandler implements A2ARequestHandler {
     }
   }
 
-  /** A2A stream events of a task: the task first, then its status changes and artifacts as they come. */
+  /**
+   * A2A stream events of a task: the task first, then its status changes and artifacts as they come, and
+   * while the turn works the model's text as it streams, as artifact chunks (text-chunks.ts).
+   */
   private async *follow(ref: TurnRef): AsyncGenerator<StreamResponse> {
+    const text = new TextChunks(this.agents, ref);
+    const stop = new AbortController();
     let sentArtifacts = 0;
-    let first = true;
-    for await (const task of this.snapshots(ref)) {
-      if (first) {
-        first = false;
-        sentArtifacts = task.artifacts.length;
-        yield { payload: { $case: 'task', value: task } };
-        continue;
+    let seen = '';
+    try {
+      for (let first = true; ; first = false) {
+        const task = await readTask(this.agents, ref);
+        const state = task.status?.state;
+        const mark = JSON.stringify([state, task.status?.message?.parts, task.artifacts.length]);
+        if (first) {
+          sentArtifacts = task.artifacts.length;
+          yield { payload: { $case: 'task', value: task } };
+        } else if (mark !== seen) {
+          if (isPause(state)) yield* text.flush();
+          for (const artifact of task.artifacts.slice(sentArtifacts)) {
+            yield {
+              payload: {
+                $case: 'artifactUpdate',
+                value: { taskId: task.id, contextId: task.contextId, artifact, append: false, lastChunk: true, metadata: undefined },
+              },
+            };
+          }
+          sentArtifacts = task.artifacts.length;
+          yield {
+            payload: { $case: 'statusUpdate', value: { taskId: taskIdOf(ref), contextId: task.contextId, status: task.status, metadata: task.metadata } },
+          };
+        }
+        seen = mark;
+        if (isPause(state)) return;
+        if (state === TaskState.TASK_STATE_WORKING) yield* text.during(this.pollMs, stop.signal);
+        else await new Promise((r) => setTimeout(r, this.pollMs));
       }
-      for (const artifact of task.artifacts.slice(sentArtifacts)) {
-        yield {
-          payload: {
-            $case: 'artifactUpdate',
-            value: { taskId: task.id, contextId: task.contextId, artifact, append: false, lastChunk: true, metadata: undefined },
-          },
-        };
-      }
-      sentArtifacts = task.artifacts.length;
-      yield { payload: { $case: 'statusUpdate', value: { taskId: taskIdOf(ref), contextId: task.contextId, status: task.status, metadata: task.metadata } } };
+    } finally {
+      stop.abort();
     }
   }
 }

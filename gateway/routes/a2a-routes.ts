@@ -17,6 +17,7 @@ import { type A2ARequestHandler, JsonRpcTransportHandler, defaultServerCallConte
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Context, Hono } from 'hono';
 import type { AgentClient } from '../../client/agent-client';
+import { pushSecret } from '../../common/push-seal';
 import { agentCard } from '../a2a/agent-card';
 import { AgentRequestHandler } from '../a2a/agent-request-handler';
 import type { GatewayEnv, GatewayOptions } from '../gateway-app';
@@ -37,7 +38,7 @@ const baseUrl = (c: Context<GatewayEnv>) => new URL(c.req.url).origin;
 
 async function cardOf(agents: AgentClient, agentId: string, c: Context<GatewayEnv>, bearer: boolean): Promise<AgentCard> {
   try {
-    return agentCard(agentId, await agents.state(agentId), baseUrl(c), bearer, CARD_VERSION);
+    return agentCard(agentId, await agents.state(agentId), baseUrl(c), bearer, CARD_VERSION, pushSecret() !== undefined);
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) throw new HttpError(404, 'AGENT_NOT_FOUND', `No agent ${agentId}.`);
     throw err;

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
+import { type StreamResponse, type Task, type TaskArtifactUpdateEvent, TaskState } from '@a2a-js/sdk';
 import { z } from 'zod';
 import { defineTool } from '../../activities/index';
 import { type RunningGateway, serveGateway } from '../../gateway/serve-gateway';
@@ -40,6 +40,9 @@ function releaseTool(controlDir: string) {
     },
   });
 }
+
+/** A chunk of the model's streamed text (text-chunks.ts), not the answer's artifact. */
+const isTextChunk = (e: StreamResponse) => e.payload?.$case === 'artifactUpdate' && e.payload.value.artifact!.artifactId.startsWith('text-');
 
 async function collect(stream: AsyncGenerator<StreamResponse>, into: StreamResponse[] = []): Promise<StreamResponse[]> {
   for await (const e of stream) into.push(e);
@@ -162,7 +165,7 @@ test('a turn with a tool approval answered over A2A, across a gateway SIGKILLed 
       await eventually(() => rest.length > 0, 30_000, 'the resubscribed stream to begin');
       writeFileSync(path.join(controlDir, 'go'), '');
       await resumed;
-      expect(rest.map(eventShape)).toEqual([
+      expect(rest.filter((e) => !isTextChunk(e)).map(eventShape)).toEqual([
         `task:${TaskState.TASK_STATE_WORKING}`,
         'artifact:Released api; all green.',
         `status:${TaskState.TASK_STATE_COMPLETED}`,
@@ -226,4 +229,33 @@ test('an ask_user question is input-required and the reply is the next turn; can
       }
     },
   );
+});
+
+test('message/stream sends the model’s text as it streams, as appended artifact chunks, then the answer artifact and completed', async () => {
+  const agentId = uniqueId('a2a-chunks');
+  const answer = 'One two three four five six seven eight nine ten eleven twelve.';
+  p.openai.enqueue({ kind: 'stream', text: answer, chunkDelayMs: 250 });
+  await withWorker({ taskQueue, models: p.models(), workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-a2a-chunks-')) }, async () => {
+    await t.agents.start(agentId, { model });
+    const gateway = await serveGateway({ agents: t.agents, tokens: [], port: 0, host: '127.0.0.1', log: () => {} });
+    try {
+      const client = await a2aClient(gateway.url, agentId);
+      const events = await collect(client.sendMessageStream(userMessage('chunks-1', 'Count to twelve.')));
+      const chunks = events.filter(isTextChunk).map((e) => e.payload!.value as TaskArtifactUpdateEvent);
+      const appended = chunks.filter((c) => c.append);
+      expect(appended.length).toBeGreaterThanOrEqual(2);
+      // One artifact: created by its first chunk, appended to, ended by its last; together the answer's text.
+      expect(new Set(chunks.map((c) => c.artifact!.artifactId)).size).toBe(1);
+      expect(chunks[0].append).toBe(false);
+      expect(chunks.at(-1)!.lastChunk).toBe(true);
+      expect(chunks.filter((c) => c.lastChunk)).toHaveLength(1);
+      expect(chunks.map((c) => partsText(c.artifact)).join('')).toBe(answer);
+      // Then the answer as today: its whole artifact, then completed, the last event.
+      const shapes = events.map((e) => (isTextChunk(e) ? 'chunk' : eventShape(e)));
+      expect(shapes.slice(-2)).toEqual([`artifact:${answer}`, `status:${TaskState.TASK_STATE_COMPLETED}`]);
+      expect(shapes.lastIndexOf('chunk')).toBeLessThan(shapes.indexOf(`artifact:${answer}`));
+    } finally {
+      await gateway.close();
+    }
+  });
 });

@@ -131,6 +131,8 @@ function summarize(history: HistoryEntry[]): string[] {
         return `rewind:${e.toSeq}`;
       case 'tool_rules':
         return `tool_rules:${e.rules.length}`;
+      case 'a2a_push':
+        return `a2a_push:${e.change}`;
     }
   });
 }

@@ -114,8 +114,9 @@ export function turnsOf(entries) {
       step.rewound = rewound.has(e.seq);
       if (i === 0 && !step.rewound && isTravelPoint(e)) step.point = true;
     });
-    if (turn && e.kind !== 'system_instruction' && e.kind !== 'widget_write' && e.kind !== 'tool_rules') turn.end = Math.max(turn.end, time(e));
-    if (e.kind !== 'system_instruction' && e.kind !== 'widget_write' && e.kind !== 'tool_rules') previous = e;
+    if (turn && e.kind !== 'system_instruction' && e.kind !== 'widget_write' && e.kind !== 'tool_rules' && e.kind !== 'a2a_push')
+      turn.end = Math.max(turn.end, time(e));
+    if (e.kind !== 'system_instruction' && e.kind !== 'widget_write' && e.kind !== 'tool_rules' && e.kind !== 'a2a_push') previous = e;
   }
   return turns;
 }
@@ -144,7 +145,7 @@ function interruptedBatches(entries) {
   const seqs = new Set();
   let lastResults = null;
   for (const e of entries) {
-    if (e.kind === 'system_instruction' || e.kind === 'widget_write' || e.kind === 'tool_rules') continue;
+    if (e.kind === 'system_instruction' || e.kind === 'widget_write' || e.kind === 'tool_rules' || e.kind === 'a2a_push') continue;
     if (e.kind === 'turn_end' && e.reason === 'interrupted' && lastResults !== null) seqs.add(lastResults);
     lastResults = e.kind === 'tool_results' ? e.seq : null;
   }
