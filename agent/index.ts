@@ -44,3 +44,4 @@ export * from './rewind';
 export * from './fork';
 export * from './tool-rules';
 export * from './waits';
+export * from './elicitations';
