@@ -914,9 +914,12 @@ export class Agent {
     return [...approvals, ...unknown, ...elicitations, ...question];
   }
 
-  /** Whether `toolCallId` is a call of the current batch that has no result yet. */
+  /**
+   * Whether `toolCallId` is a call of the current batch that has no result yet and whose outcome is not
+   * unknown (a call whose worker died waits for a person to resolve it; its question is asked again if it runs again).
+   */
   private callRunning(toolCallId: string): boolean {
-    return this.pendingToolCalls().some((c) => c.toolCallId === toolCallId);
+    return this.pendingToolCalls().some((c) => c.toolCallId === toolCallId) && this.effectsValue[toolCallId]?.outcome !== 'unknown';
   }
 
   /** Validates a question an MCP server asks during a running call (elicitations.ts); throws InputRejectedError. */
