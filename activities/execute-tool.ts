@@ -50,6 +50,7 @@ import { type AttemptInfo, missingToolMessage, passOn, shouldPassOn } from './to
 import { redactJson, redactSecrets, secretsIn } from './tools/redact-secrets';
 import type { ToolRegistry } from './tools/registry';
 import { safeFolderName } from './tools/workspace-folder';
+import { elicitThroughAgent } from './tools/elicit-through-agent';
 import type { ExecuteToolInput } from './types';
 import { inToolSpan } from './telemetry/tool-span';
 import { type ToolFailureKind, recordToolRun } from './telemetry/activity-metrics';
@@ -145,6 +146,12 @@ export function createExecuteTool(deps: ExecuteToolDeps) {
       workspaceRoot,
       signal,
       ...(ctx.info.heartbeatDetails !== undefined ? { previousDetails: ctx.info.heartbeatDetails } : {}),
+      elicit: elicitThroughAgent({
+        client: () => ctx.client,
+        agentId: input.agentId,
+        toolCallId: call.toolCallId,
+        waiting: () => ctx.heartbeat(details()),
+      }),
       heartbeat: (d) => {
         progress = redactJson(d); // details reach the server too
         ctx.heartbeat(details());

@@ -46,6 +46,7 @@ import { type RewindResult, parseRewindRequest, type RewindRequest } from './rew
 import { travelPoint } from './time-travel';
 import { type ToolRule, type ToolRulesChange, parseToolRulesChange, rememberAllow } from './tool-rules';
 import { type A2aPushChange, type A2aPushConfig, type A2aPushDelivery, applyA2aPushChange, checkA2aPushChange, duePushes } from './a2a-push';
+import { type Elicitation, Elicitations, OpenElicitation, checkElicitContent, checkRequestedSchema } from './elicitations';
 import { type OpenWait, type WaitAnswer, type WaitAnswerRecord, type WaitAnswered, alreadyAnswered, parseWaitAnswer, waitIdOf } from './waits';
 
 /**
@@ -101,6 +102,8 @@ export class Agent {
   private budgetFromSeq: number;
   /** Attachments a provider refused for good: later model calls leave them out (see refused-attachments). */
   private refusedAttachmentsValue: RefusedAttachment[];
+  /** MCP servers' questions during the current calls (elicitations.ts); in memory, rebuilt by replay. */
+  private readonly elicitationsValue = new Elicitations();
   /** The agent's widgets (seed 003, from the widget registry); their tools run inside the workflow. */
   private widgetsValue: readonly Widget[];
 
@@ -955,12 +958,60 @@ export class Agent {
       arguments: u.arguments,
       reason: u.reason,
     }));
+    const elicitations = this.elicitationsValue
+      .open(batchSeq)
+      .filter((e) => this.callRunning(e.toolCallId))
+      .map((e): OpenWait => ({
+        waitId: e.waitId,
+        kind: 'elicitation',
+        openedAt: e.openedAt,
+        toolCallId: e.toolCallId,
+        toolName: e.toolName,
+        question: e.message,
+        requestedSchema: e.requestedSchema,
+        ...(e.server !== undefined ? { server: e.server } : {}),
+      }));
     const q = this.openQuestion();
     const question: OpenWait[] =
       q && !q.answered
         ? [{ waitId: waitIdOf({ kind: 'question', seq: q.entry.seq }), kind: 'question', openedAt: q.entry.timestamp, question: q.entry.question ?? '' }]
         : [];
-    return [...approvals, ...unknown, ...question];
+    return [...approvals, ...unknown, ...elicitations, ...question];
+  }
+
+  /**
+   * Whether `toolCallId` is a call of the current batch that has no result yet and whose outcome is not
+   * unknown (a call whose worker died waits for a person to resolve it; its question is asked again if it runs again).
+   */
+  private callRunning(toolCallId: string): boolean {
+    return this.pendingToolCalls().some((c) => c.toolCallId === toolCallId) && this.effectsValue[toolCallId]?.outcome !== 'unknown';
+  }
+
+  /** Validates a question an MCP server asks during a running call (elicitations.ts); throws InputRejectedError. */
+  checkOpenElicitation(raw: unknown): OpenElicitation & { batchSeq: number } {
+    const parsed = OpenElicitation.safeParse(raw);
+    if (!parsed.success)
+      throw new InputRejectedError(
+        'BAD_ELICITATION',
+        `A question is not well formed: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}.`,
+      );
+    const q = parsed.data;
+    if (!this.callRunning(q.toolCallId))
+      throw new InputRejectedError('UNKNOWN_WAIT', `No running call ${q.toolCallId} in the agent's current batch to ask for.`);
+    checkRequestedSchema(q.requestedSchema);
+    return { ...q, batchSeq: this.state.lastContextual()?.seq ?? 0 };
+  }
+
+  /** Opens a question of a running call as a wait, or gives the one opened before under the same id (a retried call). */
+  openElicitation(raw: unknown): Elicitation {
+    const q = this.checkOpenElicitation(raw);
+    const call = this.pendingToolCalls().find((c) => c.toolCallId === q.toolCallId)!;
+    return this.elicitationsValue.add({ ...q, toolName: call.toolName, openedAt: new Date(this.clock()).toISOString() });
+  }
+
+  /** A question by its wait id, open or answered (the activity that asked reads its answer here). */
+  elicitation(waitId: string): Elicitation | undefined {
+    return this.elicitationsValue.get(waitId);
   }
 
   /** The question the agent's turn ended with, if no input was taken since, and the input queued to answer it. */
@@ -999,6 +1050,14 @@ export class Agent {
       if (reply) throw alreadyAnswered(a.waitId, reply, `input #${reply.inputSeq}`);
       throw new InputRejectedError('UNKNOWN_WAIT', `No question ${a.waitId}: the agent asked nothing at #${seq}, or it was rewound.`);
     }
+    if (kind === 'elicitation') {
+      const e = this.elicitationsValue.get(a.waitId);
+      if (e?.answer) throw alreadyAnswered(a.waitId, e.answer, e.answer.action);
+      if (!e || !this.callRunning(e.toolCallId) || e.batchSeq !== this.state.lastContextual()?.seq)
+        throw new InputRejectedError('UNKNOWN_WAIT', `No open question ${a.waitId}: its call ended, or the server never asked it.`);
+      if (a.answer.action === 'accept') checkElicitContent(a.waitId, e.requestedSchema, a.answer.content ?? {});
+      return a;
+    }
     const current = this.state.lastContextual()?.seq;
     if (seq !== current) {
       const decided = this.resultInBatch(seq, toolCallId!)?.metadata;
@@ -1025,7 +1084,16 @@ export class Agent {
     const { kind, toolCallId } = a.target;
     const door = a.door ?? 'client';
     if (kind === 'approval') this.decideToolCall(this.decisionOf(a), since);
-    else if (kind === 'unknown_outcome')
+    else if (kind === 'elicitation') {
+      const { action, content } = a.answer;
+      this.elicitationsValue.answer(a.waitId, {
+        action: action!,
+        ...(action === 'accept' ? { content: content ?? {} } : {}),
+        door,
+        ...(a.by !== undefined ? { by: a.by } : {}),
+        at: new Date(this.clock()).toISOString(),
+      });
+    } else if (kind === 'unknown_outcome')
       this.resolveToolCall({ toolCallId: toolCallId!, ...(a.by !== undefined ? { by: a.by } : {}), door, ...resolutionOf(a.answer) });
     else {
       const { inputSeq } = this.enqueueInput({ text: a.answer.text, ...(a.by !== undefined ? { sender: a.by } : {}) });

@@ -45,3 +45,4 @@ export * from './fork';
 export * from './tool-rules';
 export * from './a2a-push';
 export * from './waits';
+export * from './elicitations';

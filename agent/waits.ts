@@ -6,7 +6,8 @@
  * and when, and changes nothing.
  *
  * Wait ids name what is waited on and where, so they stay the same across runs and doors:
- * `approval-<batch seq>-<toolCallId>`, `outcome-<batch seq>-<toolCallId>`, `question-<turn_end seq>`.
+ * `approval-<batch seq>-<toolCallId>`, `outcome-<batch seq>-<toolCallId>`, `question-<turn_end seq>`,
+ * `elicit-<batch seq>-<toolCallId>-<n>` (an MCP server's n-th question during the call, elicitations.ts).
  *
  * @example
  * waitIdOf({ kind: 'approval', seq: 12, toolCallId: 'call_1' }); // 'approval-12-call_1'
@@ -17,7 +18,7 @@ import { InputRejectedError } from './errors';
 import { Door } from './tool-decision';
 import { undecodableReason } from './undecodable';
 
-export type WaitKind = 'approval' | 'question' | 'unknown_outcome';
+export type WaitKind = 'approval' | 'question' | 'unknown_outcome' | 'elicitation';
 
 /** An open wait, as the agent's state lists it. */
 export interface OpenWait {
@@ -32,8 +33,12 @@ export interface OpenWait {
   arguments?: string;
   /** Why the agent waits (the policy or rule that asks; why the outcome is unknown). */
   reason?: string;
-  /** question: what the model asked. */
+  /** question: what the model asked; elicitation: the MCP server's message. */
   question?: string;
+  /** elicitation: the JSON schema of the answer's content the server asks for. */
+  requestedSchema?: Record<string, unknown>;
+  /** elicitation: the MCP server that asks. */
+  server?: string;
 }
 
 /** Who answered a wait, through which door and when: what a later answer is told. */
@@ -45,17 +50,19 @@ export interface WaitAnswerRecord {
 
 const KIND_PREFIX = { approval: 'approval', unknown_outcome: 'outcome', question: 'question' } as const;
 
-export function waitIdOf(w: { kind: WaitKind; seq: number; toolCallId?: string }): string {
+export function waitIdOf(w: { kind: Exclude<WaitKind, 'elicitation'>; seq: number; toolCallId?: string }): string {
   return w.kind === 'question' ? `question-${w.seq}` : `${KIND_PREFIX[w.kind]}-${w.seq}-${w.toolCallId}`;
 }
 
 /** The parts of a wait id; throws InputRejectedError('UNKNOWN_WAIT') for one no agent gives. */
-export function parseWaitId(waitId: string): { kind: WaitKind; seq: number; toolCallId?: string } {
+export function parseWaitId(waitId: string): { kind: WaitKind; seq: number; toolCallId?: string; n?: number } {
+  const e = /^elicit-(\d{1,15})-(.+)-(\d{1,4})$/.exec(waitId);
+  if (e) return { kind: 'elicitation', seq: Number(e[1]), toolCallId: e[2], n: Number(e[3]) };
   const m = /^(approval|outcome)-(\d{1,15})-(.+)$/.exec(waitId) ?? /^(question)-(\d{1,15})$/.exec(waitId);
   if (!m) {
     throw new InputRejectedError(
       'UNKNOWN_WAIT',
-      `No wait ${JSON.stringify(waitId)}: a wait id is approval-<seq>-<toolCallId>, outcome-<seq>-<toolCallId> or question-<seq>, as the agent's state lists it (waits).`,
+      `No wait ${JSON.stringify(waitId)}: a wait id is approval-<seq>-<toolCallId>, outcome-<seq>-<toolCallId>, question-<seq> or elicit-<seq>-<toolCallId>-<n>, as the agent's state lists it (waits).`,
     );
   }
   const kind: WaitKind = m[1] === 'approval' ? 'approval' : m[1] === 'outcome' ? 'unknown_outcome' : 'question';
@@ -64,7 +71,8 @@ export function parseWaitId(waitId: string): { kind: WaitKind; seq: number; tool
 
 /**
  * The answer to a wait, whatever its kind: `approved` (with `reason`, `remember`) for an approval;
- * `done`, `failed` or `retry` for an unknown outcome; `text` for a question.
+ * `done`, `failed` or `retry` for an unknown outcome; `text` for a question; `action` (with `content`
+ * when it is `accept`) for an MCP server's question (elicitation).
  */
 export const WaitAnswerBody = z
   .object({
@@ -79,6 +87,8 @@ export const WaitAnswerBody = z
       .min(1)
       .max(256 * 1024)
       .optional(),
+    action: z.enum(['accept', 'decline', 'cancel']).optional(),
+    content: z.record(z.string(), z.unknown()).optional(),
   })
   .strict();
 export type WaitAnswerBody = z.infer<typeof WaitAnswerBody>;
@@ -119,6 +129,7 @@ export function parseWaitAnswer(raw: unknown): WaitAnswer & { target: ReturnType
     approval: ['approved', 'reason', 'remember'],
     unknown_outcome: ['done', 'failed', 'retry'],
     question: ['text'],
+    elicitation: ['action', 'content'],
   };
   const ok =
     given.every((k) => allowed[target.kind].includes(k)) &&
@@ -126,14 +137,18 @@ export function parseWaitAnswer(raw: unknown): WaitAnswer & { target: ReturnType
       ? a.approved !== undefined
       : target.kind === 'question'
         ? a.text !== undefined
-        : [a.done, a.failed, a.retry].filter((v) => v !== undefined).length === 1);
+        : target.kind === 'elicitation'
+          ? a.action !== undefined && (a.action === 'accept' || a.content === undefined)
+          : [a.done, a.failed, a.retry].filter((v) => v !== undefined).length === 1);
   if (!ok) {
     const shape =
       target.kind === 'approval'
         ? '{"approved": true|false, "reason"?: "...", "remember"?: true}'
         : target.kind === 'question'
           ? '{"text": "the reply"}'
-          : '{"done": "what happened"} or {"failed": "why"} or {"retry": true}';
+          : target.kind === 'elicitation'
+            ? '{"action": "accept", "content": {...}} or {"action": "decline"} or {"action": "cancel"}'
+            : '{"done": "what happened"} or {"failed": "why"} or {"retry": true}';
     throw new InputRejectedError('BAD_ANSWER', `The answer to ${parsed.data.waitId} (${target.kind}) is ${shape}.`);
   }
   return { ...parsed.data, target };

@@ -259,10 +259,10 @@ const commands: Record<string, Command> = {
   },
   answer: {
     usage:
-      'livecontext answer <agent-id> [<wait-id> (--approve [--remember] | --deny [--reason TEXT] | --text TEXT | --done TEXT | --failed TEXT | --retry)] [--json]',
+      'livecontext answer <agent-id> [<wait-id> (--approve [--remember] | --deny [--reason TEXT] | --text TEXT | --done TEXT | --failed TEXT | --retry | --accept JSON | --decline | --cancel)] [--json]',
     args: 2,
     summary:
-      "Answers one of the agent's waits (an approval, its question, an unknown outcome); without a wait id lists them. The first answer wins, through any door: a later one is refused, naming it.",
+      "Answers one of the agent's waits (an approval, its question, an unknown outcome, an MCP server's question: --accept '{\"field\": ...}', --decline or --cancel); without a wait id lists them. The first answer wins, through any door: a later one is refused, naming it.",
     options: {
       approve: { type: 'boolean' },
       deny: { type: 'boolean' },
@@ -272,6 +272,9 @@ const commands: Record<string, Command> = {
       done: { type: 'string' },
       failed: { type: 'string' },
       retry: { type: 'boolean' },
+      accept: { type: 'string' },
+      decline: { type: 'boolean' },
+      cancel: { type: 'boolean' },
       ...json,
     },
     agent: true,

@@ -134,6 +134,12 @@ export function describeState(
       (u) =>
         `outcome unknown: ${u.toolCallId} ${u.toolName} ${clip(u.arguments, 100)} (${clip(u.reason, 200)}); livecontext resolve ${agentId} ${u.toolCallId} --done TEXT | --failed TEXT | --retry`,
     ),
+    ...(s.waits ?? [])
+      .filter((w) => w.kind === 'elicitation')
+      .map(
+        (w) =>
+          `${w.server ?? 'an MCP server'} asks (call ${w.toolCallId} ${w.toolName}): "${clip(w.question ?? '', 200)}"; livecontext answer ${agentId} ${w.waitId} --accept JSON | --decline | --cancel`,
+      ),
     ...s.pendingToolCalls.map((c) => `pending tool call: ${c.toolCallId} ${c.toolName}`),
     ...running.flatMap((d) => describeRetrying(d) ?? []),
     ...(s.config.forkedFrom ? [`forked from ${s.config.forkedFrom.agentId} at #${s.config.forkedFrom.seq} (run ${s.config.forkedFrom.runId})`] : []),

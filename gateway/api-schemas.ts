@@ -144,13 +144,18 @@ export const TaskSchema = z.object({ id: z.number().int().positive(), title: z.s
 export const OpenWaitSchema = z
   .object({
     waitId: z.string(),
-    kind: z.enum(['approval', 'question', 'unknown_outcome']),
+    kind: z.enum(['approval', 'question', 'unknown_outcome', 'elicitation']),
     openedAt: z.string(),
     toolCallId: z.string().optional(),
     toolName: z.string().optional(),
     arguments: z.string().optional(),
     reason: z.string().optional(),
-    question: z.string().optional(),
+    question: z.string().optional().describe("question: what the model asked; elicitation: the MCP server's message."),
+    requestedSchema: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('elicitation: the JSON schema of the content to answer with ({"action": "accept", "content": {...}}).'),
+    server: z.string().optional().describe('elicitation: the MCP server that asks.'),
   })
   .meta({ id: 'OpenWait' });
 agree<Same<z.infer<typeof OpenWaitSchema>, OpenWait>>();
@@ -283,7 +288,7 @@ export const WaitPath = AgentPath.extend({ waitId: z.string().min(1).max(400).de
 export const WaitAnswerRequest = z
   .object({
     answer: WaitAnswerBody.describe(
-      'approval: {"approved": true|false, "reason"?, "remember"?: true}; unknown_outcome: {"done": "…"} | {"failed": "…"} | {"retry": true}; question: {"text": "the reply"}.',
+      'approval: {"approved": true|false, "reason"?, "remember"?: true}; unknown_outcome: {"done": "…"} | {"failed": "…"} | {"retry": true}; question: {"text": "the reply"}; elicitation: {"action": "accept", "content": {…}} | {"action": "decline"} | {"action": "cancel"}.',
     ),
     by: z.string().max(200).optional().describe('Who answers (recorded).'),
     door: Door.optional().describe('Through which door (recorded; default `rest`).'),
@@ -293,7 +298,7 @@ export const WaitAnswerRequest = z
 export const WaitAnsweredSchema = z
   .object({
     waitId: z.string(),
-    kind: z.enum(['approval', 'question', 'unknown_outcome']),
+    kind: z.enum(['approval', 'question', 'unknown_outcome', 'elicitation']),
     inputSeq: z.number().optional().describe("question: the reply's input number (its turn's answer: GET /agents/{id}/answers/{inputSeq})."),
     status: AgentStatusSchema,
   })

@@ -9,6 +9,7 @@ import { allHandlersFinished, condition, continueAsNew, log, workflowInfo } from
 import type { Agent } from '../agent/index';
 import { agentMetrics } from './agent-metrics';
 import { registerControlHandlers } from './agent-run/control-handlers';
+import { registerElicitationHandlers } from './agent-run/elicitation-handlers';
 import { createAgent } from './agent-run/create-agent';
 import { wasCancelled } from './agent-run/failures';
 import { archiveSealer } from './agent-run/archive-sealer';
@@ -47,6 +48,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWor
   registerControlHandlers(agent, run, { status, publish: () => visibility.publish(), changed });
   registerQueries(agent, status);
   const push = a2aPushNotifier(agent, run, changed);
+  registerElicitationHandlers(agent, run, changed);
 
   const history = historyMonitor(agent, () => run.overUpdateBudget());
   const steps = stepScopes();

@@ -21,6 +21,8 @@ import type {
   A2aPushConfig,
   WaitAnswer,
   WaitAnswered,
+  Elicitation,
+  OpenElicitation,
   TurnOutcome,
   SubAgentResult,
   RewindRequest,
@@ -167,6 +169,15 @@ export type { WaitAnswer, WaitAnswered, ToolRulesChange };
  * first answer wins; a later one is refused (ALREADY_ANSWERED) saying who answered, through which door and when.
  */
 export const answerWaitUpdate = defineUpdate<WaitAnswered & { status: AgentStatus }, [WaitAnswer]>('answerWait');
+export type { Elicitation, OpenElicitation };
+/**
+ * From the activity running an MCP tool call: the server asks the user a question (elicitation), opened
+ * as a wait (`elicit-…`). Returns the question, with its answer when one was given already (a retried call
+ * asking again). Refused for a call not running in the current batch, or a malformed or oversized question.
+ */
+export const openElicitationUpdate = defineUpdate<Elicitation, [OpenElicitation]>('openElicitation');
+/** A question opened by openElicitationUpdate, by wait id, with its answer once given (the asking activity polls it). */
+export const elicitationQuery = defineQuery<Elicitation | null, [string]>('elicitation');
 /** Replace the agent's tool rules (approval policy, see agent/tool-rules.ts); recorded as a `tool_rules` entry. */
 export const setToolRulesUpdate = defineUpdate<{ seq: number; rules: ToolRule[] }, [ToolRulesChange]>('setToolRules');
 /**

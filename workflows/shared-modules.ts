@@ -28,6 +28,7 @@ import * as budgets from '../agent/budgets';
 import * as compaction from '../agent/compaction';
 import * as contextBudget from '../agent/context-budget';
 import * as effectLedger from '../agent/effect-ledger';
+import * as elicitations from '../agent/elicitations';
 import * as entries from '../agent/entries';
 import * as entryRepair from '../agent/entry-repair';
 import * as errors from '../agent/errors';
@@ -134,6 +135,7 @@ for (const namespace of [
   compaction,
   contextBudget,
   effectLedger,
+  elicitations,
   entries,
   entryRepair,
   errors,

@@ -10,9 +10,11 @@
  * A tool the server lets be called as a task (`execution.taskSupport`) is called as one and followed
  * (task-call.ts); the task id rides in the heartbeat details, and an attempt after a worker died follows
  * that task in `reconcile` rather than calling the tool again.
+ * A server's question to the user during the call (elicitation) becomes one of the agent's waits (call-asker.ts).
  */
 import { z } from 'zod';
 import { DEFAULT_TOOL_TIMEOUT_MS, type Tool, type ToolContext, type ToolOutput } from '../tools/define-tool';
+import { type CallAsker, callAsker } from './call-asker';
 import { MCP_IDEMPOTENCY_META_KEY } from './idempotency-meta';
 import { McpCallError, mcpRetryPolicy } from './mcp-retry';
 import { McpResultError, mcpResultText, redactMcpResult } from './result-text';
@@ -54,7 +56,7 @@ export function mcpTool(name: string, def: McpToolDef, connection: McpServerConn
   const title = def.title ?? def.annotations?.title;
   const described = def.description?.trim() || title || `The ${def.name} tool`;
   /** The tool's text, or a McpCallError for a tool error or an answer that is no tool result. */
-  const readResult = (result: unknown): ToolOutput => {
+  const readResult = (result: unknown, asker?: CallAsker): ToolOutput => {
     let read: ReturnType<typeof mcpResultText>;
     try {
       read = mcpResultText(redactMcpResult(result, connection.secrets()));
@@ -64,7 +66,7 @@ export function mcpTool(name: string, def: McpToolDef, connection: McpServerConn
     }
     const { text, isError } = read;
     if (isError) throw new McpCallError(connection.redact(text), 'tool_error');
-    return { text: connection.redact(text), metadata: { mcp_server: server } };
+    return { text: connection.redact(text), metadata: { mcp_server: server, ...(asker?.answered.length ? { elicitations: asker.answered } : {}) } };
   };
   /** Heartbeats the task the call follows (and its status message, as progress to show). */
   const following = (ctx: ToolContext) => (taskId: string, message?: string) => {
@@ -86,20 +88,29 @@ export function mcpTool(name: string, def: McpToolDef, connection: McpServerConn
       const meta = { [MCP_IDEMPOTENCY_META_KEY]: ctx.idempotencyKey };
       if (offersTasks(def) && (await connection.takesToolTasks())) {
         const taskBeat = following(ctx);
-        const result = await connection.withClient(ctx.signal, (client) =>
-          callToolAsTask(client, def.name, args, {
-            signal: ctx.signal,
-            meta,
-            onTask: (id) => taskBeat(id),
-            onStatus: (task) => taskBeat(task.taskId, task.statusMessage),
-          }),
+        const asker = callAsker(ctx, name, connection);
+        const result = await connection.withClient(
+          ctx.signal,
+          (client) =>
+            callToolAsTask(client, def.name, args, {
+              signal: ctx.signal,
+              meta,
+              onTask: (id) => {
+                if (asker) asker.taskId = id;
+                taskBeat(id);
+              },
+              onStatus: (task) => taskBeat(task.taskId, task.statusMessage),
+            }),
+          asker,
         );
-        return readResult(result);
+        return readResult(result, asker);
       }
+      const asker = callAsker(ctx, name, connection);
       const result = await connection.callTool(def.name, args, {
         signal: ctx.signal,
         timeoutMs: connection.config.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
         meta,
+        ...(asker ? { asker } : {}),
         onProgress: (p) => {
           const details: McpToolProgress = { tool_call_id: ctx.toolCallId, tool: name, progress: p.progress };
           if (p.total !== undefined) details.total = p.total;
@@ -107,7 +118,7 @@ export function mcpTool(name: string, def: McpToolDef, connection: McpServerConn
           ctx.heartbeat(details);
         },
       });
-      return readResult(result);
+      return readResult(result, asker);
     },
     // A worker died while the call ran: the task it made goes on at the server; follow it to its result.
     ...(offersTasks(def)
@@ -120,10 +131,13 @@ export function mcpTool(name: string, def: McpToolDef, connection: McpServerConn
             }
             const taskBeat = following(ctx);
             taskBeat(taskId); // kept for the attempt after this one, should this worker die too
-            const result = await connection.withClient(ctx.signal, (client) =>
-              followTask(client, taskId, { signal: ctx.signal, onStatus: (task) => taskBeat(task.taskId, task.statusMessage) }),
+            const asker = callAsker(ctx, name, connection, taskId);
+            const result = await connection.withClient(
+              ctx.signal,
+              (client) => followTask(client, taskId, { signal: ctx.signal, onStatus: (task) => taskBeat(task.taskId, task.statusMessage) }),
+              asker,
             );
-            return { done: readResult(result) };
+            return { done: readResult(result, asker) };
           },
         }
       : {}),

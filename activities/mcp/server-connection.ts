@@ -7,6 +7,9 @@
  * server is tried with Streamable HTTP first, then legacy SSE, as the SDK's documentation recommends.
  * Listing tools is bounded (tool-limits.ts) and reads every page, also after tools/list_changed.
  * Every error message and log line is cut of the server's secrets.
+ * The client takes form elicitation (a server's question to the user during a call): the question goes
+ * to the call that is running on this connection (the one following its task, when the server names the
+ * task), whose agent opens it as a wait (tools/elicit-through-agent.ts).
  */
 import type { Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -14,7 +17,14 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type CallToolResultSchema, ErrorCode, McpError, type Tool as McpToolDef } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResultSchema,
+  type ElicitResult,
+  ElicitRequestSchema,
+  ErrorCode,
+  McpError,
+  type Tool as McpToolDef,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { type Secret, redactSecrets, secretsIn } from '../tools/redact-secrets';
 import { BoundedReadBuffer, MCP_MAX_MESSAGE_BYTES, isMessageTooLarge } from './bounded-read-buffer';
@@ -51,12 +61,30 @@ export class McpListError extends Error {
   }
 }
 
+/** The `_meta` key under which a server names the task a request of its belongs to (MCP tasks). */
+const RELATED_TASK_META = 'io.modelcontextprotocol/related-task';
+
+/** A server's form question during a call, as the call's asker gets it. */
+export interface ElicitQuestion {
+  message: string;
+  requestedSchema: Record<string, unknown>;
+}
+
+/** A call running on the connection that can take its server's questions (elicitation). */
+export interface McpAsker {
+  /** The MCP task the call follows, once known: a question naming this task goes to this call. */
+  taskId?: string;
+  elicit(question: ElicitQuestion, signal: AbortSignal): Promise<ElicitResult>;
+}
+
 export interface McpCallOptions {
   signal: AbortSignal;
   timeoutMs: number;
   onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
   /** The request's `_meta` (the SDK adds its progressToken beside it). */
   meta?: Record<string, unknown>;
+  /** Takes the server's questions (elicitation) while the call runs; without it they are refused. */
+  asker?: McpAsker;
 }
 
 export class McpServerConnection {
@@ -66,6 +94,8 @@ export class McpServerConnection {
   private closed = false;
   private refreshing?: Promise<void>;
   private refreshAgain = false;
+  /** The calls running now that take questions (see McpAsker). */
+  private readonly askers = new Set<McpAsker>();
   /** The transport the last connection used: `stdio`, `streamable-http` or `sse`. */
   transportUsed?: string;
   /** The stdio server's process id while it runs (tests kill it). */
@@ -145,6 +175,7 @@ export class McpServerConnection {
       throw new McpCallError(err.message, this.closed ? 'other' : 'unreachable'); // the call was never sent
     });
     let result: unknown;
+    if (options.asker) this.askers.add(options.asker);
     try {
       result = await client.callTool({ name, arguments: args, ...(options.meta ? { _meta: options.meta } : {}) }, AnyResult, {
         signal: options.signal,
@@ -160,6 +191,8 @@ export class McpServerConnection {
     } catch (err) {
       const { message, reason } = this.callFailure(client, err, options.signal);
       throw new McpCallError(message, reason);
+    } finally {
+      if (options.asker) this.askers.delete(options.asker);
     }
     // Over HTTP the answer arrives whole; it gets the same bound as a stdio message.
     if (jsonLongerThan(result, MCP_MAX_MESSAGE_BYTES)) throw new McpCallError(this.redact(tooLarge(this.name, undefined)), 'other');
@@ -170,17 +203,40 @@ export class McpServerConnection {
    * Runs `call` on the connected client with callTool's handling of failures: for requests other than a
    * plain tools/call (a call made as an MCP task and the task followed, task-call.ts).
    */
-  async withClient<T>(signal: AbortSignal, call: (client: Client) => Promise<T>): Promise<T> {
+  async withClient<T>(signal: AbortSignal, call: (client: Client) => Promise<T>, asker?: McpAsker): Promise<T> {
     const client = await this.connected().catch((err: Error) => {
       throw new McpCallError(err.message, this.closed ? 'other' : 'unreachable');
     });
+    if (asker) this.askers.add(asker);
     try {
       return await call(client);
     } catch (err) {
       if (err instanceof McpCallError) throw err;
       const { message, reason } = this.callFailure(client, err, signal);
       throw new McpCallError(message, reason);
+    } finally {
+      if (asker) this.askers.delete(asker);
     }
+  }
+
+  /**
+   * A server's question (elicitation/create): the call it belongs to answers it. MCP does not say which
+   * call a server's request is for, except a task's (related-task): with no task named, it is the one call
+   * running on this connection, and with several running the question is refused rather than shown to
+   * the wrong agent's people. Only form mode: a URL question is refused (the capability says so).
+   */
+  private async elicit(params: Record<string, unknown>, signal: AbortSignal): Promise<ElicitResult> {
+    if (params.mode === 'url') throw new McpError(ErrorCode.InvalidParams, 'livecontext answers form elicitation only');
+    const related = (params._meta as Record<string, { taskId?: unknown } | undefined> | undefined)?.[RELATED_TASK_META]?.taskId;
+    const askers = [...this.askers].filter((a) => related === undefined || a.taskId === related);
+    if (askers.length !== 1) {
+      const why = askers.length
+        ? `${askers.length} calls are running on this connection and the question does not say which it is for`
+        : 'no call that can ask its user is running on this connection';
+      this.hooks.log?.warn(`MCP server "${this.name}" asked a question (elicitation) that was refused: ${why}`);
+      throw new McpError(ErrorCode.InvalidRequest, `livecontext cannot ask this question: ${why}`);
+    }
+    return askers[0].elicit({ message: String(params.message ?? ''), requestedSchema: (params.requestedSchema as Record<string, unknown>) ?? {} }, signal);
   }
 
   /** Whether the server takes tools/call as a task (its `tasks.requests.tools.call` capability). */
@@ -247,7 +303,7 @@ export class McpServerConnection {
 
   private async open(transport: Transport, kind: string): Promise<Client> {
     const client = new Client(CLIENT_INFO, {
-      capabilities: {},
+      capabilities: { elicitation: { form: {} } },
       listChanged: {
         tools: {
           // Not the SDK's refresh: it reads only the first page of a paginated list.
@@ -258,6 +314,7 @@ export class McpServerConnection {
         },
       },
     });
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) => this.elicit(request.params as Record<string, unknown>, extra.signal));
     const timeoutMs = this.hooks.connectTimeoutMs ?? MCP_CONNECT_TIMEOUT_MS;
     let timer: NodeJS.Timeout | undefined;
     try {

@@ -1,6 +1,7 @@
 /**
  * defineTool: one zod schema is both the JSON schema the model sees and the validation of what it sends.
  */
+import type { ElicitFn } from './elicit-through-agent';
 import type { z } from 'zod';
 import { type JsonValue, type ToolSpec, zodToolSpec } from '../../agent/index';
 import { type ToolRetryPolicy, policyProblem } from './tool-retry';
@@ -25,6 +26,11 @@ export interface ToolContext {
    * own keys), for a tool that follows something durable (an MCP task) and resumes it in `reconcile`.
    */
   previousDetails?: unknown;
+  /**
+   * Asks the agent's people a question during the call (an MCP server's elicitation): opened as one of
+   * the agent's waits, answered through any door; resolves with the answer (never answered for them).
+   */
+  elicit?: ElicitFn;
 }
 
 /** A tool may return plain text, or text plus small metadata (snake_case keys). */

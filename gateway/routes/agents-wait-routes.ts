@@ -12,7 +12,7 @@ export const answerWait = createRoute({
   path: '/agents/{id}/waits/{waitId}',
   tags: TAG,
   summary:
-    'Answer one of the waits the state lists (an approval, a question, an unknown outcome). The first answer wins: a later one, through any door, gets 409 ALREADY_ANSWERED naming who answered and when',
+    "Answer one of the waits the state lists (an approval, a question, an unknown outcome, an MCP server's question). The first answer wins: a later one, through any door, gets 409 ALREADY_ANSWERED naming who answered and when",
   request: { params: WaitPath, body: jsonBody(WaitAnswerRequest) },
   responses: { 200: jsonResponse(WaitAnsweredSchema, 'Answered.'), ...errorResponses(400, 403, 404, 409, 415) },
 });

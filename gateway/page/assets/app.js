@@ -44,6 +44,9 @@ const conversation = new Conversation($('conversation'), {
   onResolve: async (toolCallId, how) => {
     await api('POST', agentPath(view.agentId, `/tool-calls/${encodeURIComponent(toolCallId)}/resolve`), { ...how, by: 'web' });
   },
+  onAnswer: async (waitId, answer) => {
+    await api('POST', agentPath(view.agentId, `/waits/${encodeURIComponent(waitId)}`), { answer, by: 'web', door: 'page' });
+  },
   onRetry: async () => {
     await api('POST', agentPath(view.agentId, '/retry'), {});
   },
@@ -161,6 +164,7 @@ function renderState() {
   renderToolRules($('tool-rules'), s.toolRules);
   conversation.setApprovals(s.awaitingApproval ?? []);
   conversation.setUnknownOutcomes(s.unknownOutcomes ?? []);
+  conversation.setElicitations(s.waits ?? []);
   tree.update(s);
   // While a turn is open (working, or waiting for an approval or on an error), it can be ended.
   $('interrupt').hidden = !s.runState || s.runState === 'WaitingInput' || s.stopping;

@@ -31,6 +31,8 @@ export class Conversation {
     this.waiting = new Set();
     /** Tool calls whose outcome is unknown, shown with done / failed / retry. */
     this.unresolved = new Set();
+    /** Calls with an MCP server's open question (elicitation): toolCallId → waitId. */
+    this.elicits = new Map();
     /** Messages sent from this page that the stream has not brought yet, oldest first: `{ item, text, inputSeq? }`. */
     this.pending = [];
     /** The input sequence number of the turn the stream opened last (RUN_STARTED `turn-<inputSeq>`). */
@@ -206,7 +208,8 @@ export class Conversation {
    */
   renderWorking() {
     let text = null;
-    if (this.running && this.blockedOn === 'approval') text = 'waiting for your approval';
+    if (this.running && this.elicits.size) text = "waiting for your answer to a server's question";
+    else if (this.running && this.blockedOn === 'approval') text = 'waiting for your approval';
     else if (this.running && this.blockedOn === 'unknown_outcome') text = `waiting for your resolution${this.detail ? ` (${this.detail})` : ''}`;
     else if (this.running && this.blockedOn !== 'error') text = this.detail ? `working… (${this.detail})` : 'working…';
     else if (!this.running && this.asked) text = 'waiting for your answer';
@@ -433,6 +436,70 @@ export class Conversation {
         t.decision.hidden = false;
       }
     });
+  }
+
+  /**
+   * Shows an MCP server's open questions (the state's waits of kind `elicitation`) on their calls, with
+   * the fields asked for as JSON to fill in, and accept / decline / cancel; removes those answered since.
+   */
+  setElicitations(waits = []) {
+    keepScrolledToEnd(this.list, () => {
+      const open = waits.filter((w) => w.kind === 'elicitation');
+      const now = new Map(open.map((w) => [w.toolCallId, w.waitId]));
+      for (const [id, waitId] of this.elicits) {
+        if (now.get(id) === waitId) continue;
+        this.elicits.delete(id);
+        this.clearDecision(id);
+      }
+      for (const w of open) {
+        if (this.elicits.get(w.toolCallId) === w.waitId) continue;
+        const t = this.tool(w.toolCallId, w.toolName);
+        this.elicits.set(w.toolCallId, w.waitId);
+        t.item.classList.add('awaiting');
+        fill(t.status, `${w.server ?? 'the server'} asks you`);
+        fill(t.decision, this.elicitationControls(w));
+        t.decision.hidden = false;
+      }
+      this.renderWorking();
+    });
+  }
+
+  elicitationControls(w) {
+    const schema = w.requestedSchema ?? {};
+    const props = schema.properties ?? {};
+    const required = Array.isArray(schema.required) ? schema.required : [];
+    const draft = {};
+    for (const [name, p] of Object.entries(props)) if (p && p.default !== undefined) draft[name] = p.default;
+    for (const name of required) if (draft[name] === undefined) draft[name] = '';
+    const content = el('textarea', { class: 'reason', rows: '6', 'aria-label': 'Your answer (JSON)' }, JSON.stringify(draft, null, 2));
+    const fields = Object.entries(props).map(([name, p]) =>
+      el('li', {}, el('code', {}, name), `${required.includes(name) ? ' (required)' : ''}: ${String(p?.description ?? p?.title ?? p?.type ?? '')}`),
+    );
+    const error = el('span', { class: 'error' });
+    const accept = el('button', { type: 'button', class: 'approve' }, 'Answer');
+    const decline = el('button', { type: 'button', class: 'deny' }, 'Decline');
+    const cancel = el('button', { type: 'button' }, 'Cancel');
+    const group = [accept, decline, cancel];
+    const answer = (button, how) => this.run(button, () => this.actions.onAnswer(w.waitId, how), error, group);
+    accept.addEventListener('click', () => {
+      let value;
+      try {
+        value = JSON.parse(content.value);
+      } catch (err) {
+        fill(error, `The answer is JSON: ${err.message}`);
+        return;
+      }
+      answer(accept, { action: 'accept', content: value });
+    });
+    decline.addEventListener('click', () => answer(decline, { action: 'decline' }));
+    cancel.addEventListener('click', () => answer(cancel, { action: 'cancel' }));
+    return [
+      el('p', { class: 'why' }, String(w.question ?? '')),
+      fields.length ? el('ul', { class: 'fields' }, ...fields) : null,
+      content,
+      el('div', { class: 'buttons' }, accept, decline, cancel),
+      error,
+    ];
   }
 
   resolutionControls(u) {
