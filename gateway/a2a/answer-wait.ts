@@ -37,9 +37,15 @@ export async function answerWait(agents: AgentClient, ref: TurnRef, task: Task, 
 }
 
 async function answer(agents: AgentClient, ref: TurnRef, task: Task, reply: Message, sender: string): Promise<TurnRef> {
+  const data = replyData(reply);
+  if (typeof data?.waitId === 'string' && typeof data.approved === 'boolean') {
+    // A reply naming its wait answers that wait, however the task reads now: one answered meanwhile through another door is refused naming it.
+    const reason = typeof data.reason === 'string' ? { reason: data.reason } : {};
+    await agents.answerWait(ref.agentId, data.waitId, { approved: data.approved, ...reason }, { by: sender, door: 'a2a' });
+    return ref;
+  }
   const pending = awaiting(task);
   if (pending.length) {
-    const data = replyData(reply);
     const text = replyText(reply);
     const approved = typeof data?.approved === 'boolean' ? data.approved : APPROVE.test(text) ? true : DENY.test(text) ? false : undefined;
     if (approved === undefined) throw new RequestMalformedError(`Task ${taskIdOf(ref)} waits for an approval: reply "approve" or "deny <reason>".`);

@@ -8,6 +8,7 @@ import { type Artifact, type Message, type Part, Role, type Task, TaskState } fr
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import type { ModelInputEntry, TurnOutcome } from '../../agent/index';
 import type { AgentClient } from '../../client/agent-client';
+import { turnPhase } from '../../client/turn-phase';
 import type { AgentStatus } from '../../workflows/messages';
 import { inputText } from '../events/derive-events';
 import { type TurnRef, taskIdOf } from './task-id';
@@ -45,7 +46,8 @@ export async function readTask(agents: AgentClient, ref: TurnRef): Promise<Task>
   if (ref.inputSeq >= status.nextInputSeq)
     throw new TaskNotFoundError(`No task ${taskIdOf(ref)}: agent ${ref.agentId} has taken ${status.nextInputSeq - 1} inputs.`);
   const outcome = ref.inputSeq <= status.consumedInputSeq ? await agents.finishedTurn(ref.agentId, ref.inputSeq) : undefined;
-  if (outcome) return finishedTask(agents, ref, outcome);
+  const phase = turnPhase(status, ref.inputSeq, outcome);
+  if (phase.outcome) return finishedTask(agents, ref, phase.outcome);
   const task = (state: TaskState, message?: Message): Task => ({
     id: taskIdOf(ref),
     contextId: ref.agentId,
@@ -54,20 +56,27 @@ export async function readTask(agents: AgentClient, ref: TurnRef): Promise<Task>
     history: [],
     metadata: { inputSeq: ref.inputSeq },
   });
-  if (ref.inputSeq > status.consumedInputSeq) return task(TaskState.TASK_STATE_SUBMITTED);
-  if (status.blockedOn === 'approval' && status.awaitingApproval.length) {
-    const calls = status.awaitingApproval.map((a) => ({ toolCallId: a.toolCallId, toolName: a.toolName, arguments: a.arguments, reason: a.reason }));
+  if (phase.phase === 'queued') return task(TaskState.TASK_STATE_SUBMITTED);
+  const approvals = phase.waits.filter((w) => w.kind === 'approval');
+  if (approvals.length) {
+    const calls = approvals.map((a) => ({
+      toolCallId: a.toolCallId!,
+      toolName: a.toolName!,
+      arguments: a.arguments!,
+      reason: a.reason ?? '',
+      waitId: a.waitId,
+    }));
     const lines = calls.map((a) => `${a.toolName}(${a.arguments}): ${a.reason}`);
-    const text = `Waiting for approval of ${lines.join('; ')}. Reply "approve", or "deny" and a reason (or a data part {"approved": bool, "reason"?, "toolCallId"?}).`;
+    const text = `Waiting for approval of ${lines.join('; ')}. Reply "approve", or "deny" and a reason (or a data part {"approved": bool, "reason"?, "toolCallId"? or "waitId"?}).`;
     return task(
       TaskState.TASK_STATE_INPUT_REQUIRED,
       agentMessage(ref, `approval-${calls[0].toolCallId}`, [textPart(text), dataPart({ awaitingApproval: calls })]),
     );
   }
-  if (status.blockedOn === 'unknown_outcome' && status.unknownOutcomes?.length) {
-    const u = status.unknownOutcomes[0];
-    const text = `Tool call ${u.toolName}(${u.arguments}) has an unknown outcome (${u.reason}); a person resolves it (livecontext resolve, REST or the page).`;
-    return task(TaskState.TASK_STATE_WORKING, agentMessage(ref, `unknown-${u.toolCallId}`, [textPart(text)]));
+  const unknown = phase.waits.find((w) => w.kind === 'unknown_outcome');
+  if (unknown) {
+    const text = `Tool call ${unknown.toolName}(${unknown.arguments}) has an unknown outcome (${unknown.reason}); a person resolves it (livecontext resolve, REST or the page).`;
+    return task(TaskState.TASK_STATE_WORKING, agentMessage(ref, `unknown-${unknown.toolCallId}`, [textPart(text)]));
   }
   return task(TaskState.TASK_STATE_WORKING);
 }

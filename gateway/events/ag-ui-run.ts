@@ -3,9 +3,11 @@
  * its model_input on (it may wait behind another turn), state as it changes, then RUN_FINISHED when the
  * turn is answered, or RUN_ERROR when the agent is blocked by an error, stops or is reset.
  */
-import { EventType } from '@ag-ui/core';
-import type { TurnOutcome } from '../../agent/index';
+import { EventType, type RunFinishedOutcome } from '@ag-ui/core';
+import { type OpenWait, type TurnEndEntry, type TurnOutcome, waitIdOf } from '../../agent/index';
 import type { AgentClient } from '../../client/agent-client';
+import { turnPhase } from '../../client/turn-phase';
+import { interruptOf } from './ag-ui-interrupts';
 import { AgentFeed, errorOf, nextPollIn } from './agent-feed';
 import type { Cursor } from './cursor';
 import { type Emitted, turnEndFinish } from './derive-events';
@@ -23,6 +25,12 @@ export interface AgUiRunOptions {
   cursor: Cursor;
   /** A resumed stream: RUN_STARTED was sent already. */
   resumed: boolean;
+  /**
+   * The client speaks AG-UI 1.0 (its input has a protocolVersion): the run ends with the interrupt outcome
+   * when the turn waits on a person (approval, unknown outcome) or ends with a question. Without it the
+   * run stays open while a person answers elsewhere, and a question ends it as before (success).
+   */
+  interrupts: boolean;
   signal: AbortSignal;
 }
 
@@ -33,10 +41,13 @@ export async function* agUiRun(o: AgUiRunOptions): AsyncGenerator<Emitted> {
   const { agents, agentId, threadId, runId, inputSeq, signal } = o;
   const feed = new AgentFeed(agents, agentId, { kind: 'run', threadId, inputSeq }, o.cursor, undefined, o.resumed);
   const here = () => feed.cursor;
-  const finished = (result: Record<string, unknown>, outcome?: { type: 'cancelled' }): Emitted => ({
+  const finished = (result: Record<string, unknown>, outcome?: RunFinishedOutcome): Emitted => ({
     event: { type: EventType.RUN_FINISHED, threadId, runId, result, ...(outcome ? { outcome } : {}) },
     cursor: here(),
   });
+  /** The run ends waiting on `waits`: each an Interrupt whose id a resume entry answers. */
+  const interrupted = (waits: OpenWait[]): Emitted =>
+    finished({ inputSeq, waits: waits.map((w) => w.waitId) }, { type: 'interrupt', interrupts: waits.map(interruptOf) });
   if (!o.resumed) yield { event: { type: EventType.RUN_STARTED, threadId, runId }, cursor: here() };
   yield feed.snapshot(await agents.state(agentId));
 
@@ -61,6 +72,10 @@ export async function* agUiRun(o: AgUiRunOptions): AsyncGenerator<Emitted> {
       }
       yield* poll.emitted;
       yield* feed.delta(poll.status);
+      if (poll.turnEnd && o.interrupts && poll.turnEnd.reason === 'ask_user') {
+        yield interrupted([questionWait(poll.turnEnd)]);
+        return;
+      }
       if (poll.turnEnd) {
         const end = turnEndFinish(poll.turnEnd);
         yield finished({ inputSeq, ...end.result }, end.outcome);
@@ -73,6 +88,17 @@ export async function* agUiRun(o: AgUiRunOptions): AsyncGenerator<Emitted> {
       const error = errorOf(poll.status);
       if (error) {
         yield* feed.blocked(error);
+        return;
+      }
+      // Waiting on a person, every entry before the wait sent: a 1.0 client gets the interrupt outcome.
+      const phase = o.interrupts && !poll.behind ? turnPhase(poll.status, inputSeq, undefined) : undefined;
+      if (phase?.phase === 'waiting' && phase.waits.length) {
+        yield interrupted(phase.waits);
+        return;
+      }
+      if (o.interrupts && settled?.status === 'asked' && settled.waitId && !poll.behind) {
+        const open = poll.status.waits?.find((w) => w.waitId === settled.waitId);
+        yield interrupted([open ?? { waitId: settled.waitId, kind: 'question', openedAt: '', question: settled.question }]);
         return;
       }
       const end = settled && ending(settled, feed.cursor.seq, poll.behind);
@@ -96,6 +122,14 @@ export async function* agUiRun(o: AgUiRunOptions): AsyncGenerator<Emitted> {
     yield* feed.between(wait, signal); // the followed model stream's output as it comes
   }
 }
+
+/** The wait of the question a turn ended with. */
+const questionWait = (e: TurnEndEntry): OpenWait => ({
+  waitId: waitIdOf({ kind: 'question', seq: e.seq }),
+  kind: 'question',
+  openedAt: e.timestamp,
+  question: e.question ?? '',
+});
 
 /**
  * What the turn's outcome means for the run once the stream has read what the outcome follows: finished

@@ -143,7 +143,14 @@ export class AgentFeed {
   private pollFrom(start: Cursor, entries: HistoryEntry[], partial: PartialOutput | null, status: AgentStatus, mark: string | undefined): Poll {
     const lastRead = entries.length ? entries[entries.length - 1].seq : start.seq;
     const caughtUp = status.lastSeq === lastRead;
-    const result = deriveEvents({ mode: this.mode, cursor: start, entries, batch: this.batch, partial: caughtUp ? partial : null });
+    const result = deriveEvents({
+      mode: this.mode,
+      cursor: start,
+      entries,
+      batch: this.batch,
+      partial: caughtUp ? partial : null,
+      subAgents: status.config.subAgents,
+    });
     this.cursor = result.cursor;
     this.remember(entries);
     // The mark was read before the queries, so what they saw is at least that history: if the next look

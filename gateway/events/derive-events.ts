@@ -8,6 +8,8 @@
  * - model_output: the assistant's text, then TOOL_CALL_START/ARGS/END per call; one without tool calls
  *   ends the turn (RUN_FINISHED in the per-agent stream; an AG-UI run reports it as `answeredSeq`);
  * - tool_results: TOOL_CALL_RESULT per result (a batch that could not run: a failed result per call);
+ * - a sub-agent's call (`ask_<profile>`): SUBAGENT_STARTED after its TOOL_CALL_END, SUBAGENT_FINISHED (or
+ *   SUBAGENT_ERROR) before its TOOL_CALL_RESULT, the invocation named `sub-<toolCallId>`;
  * - turn_end (interrupted, or the model asked the user): the turn ends without an answer (RUN_FINISHED,
  *   outcome `cancelled` when interrupted);
  * - partial output: the streaming text as TEXT_MESSAGE_CONTENT deltas, continued by the entry when the
@@ -15,7 +17,16 @@
  */
 import { type AGUIEvent, EventType } from '@ag-ui/core';
 import type { PartialOutput } from '../../activities/call-model';
-import type { HistoryEntry, ModelInputEntry, ModelOutputEntry, ToolCallRequest, ToolResultsEntry, TurnEndEntry } from '../../agent/index';
+import {
+  type AgentConfig,
+  type HistoryEntry,
+  type ModelInputEntry,
+  type ModelOutputEntry,
+  type ToolCallRequest,
+  type ToolResultsEntry,
+  type TurnEndEntry,
+  subAgentProfile,
+} from '../../agent/index';
 import { type Cursor, type OpenRun, type StreamingMessage } from './cursor';
 
 /** The per-agent stream (turns are runs), or the AG-UI run of one input. */
@@ -36,6 +47,8 @@ export interface DeriveInput {
   batch?: readonly ToolCallRequest[];
   /** The running model call's output so far; pass it only when `entries` reach the agent's last entry. */
   partial?: PartialOutput | null;
+  /** The agent's sub-agent profiles (config.subAgents): their `ask_<name>` calls also show as SUBAGENT_* events. */
+  subAgents?: AgentConfig['subAgents'];
 }
 
 export interface DeriveResult {
@@ -61,6 +74,9 @@ export function restartRunId(runId: string): string {
 /** The id of the assistant message of a model call's output: the same whether it was streamed or read. */
 export const outputMessageId = (baseSeq: number, callId: string, attempt: number) =>
   callId ? `out-${baseSeq}-${callId}-${attempt}` : `out-${baseSeq}-${attempt}`;
+
+/** The id of a sub-agent invocation in SUBAGENT_* events: the call that made it, so any stream names it alike. */
+export const subagentRunId = (toolCallId: string) => `sub-${toolCallId}`;
 
 /** The text of an input as the user sent it. */
 export const inputText = (e: ModelInputEntry) => e.sections.map((s) => s.content).join('\n\n');
@@ -89,7 +105,14 @@ class Step {
     readonly mode: StreamMode,
     public streaming: StreamingMessage | undefined,
     public run: OpenRun | undefined,
+    readonly subAgents?: AgentConfig['subAgents'],
   ) {}
+
+  /** The sub-agent profile a tool name calls, if it calls one. */
+  subAgent(toolName: string): { name: string; description: string } | undefined {
+    const found = this.subAgents ? subAgentProfile({ subAgents: this.subAgents } as AgentConfig, toolName) : undefined;
+    return found && { name: found.name, description: found.profile.description ?? '' };
+  }
 
   push(event: AGUIEvent): void {
     this.events.push({ event, streaming: this.streaming, run: this.run });
@@ -145,7 +168,7 @@ export function deriveEvents(input: DeriveInput): DeriveResult {
       result.otherTurn = true; // cannot happen before the answer; never stream another turn into this run
       break;
     }
-    const step = new Step(mode, cursor.streaming, cursor.run);
+    const step = new Step(mode, cursor.streaming, cursor.run, input.subAgents);
     entryEvents(step, entry, batch);
     if (entry.kind === 'model_output' && entry.toolCalls.length) batch = entry.toolCalls;
     const before = cursor;
@@ -230,6 +253,17 @@ function outputEvents(step: Step, entry: ModelOutputEntry): void {
     step.push({ type: EventType.TOOL_CALL_START, toolCallId: call.toolCallId, toolCallName: call.toolName, parentMessageId: messageId });
     if (call.rawArguments) step.push({ type: EventType.TOOL_CALL_ARGS, toolCallId: call.toolCallId, delta: call.rawArguments });
     step.push({ type: EventType.TOOL_CALL_END, toolCallId: call.toolCallId });
+    const sub = step.subAgent(call.toolName);
+    if (sub) {
+      step.push({
+        type: EventType.SUBAGENT_STARTED,
+        subagentRunId: subagentRunId(call.toolCallId),
+        name: sub.name,
+        ...(sub.description ? { description: sub.description } : {}),
+        parentToolCallId: call.toolCallId,
+        parentMessageId: messageId,
+      });
+    }
   }
   if (entry.toolCalls.length === 0 && step.mode.kind === 'agent' && step.run) {
     const { runId } = step.run;
@@ -243,7 +277,21 @@ function resultEvents(step: Step, entry: ToolResultsEntry, batch: readonly ToolC
   let i = 0;
   const result = (toolCallId: string, content: string) =>
     step.push({ type: EventType.TOOL_CALL_RESULT, messageId: `res-${entry.seq}-${i++}`, toolCallId, content, role: 'tool' });
-  for (const r of entry.results) result(r.toolCallId, r.result);
+  for (const r of entry.results) {
+    // A sub-agent's call: its invocation ends (or fails) before the call's result.
+    const call = batch?.find((c) => c.toolCallId === r.toolCallId);
+    const childId = typeof r.metadata?.sub_agent === 'string' ? r.metadata.sub_agent : undefined;
+    if ((call && step.subAgent(call.toolName)) || childId !== undefined) {
+      const subagentRunId_ = subagentRunId(r.toolCallId);
+      const metadata = childId !== undefined ? { metadata: { livecontext: { agentId: childId } } } : {};
+      step.push(
+        r.status === 'Success'
+          ? { type: EventType.SUBAGENT_FINISHED, subagentRunId: subagentRunId_, result: r.result, ...metadata }
+          : { type: EventType.SUBAGENT_ERROR, subagentRunId: subagentRunId_, message: r.result, code: r.status, ...metadata },
+      );
+    }
+    result(r.toolCallId, r.result);
+  }
   if (entry.executeError !== undefined) {
     // The calls without a result are failed with the batch's reason, as the model is shown them.
     const done = new Set(entry.results.map((r) => r.toolCallId));

@@ -8,6 +8,7 @@ import type { CreateTaskOptions, TaskStore } from '@modelcontextprotocol/sdk/exp
 import type { CallToolResult, Result, Task } from '@modelcontextprotocol/sdk/types.js';
 import type { TurnOutcome } from '../../agent/index';
 import { outcomeText } from '../../client/outcome-text';
+import { type TurnPhaseName, turnPhase } from '../../client/turn-phase';
 import type { AgentStatus } from '../../workflows/messages';
 import { passRefusal, toHttpError } from '../http-errors';
 import { awaitTurn, turnIsOver } from './await-turn';
@@ -33,28 +34,24 @@ interface TurnLook {
   outcome: TurnOutcome | undefined;
 }
 
-/** A turn blocked on an error is not over for its task: a person can retry it, and then it answers. */
-const retryable = (look: TurnLook, ref: TurnTaskRef) =>
-  look.outcome?.status === 'error' && look.state.blockedOn === 'error' && look.state.consumedInputSeq === ref.inputSeq;
+/** The MCP task status of each phase of a turn (client/turn-phase): a question ends the turn (its reply is a new task). */
+const STATUS_OF: Record<TurnPhaseName, Task['status']> = {
+  queued: 'working', // queued behind an earlier turn
+  working: 'working',
+  waiting: 'input_required',
+  blocked: 'input_required', // a failed model call a person can retry: then it answers
+  answered: 'completed',
+  asked: 'completed',
+  interrupted: 'cancelled',
+  failed: 'failed',
+  ignored: 'failed',
+  stopped: 'failed',
+  reset: 'failed',
+  archived: 'failed',
+};
 
 export function taskStatusOf(look: TurnLook, ref: TurnTaskRef): Task['status'] {
-  const { state, outcome } = look;
-  if (outcome && !retryable(look, ref)) {
-    switch (outcome.status) {
-      case 'answered':
-      case 'asked': // the turn ended with a question; the reply is the agent's next input (a new task)
-        return 'completed';
-      case 'interrupted':
-        return 'cancelled';
-      case 'continued':
-        return 'working';
-      default:
-        return 'failed';
-    }
-  }
-  if (state.consumedInputSeq < ref.inputSeq) return 'working'; // queued behind an earlier turn
-  if (state.blockedOn === 'approval' || state.blockedOn === 'unknown_outcome' || state.blockedOn === 'error') return 'input_required';
-  return 'working';
+  return STATUS_OF[turnPhase(look.state, ref.inputSeq, look.outcome).phase];
 }
 
 export class TurnTaskStore implements TaskStore {

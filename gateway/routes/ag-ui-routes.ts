@@ -2,7 +2,9 @@
  * AG-UI over HTTP: POST a `RunAgentInput`, get the run's events as SSE (events/ag-ui-run). The newest
  * user message is the input, sent with the idempotency key `ag-ui:<runId>`, so a repeated POST of the
  * same run (a client that reconnects, with or without `Last-Event-ID`) never starts a second turn: it
- * follows the first one. `POST /ag-ui` takes the agent from `threadId` (AG-UI's HttpAgent posts every
+ * follows the first one. A client that speaks AG-UI 1.0 gets a run that ends with the interrupt outcome
+ * at the agent's waits, and answers them with a run whose `resume` entries name them (ag-ui-resume.ts).
+ * `POST /ag-ui` takes the agent from `threadId` (AG-UI's HttpAgent posts every
  * run to one URL); `POST /agents/:id/ag-ui` from the path.
  */
 import { createHash } from 'node:crypto';
@@ -11,6 +13,7 @@ import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import type { Context, Hono } from 'hono';
 import type { AgentInput } from '../../agent/index';
 import { agUiRun } from '../events/ag-ui-run';
+import { resumeRun } from './ag-ui-resume';
 import { cursorAt } from '../events/cursor';
 import { sseOptions, sseResponse } from '../events/sse';
 import type { GatewayEnv, GatewayOptions } from '../gateway-app';
@@ -35,6 +38,9 @@ export function runInput(run: RunAgentInput): AgentInput {
   };
 }
 
+/** A client that says it speaks AG-UI 1.0 or later (RunAgentInput.protocolVersion) gets runs that end with interrupts. */
+export const speaksInterrupts = (run: RunAgentInput) => Number(/^(\d+)(\.|$)/.exec(run.protocolVersion ?? '')?.[1] ?? 0) >= 1;
+
 async function readRun(c: Context): Promise<RunAgentInput> {
   const parsed = RunAgentInputSchema.safeParse(await c.req.json());
   if (!parsed.success) throw new HttpError(400, 'BAD_REQUEST', 'The body is not an AG-UI RunAgentInput.', parsed.error.issues);
@@ -47,6 +53,7 @@ export function mountAgUiRoutes(app: Hono<GatewayEnv>, options: GatewayOptions):
   const run = (agentOf: (c: Context, run: RunAgentInput) => string) => async (c: Context) => {
     const body = await readRun(c);
     const agentId = agentOf(c, body);
+    if (body.resume?.length) return sseResponse(c, await resumeRun(agents, agentId, body), sseOptions(options, log));
     const input = runInput(body);
     const resumeAt = lastEventCursor(c.req.header('last-event-id'));
     // Read before sending: the input's turn comes after every entry there is now.
@@ -69,6 +76,7 @@ export function mountAgUiRoutes(app: Hono<GatewayEnv>, options: GatewayOptions):
           outcome: asked.outcome,
           cursor,
           resumed: resumeAt !== undefined,
+          interrupts: speaksInterrupts(body),
           signal,
         }),
       sseOptions(options, log),

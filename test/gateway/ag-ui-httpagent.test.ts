@@ -1,5 +1,6 @@
 /**
- * AG-UI through a real client: @ag-ui/client's HttpAgent runs a turn against POST /ag-ui — streamed text,
+ * AG-UI through a real client: @ag-ui/client's HttpAgent, as a client from before AG-UI 1.0 (without
+ * interrupts), runs a turn against POST /ag-ui — streamed text,
  * two tool calls, one of which waits for a person, approved through the REST route while the run's stream
  * shows it waiting — and ends with the answer in its messages. A repeated POST of the same run follows
  * the first turn instead of starting another.
@@ -20,6 +21,10 @@ beforeAll(async () => {
   gateway = await startTestGateway(t.agents);
 });
 afterAll(async () => gateway?.close());
+
+/** fetch as a client from before AG-UI 1.0 posts: the same body without the protocol version it speaks. */
+const beforeInterrupts: typeof fetch = (url, init) =>
+  fetch(url, { ...init, body: JSON.stringify({ ...JSON.parse(String(init?.body)), protocolVersion: undefined }) });
 
 const words = (n: number, w: string) => Array.from({ length: n }, (_, i) => `${w}${i}`).join(' ');
 
@@ -52,7 +57,9 @@ test('HttpAgent runs a turn with two tool calls and an approval', async () => {
   const agentId = uniqueId('agui');
   await withWorker({ taskQueue, models: p.models(), tools: [deployTool], workspaceRoot: mkdtempSync(path.join(tmpdir(), 'lc-agui-')) }, async () => {
     await t.agents.start(agentId, { model: 'openai:gpt-4.1-mini' });
-    const agent = new HttpAgent({ url: `${gateway.url}/ag-ui`, threadId: agentId });
+    // A client from before AG-UI 1.0 (no protocolVersion in its input): its run stays open while a person
+    // approves elsewhere. (A 1.0 client's run ends with an interrupt there: ag-ui-interrupts.test.ts.)
+    const agent = new HttpAgent({ url: `${gateway.url}/ag-ui`, threadId: agentId, fetch: beforeInterrupts });
     agent.addMessage({ id: 'user-1', role: 'user', content: 'deploy api to staging and prod' });
 
     const events: BaseEvent[] = [];
