@@ -70,7 +70,27 @@ export function interruptOf(w: OpenWait): Interrupt {
       };
     case 'question':
       return { id: w.waitId, reason: 'input_required', message: w.question ?? '', responseSchema: QUESTION_SCHEMA, metadata: { livecontext: details } };
+    case 'elicitation':
+      return {
+        id: w.waitId,
+        reason: 'livecontext:elicitation',
+        message: `${w.server ? `The MCP server "${w.server}" asks` : 'An MCP server asks'}${call ? ` during ${call}` : ''}: ${w.question ?? ''}`,
+        toolCallId: w.toolCallId,
+        responseSchema: elicitationSchema(w.requestedSchema),
+        metadata: { livecontext: { ...details, ...(w.server ? { server: w.server } : {}) } },
+      };
   }
+}
+
+/** An MCP server's question is answered with an action, and with content in the server's schema when accepted. */
+function elicitationSchema(requested: Record<string, unknown> | undefined): Record<string, unknown> {
+  return {
+    type: 'object',
+    oneOf: [
+      { properties: { action: { const: 'accept' }, content: requested ?? { type: 'object' } }, required: ['action', 'content'], additionalProperties: false },
+      { properties: { action: { enum: ['decline', 'cancel'] } }, required: ['action'], additionalProperties: false },
+    ],
+  };
 }
 
 /** A resume entry that cannot be answered as it is: the run ends with RUN_ERROR naming it. */
@@ -111,7 +131,10 @@ export function resumeActions(entries: readonly ResumeEntry[]): ResumeAction[] {
     }
     const by = typeof e.metadata?.by === 'string' && e.metadata.by.trim() ? e.metadata.by.trim().slice(0, 200) : undefined;
     const base = { waitId: e.interruptId, kind: target.kind, seq: target.seq, ...(by !== undefined ? { by } : {}) };
-    if (e.status === 'cancelled') return target.kind === 'approval' ? { ...base, answer: { approved: false, reason: CANCELLED_REASON } } : base;
+    if (e.status === 'cancelled') {
+      if (target.kind === 'approval') return { ...base, answer: { approved: false, reason: CANCELLED_REASON } };
+      return target.kind === 'elicitation' ? { ...base, answer: { action: 'cancel' } } : base;
+    }
     return { ...base, answer: answerOf(target.kind, e) };
   });
 }
@@ -126,7 +149,9 @@ function answerOf(kind: WaitKind, e: ResumeEntry): WaitAnswerBody {
         ? '{"approved": true|false, "reason"?: "…"}'
         : kind === 'question'
           ? '{"text": "the reply"}'
-          : '{"done"|"failed": "…"} or {"retry": true}';
+          : kind === 'elicitation'
+            ? '{"action": "accept", "content": {…}} or {"action": "decline"|"cancel"}'
+            : '{"done"|"failed": "…"} or {"retry": true}';
     throw new ResumeRefusal('BAD_ANSWER', `The resume of ${e.interruptId} (${kind}) needs a payload ${shape}.`);
   }
   return p as WaitAnswerBody;
