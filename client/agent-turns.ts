@@ -18,6 +18,9 @@ import type { AgentCalls } from './agent-calls';
 import { errorText, refusedUnaccepted, repeatIdempotent, retryWhile } from './retry';
 import type { WorkerCheck } from './worker-check';
 
+/** How long an ask waited for to its completion counts among the agent's updates in flight (AgentCalls.change). */
+const COMPLETION_WAIT_HOLD_MS = 1000;
+
 export class AgentTurns {
   constructor(
     private readonly client: Client,
@@ -50,7 +53,7 @@ export class AgentTurns {
    * refuses it unaccepted; then the two updates do the same.
    */
   async askInOneUpdate(agentId: string, input: AgentInput): Promise<TurnOutcome> {
-    const { duplicate: _duplicate, ...outcome } = await this.askTracked(agentId, input).outcome;
+    const { duplicate: _duplicate, ...outcome } = await this.askTracked(agentId, input, false).outcome;
     return outcome;
   }
 
@@ -58,8 +61,11 @@ export class AgentTurns {
    * `askInOneUpdate`, for a caller that follows the turn before it ends (a chat, an event stream):
    * `accepted()` says which input the ask took — one query, asked only when called, no history event —
    * and `outcome` how its turn ended (`duplicate` when the input's idempotency key was seen before).
+   * `followed` false (askInOneUpdate): nobody waits for the acceptance, so the update is sent to be waited
+   * for to its completion — one request per turn, where acceptance and then a poll for the outcome are two
+   * (the server answers at acceptance anyway if the turn outlasts its long poll; then the poll follows).
    */
-  askTracked(agentId: string, input: AgentInput): TrackedAsk {
+  askTracked(agentId: string, input: AgentInput, followed = true): TrackedAsk {
     const request: AskRequest = { input, ...(this.answersInline ? { withAnswer: true } : {}) };
     let acceptedAs!: (how: { updateId: string } | { sent: AskAccepted }) => void;
     const acceptance = new Promise<{ updateId: string } | { sent: AskAccepted }>((resolve) => (acceptedAs = resolve));
@@ -68,10 +74,22 @@ export class AgentTurns {
       try {
         answered = await retryWhile(
           async () => {
-            // Returns once accepted, or once refused (then result() throws the refusal).
-            const accepted = await this.calls.change(agentId, (updateId) =>
-              this.calls.handle(agentId).startUpdate(askUpdate, { args: [request], updateId, waitForStage: WorkflowUpdateStage.ACCEPTED }),
-            );
+            // Returns once accepted (followed) or completed, or once refused (then result() throws the refusal).
+            // A wait to completion counts among the agent's updates in flight only briefly: it holds back no one.
+            const waitForStage = followed ? WorkflowUpdateStage.ACCEPTED : (WorkflowUpdateStage.COMPLETED as typeof WorkflowUpdateStage.ACCEPTED); // the SDK's startUpdate takes any stage (executeUpdate sends COMPLETED through it)
+            let sentId = '';
+            const accepted = await this.calls
+              .change(
+                agentId,
+                (updateId) => this.calls.handle(agentId).startUpdate(askUpdate, { args: [request], updateId: (sentId = updateId), waitForStage }),
+                followed ? undefined : COMPLETION_WAIT_HOLD_MS,
+              )
+              .catch((err) => {
+                // The wait to completion broke off (the connection dropped, a deadline passed): if the agent
+                // accepted the ask, its outcome is polled as after an acceptance; if not, the error stands.
+                if (followed || !sentId || !repeatIdempotent(err) || refusedUnaccepted(err)) throw err;
+                return this.calls.handle(agentId).getUpdateHandle<AskReceipt>(sentId);
+              });
             acceptedAs({ updateId: accepted.updateId });
             // A refusal that proves the update was never accepted (UnprocessedUpdate) is not repeated here:
             // the handle would give the same rejection again. It ends this attempt; the next one asks anew.
