@@ -83,11 +83,18 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
         async (id, i) => (await baseline.ask(id, `question ${i}`)).status === 'answered',
       ],
     ];
+    // BENCH_THROUGHPUT_FOLLOWED=1 adds askTracked's outcome (accepted, then polled: what ask sent before it waited for completion in one request).
+    if (process.env.BENCH_THROUGHPUT_FOLLOWED === '1')
+      sides.push([
+        'livecontext-followed',
+        (id) => agents.start(id, { model: 'scripted:instant' }),
+        async (id, i) => (await (await agents.askTracked(id, `question ${i}`)).outcome).status === 'answered',
+      ]);
     const rounds: Round[][] = sides.map(() => []);
     for (let round = 0; round < ROUNDS; round++) {
       for (const [i, [side, start, ask]] of sides.entries()) rounds[i].push(await measure(side, start, ask));
     }
-    const [lc, leanResult, bl] = rounds.map(best);
+    const [lc, leanResult, bl, followed] = rounds.map(best);
     const cpuRow = (figure: string, pick: (c: CpuPerUnit) => number | null | undefined, a = lc): Row => {
       const x = pick(a.cpuMsPerTurn) ?? null;
       const y = pick(bl.cpuMsPerTurn) ?? null;
@@ -103,6 +110,7 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
         workersInProcessesOfTheirOwn: separate,
         livecontext: lc,
         livecontextWithoutSearchAttributesAnswersInline: leanResult,
+        ...(followed ? { livecontextAskTrackedOutcome: followed } : {}),
         baseline: bl,
         ratio: ratio(lc.turnsPerSecond, bl.turnsPerSecond),
         leanRatio: ratio(leanResult.turnsPerSecond, bl.turnsPerSecond),
@@ -125,6 +133,7 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
         ...(separate ? [cpuRow('CPU ms per turn, worker process', (c) => c.workerProcessMs)] : []),
         cpuRow('CPU ms per turn, dev server', (c) => c.serverMs),
         cpuRow('CPU ms per turn, all processes, lean client', (c) => c.totalMs, leanResult),
+        ...(followed ? [cpuRow('CPU ms per turn, all processes, askTracked (accepted, then polled)', (c) => c.totalMs, followed)] : []),
       ],
     };
   };
