@@ -10,6 +10,7 @@ import { Client, Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, NativeConnection, Runtime, bundleWorkflowCode } from '@temporalio/worker';
 import { livecontextDataConverter } from '../common/codec/data-converter';
+import { freePort } from '../common/ports';
 import { SHARED_MODULES_PATH, WORKFLOWS_PATH } from '../worker/create-worker';
 import { DEV_SERVER_DYNAMIC_CONFIG } from '../worker/dev-server';
 import { SEARCH_ATTRIBUTES } from '../workflows/messages';
@@ -82,10 +83,11 @@ async function main(): Promise<number> {
   const selected = only.length ? [...BENCHMARKS, ...ON_REQUEST].filter(([name]) => only.includes(name)) : BENCHMARKS;
 
   progress('starting the Temporal dev server');
+  const metricsPort = await freePort(); // its request counters: what each side asks of the server per turn (throughput)
   const env = await TestWorkflowEnvironment.createLocal({
     server: {
       ...(cli ? { executable: { type: 'existing-path' as const, path: cli } } : {}),
-      extraArgs: ['--log-level', 'error', ...serverSettings.flatMap((kv) => ['--dynamic-config-value', kv])],
+      extraArgs: ['--log-level', 'error', '--metrics-port', String(metricsPort), ...serverSettings.flatMap((kv) => ['--dynamic-config-value', kv])],
       searchAttributes: SEARCH_ATTRIBUTES, // as `livecontext dev` and `npm start` register them
     },
   });
@@ -111,6 +113,7 @@ async function main(): Promise<number> {
       baselineBundle: await bundleWorkflowCode({ workflowsPath: require.resolve('./baseline/workflows'), logger: quietLogger }),
       workspaceRoot: path.join(tmp, 'workspaces'),
       options,
+      metricsPort,
     };
     for (const [name, run] of selected) {
       progress(`== ${name}`);

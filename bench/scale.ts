@@ -10,9 +10,11 @@
  * with the largest). BENCH_SCALE_WORKER_NODE_ARGS passes Node options to the worker processes (e.g.
  * `--cpu-prof --cpu-prof-dir=/tmp/prof`, `--heapsnapshot-signal=SIGHUP`; SIGUSR2 would stop the worker) for profiling.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { type CpuPerUnit, cpuSecondsOf, startCpuMeter } from './cpu-meter';
+import { frontendRequests, requestsPer } from './server-requests';
 import { type Bench, type BenchResult, type Row, agentClient, baselineClient, percentile, progress, ratio, round, uniqueId } from './support';
 import { type WorkerProcess, memoryOf, spawnWorker } from './worker-spawn';
 
@@ -57,17 +59,6 @@ async function stop(w: WorkerProcess): Promise<void> {
   const timer = setTimeout(() => w.proc.kill('SIGKILL'), 20_000);
   await exited;
   clearTimeout(timer);
-}
-
-/** CPU seconds (user + system) the process has used so far, from /proc/<pid>/stat (clock ticks of 1/100 s). */
-function cpuSecondsOf(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // after "pid (comm) "
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime
-  } catch {
-    return null;
-  }
 }
 
 /** Reads the worker's RSS every RSS_EVERY_MS; the peak is the larger of the samples' and the kernel's. */
@@ -164,6 +155,8 @@ async function measure(bench: Bench, side: Side, n: number, codePath: string, ag
     // Bring-up: start + a first turn each, CONCURRENCY at a time.
     const pid = worker.proc.pid!;
     const cpu0 = cpuSecondsOf(pid);
+    const bringUpMeter = startCpuMeter(pid); // this process (the client), the worker, the dev server
+    const requestsBefore = await frontendRequests(bench.metricsPort);
     const t0 = performance.now();
     let up = 0;
     const retries = { count: 0 };
@@ -176,6 +169,8 @@ async function measure(bench: Bench, side: Side, n: number, codePath: string, ag
         progress(`scale: ${side} ${up}/${n} agents up (${round(up / ((performance.now() - t0) / 1000), 1)}/s, worker RSS ${memory.now()} MiB)`);
     });
     const bringUpSeconds = (performance.now() - t0) / 1000;
+    const bringUpCpuMsPerAgent = bringUpMeter.stop(n);
+    const bringUpServerRequestsPerAgent = requestsPer(requestsBefore, await frontendRequests(bench.metricsPort), n);
     const bringUpRetries = retries.count;
     const rssAfterBringUpMiB = memory.now();
     const cpu1 = cpuSecondsOf(pid);
@@ -204,6 +199,8 @@ async function measure(bench: Bench, side: Side, n: number, codePath: string, ag
       agentsPerSecond: round(n / bringUpSeconds, 1),
       workerRssMiB: { idleBeforeAgents: idleRssMiB, afterBringUp: rssAfterBringUpMiB, atEnd: rssAtEndMiB, peak: peakMiB },
       workerCpuMsPerAgentBroughtUp: cpuMs(cpu0, cpu1, n),
+      bringUpCpuMsPerAgent,
+      bringUpServerRequestsPerAgent,
       workerCpuMsPerSampledAsk: cpuMs(cpu1, cpu2, SAMPLE + WARMUP),
       serverRetries: { bringUp: bringUpRetries, sample: retries.count - bringUpRetries },
       sample: SAMPLE,
@@ -215,7 +212,7 @@ async function measure(bench: Bench, side: Side, n: number, codePath: string, ag
       rssCurve: curve,
     };
     progress(
-      `scale: ${side} ${n} agents up in ${result.bringUpSeconds} s (${result.agentsPerSecond}/s, worker CPU ${result.workerCpuMsPerAgentBroughtUp} ms/agent); RSS ${idleRssMiB} → ${rssAfterBringUpMiB} → ${rssAtEndMiB} MiB, peak ${peakMiB}; ` +
+      `scale: ${side} ${n} agents up in ${result.bringUpSeconds} s (${result.agentsPerSecond}/s, CPU ms/agent: client ${bringUpCpuMsPerAgent.benchProcessMs}, worker ${bringUpCpuMsPerAgent.workerProcessMs}, server ${bringUpCpuMsPerAgent.serverMs}; server requests/agent ${JSON.stringify(bringUpServerRequestsPerAgent)}); RSS ${idleRssMiB} → ${rssAfterBringUpMiB} → ${rssAtEndMiB} MiB, peak ${peakMiB}; ` +
         `idle input→answer p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms (${evicted}/${SAMPLE} sampled agents evicted); calls repeated after a server timeout: ${bringUpRetries} + ${result.serverRetries.sample}`,
     );
     return result;
@@ -223,6 +220,9 @@ async function measure(bench: Bench, side: Side, n: number, codePath: string, ag
     await stop(worker);
   }
 }
+
+/** "client / worker / server" CPU ms, for a row. */
+const cpuSplit = (c: CpuPerUnit) => `${c.benchProcessMs} / ${c.workerProcessMs ?? '–'} / ${c.serverMs ?? '–'}`;
 
 // ---- the benchmark -----------------------------------------------------------------------------
 
@@ -263,6 +263,12 @@ export async function scale(bench: Bench): Promise<BenchResult> {
       row(`idle agent input→answer p50 ms (${fmt(n)} agents)`, lc.p50Ms, bl.p50Ms),
       row(`idle agent input→answer p99 ms (${fmt(n)} agents)`, lc.p99Ms, bl.p99Ms),
       row(`agents brought up per second (start + first turn, ${fmt(n)} agents)`, lc.agentsPerSecond, bl.agentsPerSecond),
+      row(`bring-up CPU ms per agent, all processes (${fmt(n)} agents)`, lc.bringUpCpuMsPerAgent.totalMs, bl.bringUpCpuMsPerAgent.totalMs),
+      {
+        figure: `bring-up CPU ms per agent, client / worker / server (${fmt(n)} agents)`,
+        livecontext: cpuSplit(lc.bringUpCpuMsPerAgent),
+        baseline: cpuSplit(bl.bringUpCpuMsPerAgent),
+      },
     );
   }
   const first = bySize[0];
@@ -291,6 +297,7 @@ export async function scale(bench: Bench): Promise<BenchResult> {
         `then ${SAMPLE} random distinct agents (after ${WARMUP} warm-up asks) asked one after the other, client-side wall time of ask() (nearest-rank p50/p99); ` +
         `worker RSS = VmRSS of the worker process from /proc every ${RSS_EVERY_MS} ms, peak = max of samples and VmHWM, atEnd = after the sample; ` +
         `workerCpuMs* = the worker process's user+system CPU time (/proc/<pid>/stat) over the bring-up per agent, and over the sample per ask; ` +
+        `bringUpCpuMsPerAgent = the same over the bring-up for this process (the client), the worker and the dev server; bringUpServerRequestsPerAgent = the dev server frontend's request counters by operation, per agent; ` +
         `serverRetries = starts and asks repeated (after 1 s, at most ${ATTEMPTS} attempts) because the dev server timed out or was unavailable; a sampled ask's time includes its repeats; ` +
         `sampleEvictedEstimate = sampled agents with at least ${CACHE_SIZE} other agents run on the worker since they last ran (so out of an LRU cache of ${CACHE_SIZE}); agents stay idle on the dev server after each size; ` +
         `growth = figure at the largest N / figure at the smallest, per side`,

@@ -26,6 +26,8 @@ export interface Bench {
   workspaceRoot: string;
   /** `--name value` options from the command line (e.g. lifetime's `--sizes`). */
   options?: Record<string, string>;
+  /** The dev server's Prometheus port (its request counters: bench/server-requests.ts). */
+  metricsPort?: number;
 }
 
 /** One row of the results table; numbers are formatted by the table printer. */

@@ -1,5 +1,30 @@
-/** throughput: 100 concurrent agents × 10 turns each (instant model, no tools): turns per second. */
-import { type Bench, type BenchResult, agentClient, baselineClient, progress, ratio, round, sequentially, timed, uniqueId, withWorkers } from './support';
+/**
+ * throughput: 100 concurrent agents × 10 turns each (instant model, no tools): turns per second, and the CPU
+ * time each side uses per turn (this process, the dev server; on a loaded machine the steadier figure).
+ * BENCH_THROUGHPUT_WORKER_PROCESS=1 runs each side's worker in a process of its own, so the client's CPU and
+ * the worker's are told apart (BENCH_THROUGHPUT_WORKER_NODE_ARGS passes Node options to it, e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type CpuPerUnit, startCpuMeter } from './cpu-meter';
+import { frontendRequests, requestsPer } from './server-requests';
+import {
+  type Bench,
+  type BenchResult,
+  type Row,
+  agentClient,
+  baselineClient,
+  progress,
+  ratio,
+  round,
+  sequentially,
+  timed,
+  uniqueId,
+  withWorkers,
+} from './support';
+import { type WorkerProcess, spawnWorker } from './worker-spawn';
 
 const AGENTS = 100;
 const TURNS = 10;
@@ -19,6 +44,8 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
     const all = ids(`tp-${side}`);
     await Promise.all(all.map(start));
     let answered = 0;
+    const meter = startCpuMeter(workerPids[side === 'baseline' ? 'baseline' : 'livecontext']);
+    const requestsBefore = await frontendRequests(bench.metricsPort);
     const { ms } = await timed(() =>
       Promise.all(
         all.map((id) =>
@@ -28,16 +55,24 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
         ),
       ),
     );
-    progress(`throughput: ${side} ${answered} turns in ${Math.round(ms)} ms`);
-    return { turns: answered, seconds: round(ms / 1000, 2), turnsPerSecond: round(answered / (ms / 1000), 1) };
+    const cpu = meter.stop(Math.max(1, answered));
+    const serverRequestsPerTurn = requestsPer(requestsBefore, await frontendRequests(bench.metricsPort), Math.max(1, answered));
+    progress(
+      `throughput: ${side} ${answered} turns in ${Math.round(ms)} ms; CPU ms/turn ${JSON.stringify(cpu)}; server requests/turn ${JSON.stringify(serverRequestsPerTurn)}`,
+    );
+    return { turns: answered, seconds: round(ms / 1000, 2), turnsPerSecond: round(answered / (ms / 1000), 1), cpuMsPerTurn: cpu, serverRequestsPerTurn };
   };
 
   type Round = Awaited<ReturnType<typeof measure>>;
   const best = (rounds: Round[]) => ({
     ...rounds.reduce((a, b) => (b.turnsPerSecond > a.turnsPerSecond ? b : a)),
     roundsTurnsPerSecond: rounds.map((r) => r.turnsPerSecond),
+    // CPU per turn is steady under load: the mean over every round, not the best round's.
+    cpuMsPerTurn: meanCpu(rounds.map((r) => r.cpuMsPerTurn)),
+    roundsServerRequestsPerTurn: rounds.map((r) => r.serverRequestsPerTurn),
   });
-  return withWorkers(bench, queues, async () => {
+  const workerPids: { livecontext?: number; baseline?: number } = {};
+  const run = async () => {
     // The three sides: the default client, the client with its trade-offs switched, the baseline.
     const sides: Array<[string, (id: string) => Promise<unknown>, (id: string, i: number) => Promise<boolean>]> = [
       ['livecontext', (id) => agents.start(id, { model: 'scripted:instant' }), async (id, i) => (await agents.ask(id, `question ${i}`)).status === 'answered'],
@@ -48,16 +83,34 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
         async (id, i) => (await baseline.ask(id, `question ${i}`)).status === 'answered',
       ],
     ];
+    // BENCH_THROUGHPUT_FOLLOWED=1 adds askTracked's outcome (accepted, then polled: what ask sent before it waited for completion in one request).
+    if (process.env.BENCH_THROUGHPUT_FOLLOWED === '1')
+      sides.push([
+        'livecontext-followed',
+        (id) => agents.start(id, { model: 'scripted:instant' }),
+        async (id, i) => (await (await agents.askTracked(id, `question ${i}`)).outcome).status === 'answered',
+      ]);
     const rounds: Round[][] = sides.map(() => []);
     for (let round = 0; round < ROUNDS; round++) {
       for (const [i, [side, start, ask]] of sides.entries()) rounds[i].push(await measure(side, start, ask));
     }
-    const [lc, leanResult, bl] = rounds.map(best);
+    const [lc, leanResult, bl, followed] = rounds.map(best);
+    const cpuRow = (figure: string, pick: (c: CpuPerUnit) => number | null | undefined, a = lc): Row => {
+      const x = pick(a.cpuMsPerTurn) ?? null;
+      const y = pick(bl.cpuMsPerTurn) ?? null;
+      return { figure, livecontext: x, baseline: y, ratio: ratio(x, y) };
+    };
+    const separate = workerPids.livecontext !== undefined;
     return {
       figures: {
-        method: `${AGENTS} workflows started first (not timed), then each runs ${TURNS} sequential ask() turns, all concurrently; turns/s = answered turns / wall time; ${ROUNDS} rounds of the three sides interleaved, each side's best round reported`,
+        method:
+          `${AGENTS} workflows started first (not timed), then each runs ${TURNS} sequential ask() turns, all concurrently; turns/s = answered turns / wall time; ${ROUNDS} rounds of the three sides interleaved, each side's best round reported; ` +
+          `cpuMsPerTurn = user+system CPU ms per answered turn over the timed part, mean over the rounds: this process (${separate ? 'the client' : 'client and both workers, one side at a time'}; split by thread: main JS thread, Temporal core's tokio threads, other), ` +
+          `${separate ? "the side's worker process, " : ''}and the dev server (/proc/<pid>/stat)`,
+        workersInProcessesOfTheirOwn: separate,
         livecontext: lc,
         livecontextWithoutSearchAttributesAnswersInline: leanResult,
+        ...(followed ? { livecontextAskTrackedOutcome: followed } : {}),
         baseline: bl,
         ratio: ratio(lc.turnsPerSecond, bl.turnsPerSecond),
         leanRatio: ratio(leanResult.turnsPerSecond, bl.turnsPerSecond),
@@ -75,7 +128,61 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
           baseline: bl.turnsPerSecond,
           ratio: ratio(leanResult.turnsPerSecond, bl.turnsPerSecond),
         },
+        cpuRow(`CPU ms per turn, all processes (${separate ? 'client, worker, server' : 'client + worker, server'})`, (c) => c.totalMs),
+        cpuRow(`CPU ms per turn, ${separate ? 'client process' : 'client + worker process'}`, (c) => c.benchProcessMs),
+        ...(separate ? [cpuRow('CPU ms per turn, worker process', (c) => c.workerProcessMs)] : []),
+        cpuRow('CPU ms per turn, dev server', (c) => c.serverMs),
+        cpuRow('CPU ms per turn, all processes, lean client', (c) => c.totalMs, leanResult),
+        ...(followed ? [cpuRow('CPU ms per turn, all processes, askTracked (accepted, then polled)', (c) => c.totalMs, followed)] : []),
       ],
     };
-  });
+  };
+  if (process.env.BENCH_THROUGHPUT_WORKER_PROCESS !== '1') return withWorkers(bench, queues, run);
+  // Each side's worker in a process of its own (prebuilt bundles, as the scale benchmark's).
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'livecontext-bench-throughput-'));
+  const nodeArgs = (process.env.BENCH_THROUGHPUT_WORKER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const workers: WorkerProcess[] = [];
+  try {
+    for (const side of ['livecontext', 'baseline'] as const) {
+      const codePath = path.join(dir, `${side}.js`);
+      writeFileSync(codePath, (side === 'livecontext' ? bench.livecontextBundle : bench.baselineBundle).code);
+      const w = spawnWorker(bench, side, queues[side], codePath, { nodeArgs });
+      workers.push(w);
+      await w.ready;
+      workerPids[side] = w.proc.pid!;
+    }
+    return await run();
+  } finally {
+    await Promise.all(workers.map(stopGracefully));
+  }
+}
+
+/** SIGINT (Temporal's shutdown, so a --cpu-prof is written), SIGKILL after 20 s. */
+async function stopGracefully(w: WorkerProcess): Promise<void> {
+  if (w.proc.exitCode !== null || w.proc.signalCode !== null) return;
+  const exited = new Promise((r) => w.proc.once('exit', r));
+  w.proc.kill('SIGINT');
+  const timer = setTimeout(() => w.proc.kill('SIGKILL'), 20_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Field by field mean of per-round CPU figures. */
+function meanCpu(all: CpuPerUnit[]): CpuPerUnit {
+  const mean = (pick: (c: CpuPerUnit) => number | null | undefined) => {
+    const xs = all.map(pick).filter((x): x is number => typeof x === 'number');
+    return xs.length ? round(xs.reduce((a, b) => a + b, 0) / xs.length, 2) : null;
+  };
+  const out: CpuPerUnit = {
+    benchProcessMs: mean((c) => c.benchProcessMs) ?? 0,
+    benchThreadsMs: {
+      main: mean((c) => c.benchThreadsMs.main) ?? 0,
+      core: mean((c) => c.benchThreadsMs.core) ?? 0,
+      other: mean((c) => c.benchThreadsMs.other) ?? 0,
+    },
+    serverMs: mean((c) => c.serverMs),
+    totalMs: mean((c) => c.totalMs) ?? 0,
+  };
+  if (all.some((c) => c.workerProcessMs !== undefined)) out.workerProcessMs = mean((c) => c.workerProcessMs);
+  return out;
 }

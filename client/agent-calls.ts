@@ -117,10 +117,13 @@ export class AgentCalls {
     );
   }
 
-  /** An update that changes the agent: sent only when refused unaccepted, and a few at a time per agent. */
-  async change<T>(agentId: string, run: (updateId: string) => Promise<T>, retryable: (err: unknown) => Resend | undefined = refusedUnaccepted): Promise<T> {
+  /**
+   * An update that changes the agent: sent only when refused unaccepted, and a few at a time per agent.
+   * `holdAtMostMs`: for an update waited for to its completion, how long it counts among the few (see KeyedLimiter).
+   */
+  async change<T>(agentId: string, run: (updateId: string) => Promise<T>, holdAtMostMs?: number): Promise<T> {
     await this.workers.beforeCall(agentId);
-    return this.changes.run(agentId, () => this.update(run, retryable));
+    return this.changes.run(agentId, () => this.update(run), holdAtMostMs);
   }
 
   /**

@@ -2,7 +2,7 @@
  * A turn as the client waits for it: the wait for an input's answer (server-side, no polling), `ask` as
  * one update for the whole turn, and the answer read from the run that gave it when a receipt names it.
  */
-import { type Client, WorkflowUpdateRPCTimeoutOrCancelledError, WorkflowUpdateStage } from '@temporalio/client';
+import { type Client, WorkflowUpdateStage } from '@temporalio/client';
 import type { AgentInput, ModelOutputEntry, TurnOutcome } from '../agent/index';
 import {
   type AskAccepted,
@@ -17,6 +17,9 @@ import {
 import type { AgentCalls } from './agent-calls';
 import { errorText, refusedUnaccepted, repeatIdempotent, retryWhile } from './retry';
 import type { WorkerCheck } from './worker-check';
+
+/** How long an ask waited for to its completion counts among the agent's updates in flight (AgentCalls.change). */
+const COMPLETION_WAIT_HOLD_MS = 1000;
 
 export class AgentTurns {
   constructor(
@@ -50,7 +53,7 @@ export class AgentTurns {
    * refuses it unaccepted; then the two updates do the same.
    */
   async askInOneUpdate(agentId: string, input: AgentInput): Promise<TurnOutcome> {
-    const { duplicate: _duplicate, ...outcome } = await this.askTracked(agentId, input, { untracked: true }).outcome;
+    const { duplicate: _duplicate, ...outcome } = await this.askTracked(agentId, input, false).outcome;
     return outcome;
   }
 
@@ -58,8 +61,11 @@ export class AgentTurns {
    * `askInOneUpdate`, for a caller that follows the turn before it ends (a chat, an event stream):
    * `accepted()` says which input the ask took — one query, asked only when called, no history event —
    * and `outcome` how its turn ended (`duplicate` when the input's idempotency key was seen before).
+   * `followed` false (askInOneUpdate): nobody waits for the acceptance, so the update is sent to be waited
+   * for to its completion — one request per turn, where acceptance and then a poll for the outcome are two
+   * (the server answers at acceptance anyway if the turn outlasts its long poll; then the poll follows).
    */
-  askTracked(agentId: string, input: AgentInput, how: { untracked?: boolean } = {}): TrackedAsk {
+  askTracked(agentId: string, input: AgentInput, followed = true): TrackedAsk {
     const request: AskRequest = { input, ...(this.answersInline ? { withAnswer: true } : {}) };
     let acceptedAs!: (how: { updateId: string } | { sent: AskAccepted }) => void;
     const acceptance = new Promise<{ updateId: string } | { sent: AskAccepted }>((resolve) => (acceptedAs = resolve));
@@ -68,11 +74,22 @@ export class AgentTurns {
       try {
         answered = await retryWhile(
           async () => {
-            if (how.untracked) return this.askUntracked(agentId, request);
-            // Returns once accepted, or once refused (then result() throws the refusal).
-            const accepted = await this.calls.change(agentId, (updateId) =>
-              this.calls.handle(agentId).startUpdate(askUpdate, { args: [request], updateId, waitForStage: WorkflowUpdateStage.ACCEPTED }),
-            );
+            // Returns once accepted (followed) or completed, or once refused (then result() throws the refusal).
+            // A wait to completion counts among the agent's updates in flight only briefly: it holds back no one.
+            const waitForStage = followed ? WorkflowUpdateStage.ACCEPTED : (WorkflowUpdateStage.COMPLETED as typeof WorkflowUpdateStage.ACCEPTED); // the SDK's startUpdate takes any stage (executeUpdate sends COMPLETED through it)
+            let sentId = '';
+            const accepted = await this.calls
+              .change(
+                agentId,
+                (updateId) => this.calls.handle(agentId).startUpdate(askUpdate, { args: [request], updateId: (sentId = updateId), waitForStage }),
+                followed ? undefined : COMPLETION_WAIT_HOLD_MS,
+              )
+              .catch((err) => {
+                // The wait to completion broke off (the connection dropped, a deadline passed): if the agent
+                // accepted the ask, its outcome is polled as after an acceptance; if not, the error stands.
+                if (followed || !sentId || !repeatIdempotent(err) || refusedUnaccepted(err)) throw err;
+                return this.calls.handle(agentId).getUpdateHandle<AskReceipt>(sentId);
+              });
             acceptedAs({ updateId: accepted.updateId });
             // A refusal that proves the update was never accepted (UnprocessedUpdate) is not repeated here:
             // the handle would give the same rejection again. It ends this attempt; the next one asks anew.
@@ -109,50 +126,6 @@ export class AgentTurns {
     return { taken, accepted, outcome };
   }
 
-  /**
-   * `ask` for a caller that does not follow the turn: one UpdateWorkflowExecution that waits for the
-   * completed stage, so a short turn costs one request instead of one to acceptance and a poll after it
-   * (both land while the model call runs; about 2 ms of a fast turn on 2 cores: bench latency). A refusal
-   * before acceptance throws as `startUpdate` does (the caller's retry sends it again). Once the request
-   * may have been accepted — a poll after the server's long-poll window failed, or the call timed out —
-   * the same update id is only polled (on the agent's current run), never sent again: an input is taken
-   * once. If that poll fails too (e.g. the agent moved to a new run meanwhile), the error says so.
-   */
-  private async askUntracked(agentId: string, request: AskRequest): Promise<AskReceipt> {
-    let sentId: string | undefined;
-    try {
-      // The SDK's types offer startUpdate only up to ACCEPTED; at COMPLETED it waits (one request, then
-      // polls only if the turn outlasts the server's long poll) and the handle holds the outcome.
-      const completed = { waitForStage: WorkflowUpdateStage.COMPLETED } as unknown as { waitForStage: typeof WorkflowUpdateStage.ACCEPTED };
-      const handle = await this.calls.change(
-        agentId,
-        (updateId) => {
-          sentId = updateId;
-          return this.calls.handle(agentId).startUpdate(askUpdate, { args: [request], updateId, ...completed });
-        },
-        // Sent again only when refused before acceptance, never after a failed poll (below).
-        (err) => (mayHaveBeenAccepted(err) ? undefined : refusedUnaccepted(err)),
-      );
-      // An outcome known from the reply: result() decodes it (a refusal that needs a fresh id ends this attempt, as in askTracked).
-      return await retryWhile(
-        () => handle.result(),
-        (err) => (refusedUnaccepted(err)?.freshId ? undefined : repeatIdempotent(err)?.backoff),
-      );
-    } catch (err) {
-      if (!sentId || !mayHaveBeenAccepted(err)) throw err;
-      const polled = this.calls.handle(agentId).getUpdateHandle<AskReceipt>(sentId);
-      return retryWhile(
-        () => polled.result(),
-        (e) => repeatIdempotent(e)?.backoff,
-      ).catch((e) => {
-        throw new Error(
-          `The ask's outcome could not be read (${errorText(e)}); its input may have been taken: see the agent's history before sending it again.`,
-          { cause: e },
-        );
-      });
-    }
-  }
-
   /** The outcome a receipt stands for: an answer by reference is read from the run that answered. */
   private async outcomeOf(agentId: string, receipt: TurnReceipt): Promise<TurnOutcome> {
     if (receipt.status === 'answered' && 'answerSeq' in receipt) {
@@ -180,9 +153,4 @@ export interface TrackedAsk {
   /** The input the ask took (the first delivery's for a duplicate); one query when first called. */
   accepted(): Promise<AskAccepted>;
   outcome: Promise<TurnOutcome & { duplicate?: true }>;
-}
-
-/** An error from an ask sent at the completed stage after which the input may be in the agent: its poll failed, or the call timed out. */
-function mayHaveBeenAccepted(err: unknown): boolean {
-  return err instanceof WorkflowUpdateRPCTimeoutOrCancelledError || /Workflow Update Poll failed/.test(errorText(err));
 }
