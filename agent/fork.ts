@@ -40,8 +40,9 @@ export function forkedSnapshot(
     const entry: SystemInstructionEntry = { seq: seq + 1, timestamp: now, kind: 'system_instruction', instruction: changes.systemInstruction };
     entries.push(entry);
   }
-  // A fork is an agent of its own: it does not answer the source's parent (delegatedBy).
-  const { delegatedBy: _parent, forkedFrom: _earlier, ...config } = source.config;
+  // A fork is an agent of its own: it does not answer the source's parent (delegatedBy), nor notify the
+  // webhooks of the source's A2A tasks (a2aPush: they name the source's turns, not the fork's).
+  const { delegatedBy: _parent, forkedFrom: _earlier, a2aPush: _pushes, ...config } = source.config;
   const forkConfig: AgentConfig = {
     ...config,
     ...(changes.model ? { model: changes.model } : {}),

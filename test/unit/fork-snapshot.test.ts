@@ -32,7 +32,11 @@ const entries: HistoryEntry[] = [
 const source: AgentSnapshot = {
   format: SNAPSHOT_FORMAT,
   version: SNAPSHOT_VERSION,
-  config: { model: 'openai:gpt-4.1-mini', delegatedBy: { agentId: 'parent', toolCallId: 'p1', depth: 1 } },
+  config: {
+    model: 'openai:gpt-4.1-mini',
+    delegatedBy: { agentId: 'parent', toolCallId: 'p1', depth: 1 },
+    a2aPush: [{ id: 'hook', inputSeq: 3, url: 'https://caller.example/hook' }],
+  },
   entries,
   nextSeq: 11,
   pendingToolResults: [],
@@ -67,7 +71,7 @@ test('forkedSnapshot: the entries up to the point, its widgets and input numbers
   expect(fork.widgets.memory_notebook).toEqual({ content: 'noted' }); // as at #5, not 'later'
   expect([fork.consumedInputSeq, fork.nextInputSeq, fork.inbox]).toEqual([1, 2, []]);
   expect(fork.acceptedKeys).toBeUndefined();
-  expect(fork.config).toEqual({ model: 'anthropic:claude-sonnet-4-6', tools: ['lookup'], forkedFrom }); // no delegatedBy: not the parent's
+  expect(fork.config).toEqual({ model: 'anthropic:claude-sonnet-4-6', tools: ['lookup'], forkedFrom }); // no delegatedBy: not the parent's; no a2aPush: not the source's tasks
   expect(fork.sourceAgentId).toBe('src');
 });
 
