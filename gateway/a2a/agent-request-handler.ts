@@ -56,6 +56,8 @@ export class AgentRequestHandler implements A2ARequestHandler {
     private readonly agentId: string,
     private readonly card: () => Promise<AgentCard>,
     private readonly pollMs = A2A_POLL_MS,
+    /** The HTTP request's: aborted when its caller leaves (or the gateway closes), which ends any following. */
+    private readonly signal?: AbortSignal,
   ) {}
 
   getAgentCard(): Promise<AgentCard> {
@@ -180,7 +182,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
       try {
         return await readTask(this.agents, ref);
       } catch (err) {
-        if (!(err instanceof NoWorkerError) || Date.now() - since > A2A_NO_WORKER_PATIENCE_MS) throw err;
+        if (!(err instanceof NoWorkerError) || Date.now() - since > A2A_NO_WORKER_PATIENCE_MS || this.signal?.aborted) throw err;
         await new Promise((r) => setTimeout(r, this.pollMs));
       }
     }
@@ -200,6 +202,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
     let seen = '';
     for (let first = true; ; first = false) {
       if (!first) await new Promise((r) => setTimeout(r, this.pollMs));
+      if (!first && this.signal?.aborted) return; // no one is waiting for the answer (a CancelTask whose gateway closed)
       const task = first ? await readTask(this.agents, ref) : await this.readFollowed(ref);
       const mark = JSON.stringify([task.status?.state, task.status?.message?.parts, task.artifacts.length]);
       if (mark !== seen) {
