@@ -32,6 +32,7 @@ import {
 } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 import type { AgentClient } from '../../client/agent-client';
+import { NoWorkerError } from '../../client/worker-status';
 import { passRefusal } from '../http-errors';
 import { answerWait, replyText } from './answer-wait';
 import { type TurnRef, taskIdOf, turnOf } from './task-id';
@@ -41,6 +42,11 @@ import { FINAL_STATES, isPause, readTask } from './task-view';
 
 /** How often a stream looks at the agent. */
 export const A2A_POLL_MS = 250;
+/**
+ * How long a task followed (a stream, a blocking SendMessage) waits for the agent's worker to come back
+ * when it goes away mid-task (SIGKILLed, restarting): the task outlives the worker, so its stream does too.
+ */
+export const A2A_NO_WORKER_PATIENCE_MS = 300_000;
 /** Who the agent's history names as the sender of A2A input and decisions. */
 const SENDER = 'a2a';
 
@@ -50,6 +56,8 @@ export class AgentRequestHandler implements A2ARequestHandler {
     private readonly agentId: string,
     private readonly card: () => Promise<AgentCard>,
     private readonly pollMs = A2A_POLL_MS,
+    /** The HTTP request's: aborted when its caller leaves (or the gateway closes), which ends any following. */
+    private readonly signal?: AbortSignal,
   ) {}
 
   getAgentCard(): Promise<AgentCard> {
@@ -164,12 +172,38 @@ export class AgentRequestHandler implements A2ARequestHandler {
     return { agentId: this.agentId, inputSeq: sent.inputSeq };
   }
 
+  /**
+   * The task of a turn being followed, read again while its agent has no worker (NoWorkerError), for up to
+   * A2A_NO_WORKER_PATIENCE_MS: a worker that was killed mid-task is replaced, and the follower goes on.
+   */
+  private async readFollowed(ref: TurnRef): Promise<Task> {
+    const since = Date.now();
+    for (;;) {
+      try {
+        return await readTask(this.agents, ref);
+      } catch (err) {
+        if (!(err instanceof NoWorkerError) || Date.now() - since > A2A_NO_WORKER_PATIENCE_MS || this.signal?.aborted) throw err;
+        await new Promise((r) => setTimeout(r, this.pollMs));
+      }
+    }
+  }
+
+  /** The model's text while the turn works; a worker gone meanwhile is waited for by the next read (readFollowed). */
+  private async *textDuring(text: TextChunks, signal: AbortSignal): AsyncGenerator<StreamResponse> {
+    try {
+      yield* text.during(this.pollMs, signal);
+    } catch (err) {
+      if (!(err instanceof NoWorkerError)) throw err;
+    }
+  }
+
   /** The task as it changes, until it pauses (a final state or `input-required`). */
   private async *snapshots(ref: TurnRef): AsyncGenerator<Task> {
     let seen = '';
     for (let first = true; ; first = false) {
       if (!first) await new Promise((r) => setTimeout(r, this.pollMs));
-      const task = await readTask(this.agents, ref);
+      if (!first && this.signal?.aborted) return; // no one is waiting for the answer (a CancelTask whose gateway closed)
+      const task = first ? await readTask(this.agents, ref) : await this.readFollowed(ref);
       const mark = JSON.stringify([task.status?.state, task.status?.message?.parts, task.artifacts.length]);
       if (mark !== seen) {
         seen = mark;
@@ -190,7 +224,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
     let seen = '';
     try {
       for (let first = true; ; first = false) {
-        const task = await readTask(this.agents, ref);
+        const task = first ? await readTask(this.agents, ref) : await this.readFollowed(ref);
         const state = task.status?.state;
         const mark = JSON.stringify([state, task.status?.message?.parts, task.artifacts.length]);
         if (first) {
@@ -213,7 +247,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
         }
         seen = mark;
         if (isPause(state)) return;
-        if (state === TaskState.TASK_STATE_WORKING) yield* text.during(this.pollMs, stop.signal);
+        if (state === TaskState.TASK_STATE_WORKING) yield* this.textDuring(text, stop.signal);
         else await new Promise((r) => setTimeout(r, this.pollMs));
       }
     } finally {

@@ -68,7 +68,13 @@ export function mountA2aRoutes(app: Hono<GatewayEnv>, options: A2aRouteOptions):
 
   app.post('/a2a/agents/:agentId', async (c) => {
     const agentId = c.req.param('agentId');
-    const handler: A2ARequestHandler = new AgentRequestHandler(options.agents, agentId, () => cardOf(options.agents, agentId, c, bearer), options.a2aPollMs);
+    const handler: A2ARequestHandler = new AgentRequestHandler(
+      options.agents,
+      agentId,
+      () => cardOf(options.agents, agentId, c, bearer),
+      options.a2aPollMs,
+      c.req.raw.signal,
+    );
     const context = defaultServerCallContextBuilder({
       extensions: undefined,
       user: { isAuthenticated: c.var.scope !== 'open', userName: c.var.scope === 'open' ? '' : 'token' },
