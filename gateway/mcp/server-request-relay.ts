@@ -20,18 +20,21 @@ const isResponse = (m: unknown): m is { id: string | number } =>
 /** Gives the server's requests on `transport` process-wide ids; call before `server.connect`. Returns what forgets them. */
 export function relayServerRequests(transport: Transport): () => void {
   const mine = new Set<string>();
+  const forget = () => {
+    for (const id of mine) pending.delete(id);
+    mine.clear();
+  };
   const send = transport.send.bind(transport);
   transport.send = (message, options) => {
+    // A stateless transport carries one call: once it is answered, nothing it asked is waited for any more.
+    if (isResponse(message)) forget();
     if (!isRequest(message)) return send(message, options);
     const relayed = `lc-${randomUUID()}`;
     pending.set(relayed, { transport, id: message.id });
     mine.add(relayed);
     return send({ ...message, id: relayed }, options);
   };
-  return () => {
-    for (const id of mine) pending.delete(id);
-    mine.clear();
-  };
+  return forget;
 }
 
 /** Hands a POST's body to the servers that asked, when it only answers relayed requests; false otherwise. */
