@@ -57,6 +57,7 @@ export function registerSendMessage(
         'Sends text to a durable livecontext agent as its next input and, unless wait is false, returns its answer.',
         `A wait lasts at most ${Math.round(ctx.waitCapMs / 1000)} s, and ends early when the agent needs a tool call approved;`,
         'the reply then gives the input_seq: approve with approve_tool_call if asked, and read the answer later with get_state {agent_id, input_seq}.',
+        "A host that declared form elicitation is asked to approve the call (or answer the agent's question) instead, and the wait goes on.",
         'Pass an idempotency_key to make a retried call safe: a message with a key the agent already took is not taken again.',
         "Called as an MCP task, it returns at once a task that is the agent's turn: tasks/result gives the answer, tasks/cancel interrupts the turn, across gateway restarts.",
       ].join(' '),
@@ -99,9 +100,10 @@ async function createTurnTask(ctx: McpToolContext, args: SendMessageArgs, extra:
 }
 
 /** The turn's wait the client may be asked about (elicitation): its first approval, or the question it ended with. */
-function waitToAsk(ctx: McpToolContext, progress: TurnProgress, asked: ReadonlySet<string>): OpenWait | undefined {
+function waitToAsk(ctx: McpToolContext, seq: number, progress: TurnProgress, asked: ReadonlySet<string>): OpenWait | undefined {
   if (!ctx.client?.elicitation) return undefined;
-  if (progress.status === 'blocked' && progress.state.blockedOn === 'approval')
+  // An approval of an earlier turn that this input waits behind is not this turn's to ask about.
+  if (progress.status === 'blocked' && progress.state.blockedOn === 'approval' && progress.state.consumedInputSeq === seq)
     return (progress.state.waits ?? []).find((w) => w.kind === 'approval' && !asked.has(w.waitId));
   if (progress.status === 'finished' && progress.outcome.status === 'asked' && progress.outcome.waitId && !asked.has(progress.outcome.waitId))
     return { waitId: progress.outcome.waitId, kind: 'question', openedAt: '', question: progress.outcome.question };
@@ -148,7 +150,7 @@ async function sendAndWait(
     // A client that takes elicitation is asked about each wait the turn reaches, within the same cap.
     const notes: string[] = [];
     const asked = new Set<string>();
-    for (let wait = waitToAsk(ctx, progress, asked); wait; wait = waitToAsk(ctx, progress, asked)) {
+    for (let wait = waitToAsk(ctx, seq, progress, asked); wait; wait = waitToAsk(ctx, seq, progress, asked)) {
       asked.add(wait.waitId);
       const left = ctx.waitCapMs - (Date.now() - started);
       if (left <= 0 || extra.signal.aborted) break;
