@@ -15,10 +15,11 @@ const INSTRUCTIONS =
   'livecontext agents are long-lived LLM agents that survive crashes and keep their whole history. ' +
   'list_agents finds them; send_message talks to one and returns its answer; when an agent waits for a tool call to be approved, ' +
   'approve_tool_call decides it, when it waits on a tool call whose outcome is unknown (its worker died mid-run), resolve_tool_call says what happened, ' +
-  'and get_state {agent_id, input_seq} gives the answer afterwards.';
+  'and get_state {agent_id, input_seq} gives the answer afterwards. ' +
+  "A host that declares form elicitation is asked about a turn's approvals and questions directly while send_message waits.";
 
 /** The version of this MCP interface (its tools and their arguments), which hosts see at initialize. */
-export const MCP_SERVER_VERSION = '1.2.0';
+export const MCP_SERVER_VERSION = '1.3.0';
 
 /** The SDK's McpServer method that answers a task-capable tool called without a task (it polls the task to its end). */
 type PlainCallOfTaskTool = (tool: unknown, request: { params: { arguments?: unknown } }, extra: never) => Promise<unknown>;

@@ -2,17 +2,20 @@
  * `send_message`: input to an agent (AgentClient.send), and by default its answer. The wait is capped
  * (see DEFAULT_WAIT_CAP_MS) and ends early when the agent needs a person (an approval), so the request
  * is never held open indefinitely; the reply then names the inputSeq and how to get the answer later.
+ * A client that declared form elicitation is asked instead, within the same cap (elicit-wait.ts): its
+ * answer answers the wait (door `mcp`) and the call goes on following the turn.
  * Called as an MCP task (`params.task`), it answers at once with a task that is the agent's turn
  * (TurnTaskStore): tasks/get, tasks/result and tasks/cancel follow the turn, through any gateway.
  */
-import { checkPlainInputKey } from '../../agent/index';
+import { type OpenWait, checkPlainInputKey } from '../../agent/index';
 import type { CreateTaskRequestHandlerExtra } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
 import type { CreateTaskResult } from '@modelcontextprotocol/sdk/experimental/tasks/types.js';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { awaitTurn } from './await-turn';
+import { type TurnProgress, awaitTurn } from './await-turn';
+import { elicitWait } from './elicit-wait';
 import type { McpToolContext } from './tool-context';
 import { reportTurn } from './turn-report';
 import { ToolRefusal, errorResult, requireFullScope, textResult, toolError } from './tool-results';
@@ -54,6 +57,7 @@ export function registerSendMessage(
         'Sends text to a durable livecontext agent as its next input and, unless wait is false, returns its answer.',
         `A wait lasts at most ${Math.round(ctx.waitCapMs / 1000)} s, and ends early when the agent needs a tool call approved;`,
         'the reply then gives the input_seq: approve with approve_tool_call if asked, and read the answer later with get_state {agent_id, input_seq}.',
+        "A host that declared form elicitation is asked to approve the call (or answer the agent's question) instead, and the wait goes on.",
         'Pass an idempotency_key to make a retried call safe: a message with a key the agent already took is not taken again.',
         "Called as an MCP task, it returns at once a task that is the agent's turn: tasks/result gives the answer, tasks/cancel interrupts the turn, across gateway restarts.",
       ].join(' '),
@@ -95,6 +99,17 @@ async function createTurnTask(ctx: McpToolContext, args: SendMessageArgs, extra:
   return { task: await extra.taskStore.createTask({ context: { ...context } }) };
 }
 
+/** The turn's wait the client may be asked about (elicitation): its first approval, or the question it ended with. */
+function waitToAsk(ctx: McpToolContext, seq: number, progress: TurnProgress, asked: ReadonlySet<string>): OpenWait | undefined {
+  if (!ctx.client?.elicitation) return undefined;
+  // An approval of an earlier turn that this input waits behind is not this turn's to ask about.
+  if (progress.status === 'blocked' && progress.state.blockedOn === 'approval' && progress.state.consumedInputSeq === seq)
+    return (progress.state.waits ?? []).find((w) => w.kind === 'approval' && !asked.has(w.waitId));
+  if (progress.status === 'finished' && progress.outcome.status === 'asked' && progress.outcome.waitId && !asked.has(progress.outcome.waitId))
+    return { waitId: progress.outcome.waitId, kind: 'question', openedAt: '', question: progress.outcome.question };
+  return undefined;
+}
+
 async function sendAndWait(
   ctx: McpToolContext,
   { agent_id, text, wait, idempotency_key }: SendMessageArgs,
@@ -115,21 +130,42 @@ async function sendAndWait(
     }
     const progressToken = extra._meta?.progressToken;
     let lastProgress = Number.NEGATIVE_INFINITY;
-    const progress = await awaitTurn(ctx.agents, agent_id, inputSeq, {
-      waitMs: ctx.waitCapMs,
-      pollMs: ctx.pollMs,
-      signal: extra.signal,
-      onWorking: async (_state, elapsedMs) => {
-        if (progressToken === undefined || elapsedMs - lastProgress < PROGRESS_EVERY_MS) return;
-        lastProgress = elapsedMs;
-        await extra.sendNotification({
-          method: 'notifications/progress',
-          params: { progressToken, progress: Math.round(elapsedMs / 1000), message: `agent ${agent_id} is working` },
-        });
-      },
+    const started = Date.now();
+    const follow = (seq: number) =>
+      awaitTurn(ctx.agents, agent_id, seq, {
+        waitMs: Math.max(0, ctx.waitCapMs - (Date.now() - started)),
+        pollMs: ctx.pollMs,
+        signal: extra.signal,
+        onWorking: async (_state, elapsedMs) => {
+          if (progressToken === undefined || elapsedMs - lastProgress < PROGRESS_EVERY_MS) return;
+          lastProgress = elapsedMs;
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken, progress: Math.round(elapsedMs / 1000), message: `agent ${agent_id} is working` },
+          });
+        },
+      });
+    let seq = inputSeq;
+    let progress = await follow(seq);
+    // A client that takes elicitation is asked about each wait the turn reaches, within the same cap.
+    const notes: string[] = [];
+    const asked = new Set<string>();
+    for (let wait = waitToAsk(ctx, seq, progress, asked); wait; wait = waitToAsk(ctx, seq, progress, asked)) {
+      asked.add(wait.waitId);
+      const left = ctx.waitCapMs - (Date.now() - started);
+      if (left <= 0 || extra.signal.aborted) break;
+      const elicited = await elicitWait(ctx, agent_id, wait, extra, left);
+      if (elicited.note) notes.push(elicited.note);
+      if (elicited.status === 'open') break;
+      if (elicited.status === 'answered' && elicited.inputSeq !== undefined) seq = elicited.inputSeq;
+      progress = await follow(seq);
+    }
+    const report = reportTurn(agent_id, seq, progress);
+    return textResult([...notes, report.text].join('\n'), {
+      ...report.structured,
+      ...(seq !== inputSeq ? { sent_input_seq: inputSeq } : {}),
+      ...(duplicate ? { duplicate } : {}),
     });
-    const report = reportTurn(agent_id, inputSeq, progress);
-    return textResult(report.text, { ...report.structured, ...(duplicate ? { duplicate } : {}) });
   } catch (err) {
     return toolError(err, agent_id, ctx.log);
   }

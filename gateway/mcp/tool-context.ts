@@ -1,6 +1,7 @@
 /** What every MCP tool of the gateway gets: the agents, the caller's scope, and the wait limits. */
 import type { AgentClient } from '../../client/agent-client';
 import type { Scope } from '../gateway-app';
+import type { McpClientInfo } from './mcp-client-token';
 
 export interface McpToolContext {
   agents: AgentClient;
@@ -11,6 +12,8 @@ export interface McpToolContext {
   /** How often a waiting send_message reads the agent's state. */
   pollMs: number;
   log: (message: string) => void;
+  /** What the calling client declared at initialize (its name, whether it takes elicitation), when known. */
+  client?: McpClientInfo;
 }
 
 /**
