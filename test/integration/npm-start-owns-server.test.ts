@@ -73,7 +73,9 @@ test('kill -9 of `npm start` stops the dev server it started: its ports are free
   execFileSync('mkfifo', [fifo]);
   const stdin = openSync(fifo, 'r+');
   const npm = run('npm', ['start'], { cwd, env: env(port, uniqueId('npm-kill')), stdin });
-  await eventually(() => /Started agent/.test(npm.out.text), 180_000, 'npm start to be ready');
+  await eventually(() => /Started agent/.test(npm.out.text), 180_000, 'npm start to be ready').catch((err: Error) => {
+    throw new Error(`${err.message} npm start said:\n${npm.out.text}`); // what it was doing when it did not get there
+  });
   expect(npm.out.text).toMatch(new RegExp(`Temporal dev server 127\\.0\\.0\\.1:${port} \\(started here; it stops when this exits\\)`));
   expect(await listening(port)).toBe(true);
   expect(await listening(port + 1000)).toBe(true);
