@@ -16,7 +16,7 @@ import path from 'node:path';
 import { type CpuPerUnit, cpuSecondsOf, startCpuMeter } from './cpu-meter';
 import { frontendRequests, requestsPer } from './server-requests';
 import { type Bench, type BenchResult, type Row, agentClient, baselineClient, percentile, progress, ratio, round, uniqueId } from './support';
-import { type WorkerProcess, memoryOf, spawnWorker } from './worker-spawn';
+import { type WorkerProcess, memoryOf, spawnWorker, stopGracefully } from './worker-spawn';
 
 const DEFAULT_SIZES = [1_000, 10_000];
 /** Temporal's workflow cache of the worker (maxCachedWorkflows), both sides: smaller than any N measured. */
@@ -49,16 +49,6 @@ function sizes(): number[] {
 function spawnScaleWorker(bench: Bench, side: Side, taskQueue: string, codePath: string): WorkerProcess {
   const nodeArgs = (process.env.BENCH_SCALE_WORKER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
   return spawnWorker(bench, side, taskQueue, codePath, { nodeArgs, env: { BENCH_WORKER_MAX_CACHED_WORKFLOWS: String(CACHE_SIZE) } });
-}
-
-/** Ends the worker gracefully (SIGINT: Temporal's shutdown, so a --cpu-prof is written), SIGKILL after 20 s. */
-async function stop(w: WorkerProcess): Promise<void> {
-  if (w.proc.exitCode !== null || w.proc.signalCode !== null) return;
-  const exited = new Promise((r) => w.proc.once('exit', r));
-  w.proc.kill('SIGINT');
-  const timer = setTimeout(() => w.proc.kill('SIGKILL'), 20_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 /** Reads the worker's RSS every RSS_EVERY_MS; the peak is the larger of the samples' and the kernel's. */
@@ -217,7 +207,7 @@ async function measure(bench: Bench, side: Side, n: number, codePath: string, ag
     );
     return result;
   } finally {
-    await stop(worker);
+    await stopGracefully(worker);
   }
 }
 

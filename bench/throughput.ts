@@ -24,7 +24,7 @@ import {
   uniqueId,
   withWorkers,
 } from './support';
-import { type WorkerProcess, spawnWorker } from './worker-spawn';
+import { type WorkerProcess, spawnWorker, stopGracefully } from './worker-spawn';
 
 const AGENTS = 100;
 const TURNS = 10;
@@ -155,16 +155,6 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
   } finally {
     await Promise.all(workers.map(stopGracefully));
   }
-}
-
-/** SIGINT (Temporal's shutdown, so a --cpu-prof is written), SIGKILL after 20 s. */
-async function stopGracefully(w: WorkerProcess): Promise<void> {
-  if (w.proc.exitCode !== null || w.proc.signalCode !== null) return;
-  const exited = new Promise((r) => w.proc.once('exit', r));
-  w.proc.kill('SIGINT');
-  const timer = setTimeout(() => w.proc.kill('SIGKILL'), 20_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 /** Field by field mean of per-round CPU figures. */

@@ -57,3 +57,13 @@ export function memoryOf(pid: number): { rssMiB: number; peakMiB: number } | nul
     return null; // gone, or no /proc (not Linux)
   }
 }
+
+/** Ends the worker gracefully (SIGINT: Temporal's shutdown, so a --cpu-prof is written), SIGKILL after 20 s. */
+export async function stopGracefully(w: WorkerProcess): Promise<void> {
+  if (w.proc.exitCode !== null || w.proc.signalCode !== null) return;
+  const exited = new Promise((r) => w.proc.once('exit', r));
+  w.proc.kill('SIGINT');
+  const timer = setTimeout(() => w.proc.kill('SIGKILL'), 20_000);
+  await exited;
+  clearTimeout(timer);
+}
