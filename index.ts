@@ -12,6 +12,7 @@ export type { StartAgentOptions } from './client/agent-start';
 export type { InspectedCall } from './client/inspect-call';
 export { outcomeText } from './client/outcome-text';
 export { connectAgents } from './client/connect';
+export { clientInterceptors } from './client/closed-channel-guard';
 export { TypedAnswerError, type TypedAskOptions, type TypedOutcome } from './client/typed-answer';
 export { NoWorkerError } from './client/worker-status';
 export type { WorkerStatus } from './common/task-queue-pollers';

@@ -54,10 +54,10 @@ export class AgentCalls {
    * Queries retried briefly while a run has just started (continue-as-new, reset) and has no workflow
    * task yet: a moment in which the agent exists but cannot answer. With the worker check, a query
    * without an answer in QUICK_ANSWER_MS has the client probe the queue (worker-probe.ts): when no worker
-   * takes the probe's task within a second, it fails with NoWorkerError (its worker was killed a moment
-   * ago, and Temporal still lists its pollers); when one does, the worker is alive and busy (a long
-   * workflow task, a long replay) and the query is waited for, asked again every QUERY_ANSWER_MS for up to
-   * BUSY_QUERY_PATIENCE_MS.
+   * takes the probe's task within a second and none holds the agent's own workflow task, it fails with
+   * NoWorkerError (its worker was killed a moment ago, and Temporal still lists its pollers); when one
+   * does, the worker is alive and busy (a long workflow task, a long replay) and the query is waited for,
+   * asked again every QUERY_ANSWER_MS for up to BUSY_QUERY_PATIENCE_MS.
    */
   async query<T>(agentId: string, run: () => Promise<T>): Promise<T> {
     const justStarted = { patienceMs: 5_000, firstDelayMs: 100, maxDelayMs: 100 };
@@ -74,8 +74,10 @@ export class AgentCalls {
       // The first time, a worker that takes no task is found while the query still waits.
       let settled = attempt === 0 ? await Promise.race([answer, sleep(QUICK_ANSWER_MS, undefined, { ref: false })]) : await answer;
       if (!settled) {
-        const taken = await Promise.race([answer, this.takesTasks(agentId)]);
-        if (taken === false) {
+        const probe = new AbortController();
+        const taken = await Promise.race([answer, this.takesTasks(agentId, probe.signal)]);
+        probe.abort();
+        if (taken === false && !(await this.holdsTask(agentId))) {
           abandon.abort();
           throw await this.noWorker(agentId, firstAsked);
         }
@@ -89,7 +91,7 @@ export class AgentCalls {
       const queue = await this.workers.agentTaskQueue(agentId);
       this.workers.forget(queue);
       const taken = await this.takesTasks(agentId);
-      if (taken === false) throw await this.noWorker(agentId, firstAsked);
+      if (taken === false && !(await this.holdsTask(agentId))) throw await this.noWorker(agentId, firstAsked);
       if (taken === undefined) {
         const status = await this.workers.status(queue);
         const busy = status.polling && status.lastPolledMsAgo !== null && status.lastPolledMsAgo < BUSY_WORKER_POLLED_MS;
@@ -100,11 +102,20 @@ export class AgentCalls {
   }
 
   /** Whether a worker takes tasks from the agent's queue now; undefined when the probe itself failed. */
-  private async takesTasks(agentId: string): Promise<boolean | undefined> {
+  private async takesTasks(agentId: string, signal?: AbortSignal): Promise<boolean | undefined> {
     return this.workers
       .agentTaskQueue(agentId)
-      .then((queue) => this.workers.takesTasks(queue))
+      .then((queue) => this.workers.takesTasks(queue, signal))
       .catch(() => undefined);
+  }
+
+  /**
+   * A probe no worker took is not yet a dead worker when one holds the agent's own workflow task: alive,
+   * it is busy with that task (the query waits for it); killed, the task times out within seconds and the
+   * next probe, a query deadline later, finds no worker.
+   */
+  private async holdsTask(agentId: string): Promise<boolean> {
+    return this.workers.holdsTask(agentId).catch(() => false);
   }
 
   private async noWorker(agentId: string, firstAsked: number): Promise<NoWorkerError> {

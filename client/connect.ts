@@ -4,6 +4,7 @@ import { livecontextDataConverter } from '../common/codec/data-converter';
 import { connectSettings, unreachableServer } from '../common/connection';
 import { startTracing } from '../common/telemetry';
 import { AgentClient } from './agent-client';
+import { clientInterceptors } from './closed-channel-guard';
 import { UserError } from '../common/user-error';
 
 export { UserError };
@@ -12,7 +13,7 @@ export async function connectAgents(options: { address?: string; namespace?: str
   const settings = connectSettings(options);
   let connection: Connection;
   try {
-    connection = await Connection.connect({ ...settings.connectionOptions, connectTimeout: '5 seconds' } as never);
+    connection = await Connection.connect({ ...settings.connectionOptions, connectTimeout: '5 seconds', interceptors: clientInterceptors() } as never);
   } catch (err) {
     throw unreachableServer(settings.address, err);
   }

@@ -7,7 +7,7 @@ import type { Client } from '@temporalio/client';
 import { type WorkerStatus, describeWorkers } from '../common/task-queue-pollers';
 import { TtlCache } from './ttl-cache';
 import { expectWorker } from './worker-status';
-import { workerTakesTasks } from './worker-probe';
+import { workerTakesTasks, workflowTaskHeld } from './worker-probe';
 
 /** How long a worker check that found one is trusted. */
 const WORKER_CHECK_TTL_MS = 10_000;
@@ -30,8 +30,13 @@ export class WorkerCheck {
   }
 
   /** Whether a live worker takes tasks from `taskQueue` now (worker-probe.ts): a second at most, a short workflow run. */
-  takesTasks(taskQueue: string): Promise<boolean> {
-    return workerTakesTasks(this.client, taskQueue);
+  takesTasks(taskQueue: string, signal?: AbortSignal): Promise<boolean> {
+    return workerTakesTasks(this.client, taskQueue, undefined, signal);
+  }
+
+  /** Whether a worker holds a workflow task of the agent now (worker-probe.ts): alive and busy with it, or killed less than a task timeout ago. */
+  holdsTask(agentId: string): Promise<boolean> {
+    return workflowTaskHeld(this.client, agentId);
   }
 
   /** The task queue an agent runs on (a client with another default may have started it). */

@@ -23,10 +23,11 @@ const WORKFLOW_TASK_STARTED = 2;
  * did within `waitMs`. Costs one short workflow run per probe (a few billable actions on Temporal Cloud),
  * so callers probe only when an agent did not answer at once.
  */
-export async function workerTakesTasks(client: Client, taskQueue: string, waitMs = 800): Promise<boolean> {
+export async function workerTakesTasks(client: Client, taskQueue: string, waitMs = 800, signal?: AbortSignal): Promise<boolean> {
   const deadline = Date.now() + waitMs;
   const handle = await startWorkerInfo(client, taskQueue);
   for (;;) {
+    if (signal?.aborted) return true; // the caller has its answer: whatever the probe would say no longer matters
     const { status, raw } = await handle.describe();
     if (status.name === 'COMPLETED' || status.name === 'FAILED') return true; // only a worker ends it so
     if (status.name === 'RUNNING' && raw.pendingWorkflowTask?.state === WORKFLOW_TASK_STARTED) return true;
@@ -38,4 +39,15 @@ export async function workerTakesTasks(client: Client, taskQueue: string, waitMs
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * Whether a worker holds a workflow task of `workflowId` now: one it took and has not completed. A live
+ * worker busy with a long activation of that workflow (a replay of a long history, a burst of updates)
+ * takes no other task meanwhile, so the probe above may find none taken; a query to the workflow waits
+ * for that task. A killed worker's task stays held too, but only until its timeout (10 s by default).
+ */
+export async function workflowTaskHeld(client: Client, workflowId: string): Promise<boolean> {
+  const { raw } = await client.workflow.getHandle(workflowId).describe();
+  return raw.pendingWorkflowTask?.state === WORKFLOW_TASK_STARTED;
 }

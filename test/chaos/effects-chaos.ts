@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AgentStatus, ToolCallResult, ToolResultsEntry } from '../../agent/index';
 import { AgentClient } from '../../client/agent-client';
+import { NoWorkerError } from '../../client/worker-status';
 import { callsInput } from '../fixtures/calls-script';
 import { ChargeService } from '../support/charge-service';
 import { type ChildWorker, startChildWorker } from '../support/child-worker';
@@ -124,8 +125,23 @@ export async function runEffectsChaos(o: EffectsChaosOptions): Promise<{ report:
     if (!ok) throw new Error(`${what}; got ${JSON.stringify(got)}`);
   };
   const keyOf = (agentId: string, result: ToolCallResult) => `${agentId}/${result.toolCallId}`;
+  /**
+   * The scenario kills the worker after each effect and starts another, which takes seconds: a query in
+   * that window fails at once with NoWorkerError (as it should); this caller, like one that knows a
+   * worker is coming back, asks again.
+   */
+  const overRestarts = async <T>(call: () => Promise<T>): Promise<T> => {
+    for (const since = Date.now(); ;) {
+      try {
+        return await call();
+      } catch (err) {
+        if (!(err instanceof NoWorkerError) || Date.now() - since > 120_000) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      }
+    }
+  };
   const toolResult = async (agentId: string): Promise<ToolCallResult> => {
-    const entry = (await agents.history(agentId)).find((e): e is ToolResultsEntry => e.kind === 'tool_results');
+    const entry = (await overRestarts(() => agents.history(agentId))).find((e): e is ToolResultsEntry => e.kind === 'tool_results');
     if (!entry) throw new Error('no tool results');
     return entry.results[0];
   };
@@ -144,7 +160,7 @@ export async function runEffectsChaos(o: EffectsChaosOptions): Promise<{ report:
       }
     }
     const answered = async (agentId: string) => {
-      const outcome = await agents.waitForAnswer(agentId, inputs.get(agentId)!);
+      const outcome = await overRestarts(() => agents.waitForAnswer(agentId, inputs.get(agentId)!));
       expectThat(outcome.status === 'answered', 'the turn should end answered', outcome.status);
     };
 
@@ -184,7 +200,7 @@ export async function runEffectsChaos(o: EffectsChaosOptions): Promise<{ report:
       await each(agentId, async () => {
         const waiting = await eventually(
           async () => {
-            const s = await agents.state(agentId);
+            const s = await overRestarts(() => agents.state(agentId));
             return s.blockedOn === 'unknown_outcome' ? s : undefined;
           },
           240_000,

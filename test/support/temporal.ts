@@ -4,6 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { AgentStatus } from '../../agent/index';
 import { AgentClient } from '../../client/agent-client';
+import { clientInterceptors } from '../../client/closed-channel-guard';
 import { livecontextDataConverter } from '../../common/codec/data-converter';
 import { createLivecontextWorker, type LivecontextWorkerOptions } from '../../worker/create-worker';
 
@@ -38,7 +39,7 @@ export interface TestContext {
 }
 
 export async function connectTest(taskQueue: string, namespace = 'default'): Promise<TestContext> {
-  const connection = await Connection.connect({ address: testAddress() });
+  const connection = await Connection.connect({ address: testAddress(), interceptors: clientInterceptors() });
   const client = new Client({ connection, namespace, dataConverter: livecontextDataConverter() });
   return { connection, client, agents: new AgentClient(client, taskQueue), close: () => connection.close() };
 }
