@@ -1,11 +1,27 @@
 /**
  * While a CLI command waits on an agent (for it to take an input, or for an answer), says on stderr when
  * the wait depends on a worker that is not there, and when one is back: a wait may go on, but never
- * silently. A worker counts as gone once it has not polled for POLLED_WITHIN_MS (see common/task-queue-pollers.ts), and
- * that for two checks in a row: a Temporal server that just restarted knows no pollers until they poll again.
+ * silently. A worker counts as gone when no worker took the probe's task (client/worker-probe.ts) and none
+ * holds the agent's own workflow task — known within about two seconds, although Temporal lists a killed
+ * worker's pollers for a minute more — or once none has polled for POLLED_WITHIN_MS (common/task-queue-pollers.ts)
+ * for two checks in a row: a Temporal server that just restarted knows no pollers until they poll again.
+ * The wait itself goes on either way: an input Temporal holds is taken when a worker comes, so nothing is
+ * failed early that a person would then send twice.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentClient } from '../client/agent-client';
+import { workerTakesTasks, workflowTaskHeld } from '../client/worker-probe';
+
+/**
+ * When a wait for the agent to take an input (quick when a worker is there) is first looked at and probed:
+ * a killed worker is said within about three seconds.
+ */
+const TAKING_FIRST_LOOK_MS = 2_000;
+/** A wait for an answer (a turn may take long) is first probed this late, then every PROBE_EVERY_MS: each probe is a short workflow run. */
+const ANSWER_FIRST_PROBE_MS = 10_000;
+const PROBE_EVERY_MS = 30_000;
+/** Once the probe found no worker, how often it looks for one again. */
+const REPROBE_GONE_MS = 10_000;
 
 export interface WaitWatch {
   agents: AgentClient;
@@ -36,25 +52,50 @@ async function watch(w: WaitWatch, signal: AbortSignal): Promise<void> {
   let saidGone = false;
   let saidSlow = !w.slowNotice;
   let missing = 0; // checks in a row that found no worker
-  for (;;) {
-    await sleep(w.intervalMs ?? 5_000, undefined, { signal });
+  let probedGone = false; // the probe (not the poller list) found no worker
+  const started = Date.now();
+  let lastProbe = w.slowNotice ? Number.NEGATIVE_INFINITY : started + ANSWER_FIRST_PROBE_MS - PROBE_EVERY_MS;
+  for (let look = 0; ; look++) {
+    await sleep(look === 0 && w.slowNotice ? TAKING_FIRST_LOOK_MS : (w.intervalMs ?? 5_000), undefined, { signal });
     const status = await w.agents.workerStatus(queue).catch(() => undefined); // a server unreachable for now: the wait rides it out
     if (signal.aborted) return;
     if (!status) continue;
     missing = status.polling ? 0 : missing + 1;
     const lastPoll = status.lastPolledMsAgo === null ? '' : ` (a worker last polled it ${Math.round(status.lastPolledMsAgo / 1000)} s ago)`;
-    if (missing >= 2 && !saidGone) {
+    // Listed as polling: a live worker, or one killed less than a minute ago. The probe tells them apart.
+    let takes: boolean | undefined;
+    if (status.polling && Date.now() - lastProbe >= (probedGone ? REPROBE_GONE_MS : PROBE_EVERY_MS)) {
+      lastProbe = Date.now();
+      takes = await takesTasks(w, queue);
+      if (signal.aborted) return;
+    }
+    if (takes === false && !saidGone) {
+      w.say(
+        `No worker takes tasks from the task queue ${queue} in namespace ${status.namespace} now${lastPoll}: still waiting for ${w.awaiting}, ` +
+          `which comes once one is started (\`livecontext worker\`). ${w.leaving}`,
+      );
+      saidGone = probedGone = true;
+    } else if (missing >= 2 && !saidGone) {
       w.say(
         `No worker is polling the task queue ${queue} in namespace ${status.namespace} now${lastPoll}: still waiting for ${w.awaiting}, ` +
           `which comes once one is started (\`livecontext worker\`). ${w.leaving}`,
       );
       saidGone = true;
-    } else if (status.polling && saidGone) {
-      w.say(`A worker is polling the task queue ${queue} again; still waiting for ${w.awaiting}.`);
-      saidGone = false;
-    } else if (!saidSlow) {
+    } else if (saidGone && (probedGone ? takes === true : status.polling)) {
+      w.say(`A worker is ${probedGone ? 'taking tasks from' : 'polling'} the task queue ${queue} again; still waiting for ${w.awaiting}.`);
+      saidGone = probedGone = false;
+    } else if (!saidSlow && look > 0) {
       w.say(`Still waiting for ${w.awaiting}: its worker may have stopped${lastPoll}. ${w.leaving}`);
     }
-    saidSlow = true;
+    if (look > 0) saidSlow = true;
+  }
+}
+
+/** Whether a worker takes the queue's tasks, or holds the agent's own task (busy with it); undefined when the probe could not run. */
+async function takesTasks(w: WaitWatch, queue: string): Promise<boolean | undefined> {
+  try {
+    return (await workerTakesTasks(w.agents.client, queue)) || (await workflowTaskHeld(w.agents.client, w.agentId));
+  } catch {
+    return undefined;
   }
 }

@@ -2,11 +2,13 @@
  * A killed worker is told from a live one at once (client/worker-probe.ts), although Temporal lists the
  * killed worker's pollers for a minute more: a query to an agent whose worker was SIGKILLed fails with
  * NoWorkerError saying no worker took a task, and a query to an agent whose worker is alive but answers
- * nothing for a while (SIGSTOPped: its open polls still take tasks) is waited for and answered.
+ * nothing for a while (SIGSTOPped: its open polls still take tasks) is waited for and answered. The CLI's
+ * wait for a send says the worker is gone by the same probe, and the input is taken once when one comes.
  */
 import { AgentClient } from '../../client/agent-client';
 import { NoWorkerError } from '../../client/worker-status';
 import { workerTakesTasks } from '../../client/worker-probe';
+import { watchWorkerWhile } from '../../cli/worker-watch';
 import { useChildWorkerFile } from '../support/child-worker';
 import { uniqueId } from '../support/temporal';
 
@@ -57,4 +59,35 @@ test('a live worker that answers nothing for a while (SIGSTOPped) is waited for,
   } finally {
     worker.proc.kill('SIGCONT');
   }
+}, 240_000);
+
+test("the CLI's wait for a send to a SIGKILLed worker's agent says no worker takes tasks, and the input is taken once when one starts", async () => {
+  const worker = await file.restart();
+  const id = uniqueId('cli-wait');
+  await file.t.agents.start(id, { model: 'scripted:echo' });
+  await file.t.agents.ask(id, 'hi');
+  await worker.kill('SIGKILL');
+
+  const agents = new AgentClient(file.t.client, file.taskQueue);
+  const said: string[] = [];
+  let restarted: Promise<unknown> | undefined;
+  const sent = await watchWorkerWhile(agents.send(id, 'are you there'), {
+    agents,
+    agentId: id,
+    awaiting: 'the agent to take the input',
+    leaving: 'Ctrl-C stops waiting.',
+    slowNotice: true,
+    say: (line) => {
+      said.push(line);
+      restarted ??= file.restart(); // told: now a worker comes
+    },
+  });
+  await restarted;
+  // Temporal still lists the killed worker's pollers: only the probe could say this.
+  expect(said[0]).toMatch(
+    new RegExp(`^No worker takes tasks from the task queue ${file.taskQueue} in namespace default now .*: still waiting for the agent to take the input`),
+  );
+  expect(sent).toMatchObject({ inputSeq: 2 });
+  const inputs = (await agents.history(id)).filter((e) => e.kind === 'model_input').map((e) => (e.kind === 'model_input' ? e.sections[0].content : ''));
+  expect(inputs).toEqual(['hi', 'are you there']);
 }, 240_000);

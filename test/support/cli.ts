@@ -11,7 +11,11 @@ export interface CliResult {
   stderr: string;
 }
 
-export function cli(args: string[], options: { env?: Record<string, string>; input?: string; cwd?: string } = {}): Promise<CliResult> {
+export function cli(
+  args: string[],
+  /** `onStderr`: called with all that stderr said so far, each time it says more (to act while the command runs). */
+  options: { env?: Record<string, string>; input?: string; cwd?: string; onStderr?: (stderr: string) => void } = {},
+): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       env: { ...process.env, TEMPORAL_ADDRESS: testAddress(), OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', ...options.env },
@@ -21,7 +25,10 @@ export function cli(args: string[], options: { env?: Record<string, string>; inp
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      options.onStderr?.(stderr);
+    });
     child.stdin.end(options.input ?? '');
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
