@@ -6,6 +6,7 @@ import type { AgentStatus } from '../../agent/index';
 import { AgentClient } from '../../client/agent-client';
 import { clientInterceptors } from '../../client/closed-channel-guard';
 import { livecontextDataConverter } from '../../common/codec/data-converter';
+import { listPollers } from '../../common/task-queue-pollers';
 import { createLivecontextWorker, type LivecontextWorkerOptions } from '../../worker/create-worker';
 
 export function testAddress(): string {
@@ -52,10 +53,27 @@ export async function withWorker<T>(
   const connection = await NativeConnection.connect({ address: testAddress() });
   try {
     const worker = await createLivecontextWorker({ workflowBundle: workflowBundle(), ...options, connection });
-    return await worker.runUntil(fn(worker));
+    return await worker.runUntil(async () => {
+      await untilPolled(connection, options.namespace ?? 'default', options.taskQueue);
+      return fn(worker);
+    });
   } finally {
     await connection.close();
   }
+}
+
+/**
+ * Until a worker is listed polling `taskQueue` for both kinds of task, as a person waits for "worker
+ * ready": a worker just created may not have polled yet on a loaded machine, and a client's worker check
+ * would then say, rightly, that none polls. Gives up quietly after 30 s (the test then shows what happens).
+ */
+async function untilPolled(connection: NativeConnection, namespace: string, taskQueue: string): Promise<void> {
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
+    const pollers = await listPollers(connection, namespace, taskQueue).catch(() => []);
+    if (pollers.some((p) => p.workflows && p.activities)) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  process.stderr.write(`withWorker: no worker listed polling ${taskQueue} after 30 s; the test goes on\n`);
 }
 
 /** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
