@@ -97,6 +97,8 @@ export const SubAgentProfile = z
     params: ModelParams.optional(),
     tools: z.array(z.string().min(1).max(128)).max(512).optional(),
     parallelTools: z.boolean().optional(),
+    /** How the child makes its model calls (see AgentConfig.modelCalls); not the parent's. */
+    modelCalls: z.enum(['activity', 'local']).optional(),
     approval: z.record(z.string().max(128), z.enum(['always', 'never'])).optional(),
     /** Default: the parent's budgets. */
     budgets: Budgets.optional(),
