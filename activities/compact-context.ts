@@ -25,7 +25,7 @@ function summaryWords(inputBudget: number | undefined): number {
 export function createCompactContext(deps: Pick<CallModelDeps, 'models' | 'liveness' | 'prices'> & ContextSources) {
   return async function compactContext(input: CompactContextInput): Promise<CompactionResult> {
     const ctx = Context.current();
-    const preparing = setInterval(() => ctx.heartbeat(), 1000);
+    const preparing = setInterval(() => ctx.info.isLocal || ctx.heartbeat(), 1000); // a local activity cannot heartbeat
     // The entries as the model call that asked for the compaction read them (the previous summary included).
     const asked = { ...input, model: input.askedBy };
     const { known: entries } = await knownEntries(deps, ctx, asked).finally(() => clearInterval(preparing));

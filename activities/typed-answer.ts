@@ -73,7 +73,7 @@ export async function typedAnswer(
 /** The check, with the model call's heartbeats going on while it runs (a check with patterns may take up to its time limit). */
 async function checkAlive(text: string, schema: ResponseSchema): Promise<CheckedAnswer> {
   const ctx = Context.current();
-  const alive = setInterval(() => ctx.heartbeat(), 1000);
+  const alive = setInterval(() => ctx.info.isLocal || ctx.heartbeat(), 1000); // a local activity cannot heartbeat
   try {
     return await checkStructuredAnswer(text, schema);
   } finally {

@@ -97,6 +97,8 @@ export const SubAgentProfile = z
     params: ModelParams.optional(),
     tools: z.array(z.string().min(1).max(128)).max(512).optional(),
     parallelTools: z.boolean().optional(),
+    /** How the child makes its model calls (see AgentConfig.modelCalls); not the parent's. */
+    modelCalls: z.enum(['activity', 'local']).optional(),
     approval: z.record(z.string().max(128), z.enum(['always', 'never'])).optional(),
     /** Default: the parent's budgets. */
     budgets: Budgets.optional(),
@@ -160,6 +162,13 @@ export const AgentConfig = z.object({
   /** Run all tool calls of one model output concurrently (results still recorded in call order). */
   parallelTools: z.boolean().optional(),
   /**
+   * How model calls run. `activity` (default): regular activities, which stream partial output to readers.
+   * `local`: local activities inside the workflow task, one workflow task per plain turn and about half the
+   * latency, but no partial output (the answer arrives whole) and a call is retried whole after a worker
+   * crash (docs/cost.md, "Local model calls").
+   */
+  modelCalls: z.enum(['activity', 'local']).optional(),
+  /**
    * Per-tool approval for this agent: `always` (a person approves every call), `never` (skip the
    * tool's own policy). Tools not listed follow the policy they were defined with.
    */
@@ -216,6 +225,8 @@ export const ConfigChange = z
     /** Replaces the context policy as a whole; `{}` returns to the defaults. */
     context: ContextPolicy.optional(),
     parallelTools: z.boolean().optional(),
+    /** Takes effect at the next model call. */
+    modelCalls: z.enum(['activity', 'local']).optional(),
     approval: ApprovalPolicy.optional(),
     historyBudgetBytes: z.number().int().positive().optional(),
     workingSetBytes: z

@@ -1,4 +1,7 @@
-/** latency: client-side time from input to answer (send + waitForAnswer), 200 sequential turns on one agent. */
+/**
+ * latency: client-side time from input to answer (send + waitForAnswer), 200 sequential turns on one agent;
+ * again with `modelCalls: 'local'` beside the bare workflow making its model call as a local activity.
+ */
 import { type Bench, type BenchResult, bothSides, percentile, progress, ratio, round, timed, withWorkers } from './support';
 import { type TurnMark, type TurnProfile, turnProfile } from './turn-profile';
 
@@ -34,14 +37,26 @@ export async function latency(bench: Bench): Promise<BenchResult> {
     const lc = await measure('livecontext', async (text) => (await agents.ask(agentId, text)).status === 'answered');
     await baseline.start(baselineId, { modelCallsPerTurn: 1, toolCallsPerTurn: 0 });
     const bl = await measure('baseline', async (text) => (await baseline.ask(baselineId, text)).status === 'answered');
+    // The same with model calls as local activities, each side on an agent of its own.
+    const [localId, localBaselineId] = [`${agentId}-local`, `${baselineId}-local`];
+    await agents.start(localId, { model: 'scripted:instant', modelCalls: 'local' });
+    const lcLocal = await measure('livecontext (local model calls)', async (text) => (await agents.ask(localId, text)).status === 'answered');
+    await baseline.start(localBaselineId, { modelCallsPerTurn: 1, toolCallsPerTurn: 0, localModel: true });
+    const blLocal = await measure('baseline (local model call)', async (text) => (await baseline.ask(localBaselineId, text)).status === 'answered');
     const profiles = {
       livecontext: await turnProfile(bench.client, agentId, lc.marks),
       baseline: await turnProfile(bench.baselineClient, baselineId, bl.marks),
     };
+    const localProfiles = {
+      livecontext: await turnProfile(bench.client, localId, lcLocal.marks),
+      baseline: await turnProfile(bench.baselineClient, localBaselineId, blLocal.marks),
+    };
     const { marks: _lcMarks, ...lcFigures } = lc;
     const { marks: _blMarks, ...blFigures } = bl;
+    const { marks: _lcLocalMarks, ...lcLocalFigures } = lcLocal;
+    const { marks: _blLocalMarks, ...blLocalFigures } = blLocal;
     return {
-      table: profileTable(profiles),
+      table: `${profileTable(profiles)}\nWith local model calls (\`modelCalls: 'local'\`; the baseline's model call a local activity):\n\n${profileTable(localProfiles)}`,
       figures: {
         method: `client-side wall time of ask() (sendInput update + waitForAnswer update) per turn, ${TURNS} sequential turns on one workflow after ${WARMUP} warm-up turns; nearest-rank percentiles`,
         livecontext: lcFigures,
@@ -49,10 +64,20 @@ export async function latency(bench: Bench): Promise<BenchResult> {
         turnProfile: { method: 'per measured turn, its history events between send and answer (server timestamps, same clock); medians', ...profiles },
         ratioP50: ratio(lc.p50Ms, bl.p50Ms),
         ratioP99: ratio(lc.p99Ms, bl.p99Ms),
+        localModelCalls: {
+          method: "the same with `modelCalls: 'local'` (one agent) beside the bare workflow making its model call as a local activity (one workflow)",
+          livecontext: lcLocalFigures,
+          baseline: blLocalFigures,
+          turnProfile: localProfiles,
+          ratioP50: ratio(lcLocal.p50Ms, blLocal.p50Ms),
+          ratioP99: ratio(lcLocal.p99Ms, blLocal.p99Ms),
+        },
       },
       rows: [
         { figure: 'input→answer p50 (ms)', livecontext: lc.p50Ms, baseline: bl.p50Ms, ratio: ratio(lc.p50Ms, bl.p50Ms) },
         { figure: 'input→answer p99 (ms)', livecontext: lc.p99Ms, baseline: bl.p99Ms, ratio: ratio(lc.p99Ms, bl.p99Ms) },
+        { figure: 'input→answer p50, local model calls (ms)', livecontext: lcLocal.p50Ms, baseline: blLocal.p50Ms, ratio: ratio(lcLocal.p50Ms, blLocal.p50Ms) },
+        { figure: 'input→answer p99, local model calls (ms)', livecontext: lcLocal.p99Ms, baseline: blLocal.p99Ms, ratio: ratio(lcLocal.p99Ms, blLocal.p99Ms) },
       ],
     };
   });

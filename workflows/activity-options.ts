@@ -1,5 +1,5 @@
 /** Named timeouts and retry policies of the agent's activities. */
-import type { ActivityOptions } from '@temporalio/workflow';
+import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
 
 /**
  * Since this change tool runs are scheduled with the 4 s heartbeat timeout below (before: 10 s), so a
@@ -23,6 +23,26 @@ export const DEFAULT_MODEL_ACTIVITY_OPTIONS: ActivityOptions = {
     maximumInterval: '30 seconds',
     maximumAttempts: 6,
   },
+};
+
+/**
+ * Since this change an agent configured with `modelCalls: 'local'` makes its model calls (and compactions'
+ * summary calls) as local activities. Asked where such a call is scheduled, so other agents' histories stay as they were.
+ */
+export const LOCAL_MODEL_CALL_CHANGE = 'local-model-call';
+
+/**
+ * Model calls as local activities (`modelCalls: 'local'`): run by the worker that holds the workflow task,
+ * inside that task, so a plain turn is one workflow task (no activity task through matching). The same
+ * per-attempt timeout and retries as a regular call; no heartbeat timeout (a local activity cannot
+ * heartbeat: the worker heartbeats the workflow task while the call runs). A retry due more than
+ * localRetryThreshold later waits on a durable timer, which releases the workflow task meanwhile (inputs,
+ * interrupts and queries get through); shorter ones are retried inside the task.
+ */
+export const LOCAL_MODEL_ACTIVITY_OPTIONS: LocalActivityOptions = {
+  startToCloseTimeout: DEFAULT_MODEL_ACTIVITY_OPTIONS.startToCloseTimeout,
+  retry: DEFAULT_MODEL_ACTIVITY_OPTIONS.retry,
+  localRetryThreshold: '5 seconds',
 };
 
 /**

@@ -43,9 +43,24 @@ export function entryFeed(entries: () => readonly HistoryEntry[]) {
   // So the first feed starts at the newest model output it carried; the cache takes the part it lacks.
   let fedUpTo = continuedFromExecutionRunId ? beforeNewestOutput(entries()) : lastSeq();
   return {
-    beforeModelCall(): void {
+    /**
+     * `whole`: a local model call runs inside this run's workflow task, so an `entries` query it sent would
+     * wait for that very task to end: the feed then hands over all the run's entries (afterSeq 0), which the
+     * cache takes whatever it held (evicted, another worker before, a replay).
+     */
+    beforeModelCall(whole = false): void {
       const all = entries();
       const upTo = all.length ? all[all.length - 1].seq : 0;
+      if (whole && !workflowInfo().unsafe.isReplaying) {
+        sink.appended({
+          runId,
+          ...(continuedFromExecutionRunId ? { continuedFromRunId: continuedFromExecutionRunId } : {}),
+          afterSeq: 0,
+          entries: all.slice(),
+        });
+        fedUpTo = upTo;
+        return;
+      }
       if (upTo === fedUpTo) return;
       if (!workflowInfo().unsafe.isReplaying) {
         // Entries are in seq order: the fresh ones are a tail, found from the end.

@@ -44,7 +44,8 @@ export interface PreparedContext {
 export async function prepareContext(deps: ContextSources, ctx: Context, input: CallModelInput): Promise<PreparedContext> {
   // The entries query waits for the agent's workflow worker, and a large context takes a while to
   // count; together they can outlast the heartbeat timeout, which would retry a call not yet started.
-  const preparing = setInterval(() => ctx.heartbeat(), 1000);
+  // (A local activity cannot heartbeat: the worker heartbeats its workflow task instead.)
+  const preparing = setInterval(() => ctx.info.isLocal || ctx.heartbeat(), 1000);
   try {
     const { known: all, base, segments } = await knownEntries(deps, ctx, input);
     const known = visibleEntries(all, input.uptoSeq); // what a rewind took out is not the model's

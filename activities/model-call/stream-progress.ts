@@ -22,6 +22,7 @@ export class StreamProgress {
   // the call alive (with the partial output then, for readers that cannot reach the endpoint), every
   // LIVENESS_FRACTION of the heartbeat timeout: a few per call, however long the answer.
   private readonly channel;
+  private readonly local: boolean;
   private readonly livenessMs: number;
   private beatAt = 0;
   /** The stream endpoint: when output was last published, and a publish waiting for PUBLISH_MS to pass. */
@@ -39,7 +40,10 @@ export class StreamProgress {
     /** When the request was sent. */
     private readonly startedAt: number,
   ) {
-    this.channel = streamChannel?.open(ctx.info.attempt);
+    // A local activity (`modelCalls: 'local'`) cannot heartbeat and is no pending activity of the workflow's,
+    // so no reader could find its stream: it publishes nothing, and its answer arrives whole.
+    this.local = ctx.info.isLocal;
+    this.channel = this.local ? undefined : streamChannel?.open(ctx.info.attempt);
     this.livenessMs = Math.max(1000, LIVENESS_FRACTION * (ctx.info.heartbeatTimeoutMs ?? 10_000));
     // The heartbeat that names the stream goes out NAME_STREAM_AFTER_MS after the request, token or not: a
     // call that ends sooner costs no heartbeat, and readers of a longer one (the gateway) find its stream
@@ -52,12 +56,14 @@ export class StreamProgress {
 
   /** No delta for a while (the watchdog's tick): keep the call alive. */
   idle(): void {
+    if (this.local) return;
     if (this.channel) this.beat(false);
     else this.ctx.heartbeat(); // keep the activity alive while waiting for a slow first token
   }
 
   /** A delta was consumed. */
   delta(): void {
+    if (this.local) return;
     if (this.channel) return this.publishSoon();
     // The snapshot parses tool arguments; building it at most every 100 ms keeps long streams linear.
     if (Date.now() - this.partialAt >= 100) {

@@ -5,10 +5,21 @@
  * continues as new past a history budget carrying those entries — so every figure of the agent has a
  * twin measured on the same server with what Temporal itself costs.
  */
-import { allHandlersFinished, condition, continueAsNew, defineUpdate, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  defineUpdate,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type * as activities from './activities';
 
 const { fakeModel, fakeTool } = proxyActivities<typeof activities>({ startToCloseTimeout: '1 minute' });
+/** The twin of an agent with `modelCalls: 'local'`: the model call as a local activity. */
+const local = proxyLocalActivities<typeof activities>({ startToCloseTimeout: '1 minute' });
 
 /** The agent's default budget (workflows/agent-workflow.ts), so both continue under the same rule. */
 const DEFAULT_HISTORY_BUDGET_BYTES = 8 * 1024 * 1024;
@@ -22,6 +33,8 @@ export interface BaselineEntry {
 export interface BaselineState {
   modelCallsPerTurn: number;
   toolCallsPerTurn: number;
+  /** Model calls as local activities (the twin of `modelCalls: 'local'`). */
+  localModel?: boolean;
   /** The recovery benchmark's slow tool: each tool run takes this long (absent: instant). */
   toolMs?: number;
   historyBudgetBytes?: number;
@@ -39,7 +52,7 @@ export const ask = defineUpdate<BaselineOutcome, [{ text: string }]>('ask');
 export const configure = defineUpdate<void, [{ historyBudgetBytes: number }]>('configure');
 
 export async function baselineAgent(start: BaselineState): Promise<void> {
-  const s: Required<Omit<BaselineState, 'toolMs'>> & Pick<BaselineState, 'toolMs'> = {
+  const s: Required<Omit<BaselineState, 'toolMs' | 'localModel'>> & Pick<BaselineState, 'toolMs' | 'localModel'> = {
     historyBudgetBytes: DEFAULT_HISTORY_BUDGET_BYTES,
     entries: [],
     inbox: [],
@@ -87,7 +100,7 @@ export async function baselineAgent(start: BaselineState): Promise<void> {
     const input = s.inbox.shift()!;
     s.entries.push({ seq: s.entries.length + 1, kind: 'input', text: input.text });
     for (let i = 0; i < s.modelCallsPerTurn; i++) {
-      await fakeModel();
+      await (s.localModel ? local.fakeModel() : fakeModel());
       if (i < s.toolCallsPerTurn) await (s.toolMs ? fakeTool(s.toolMs) : fakeTool());
     }
     s.entries.push({ seq: s.entries.length + 1, kind: 'answer', text: 'ok' });

@@ -2,7 +2,7 @@
  * The step dependencies: how the agent core's `doStep` reaches outside the workflow — model calls,
  * compactions' summary calls and tools as activities, durable timers, sub-agents (sub-agent-link.ts), the run's patches and its logger.
  */
-import { condition, isCancellation, log, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import { condition, isCancellation, log, proxyActivities, proxyLocalActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../../activities/index';
 import type { CallModelInput } from '../../activities/types';
 import { type Agent, type ArchiveIndex, InfrastructureError, type StepDeps, effectKey, segmentsForContext } from '../../agent/index';
@@ -10,6 +10,8 @@ import {
   DEFAULT_MODEL_ACTIVITY_OPTIONS,
   DEFAULT_TOOL_ACTIVITY_OPTIONS,
   FAILOVER_HEARTBEATS_CHANGE,
+  LOCAL_MODEL_ACTIVITY_OPTIONS,
+  LOCAL_MODEL_CALL_CHANGE,
   TOOL_ACTIVITY_OPTIONS_BEFORE_FAILOVER,
 } from '../activity-options';
 import { entryFeed } from '../entry-feed';
@@ -21,6 +23,8 @@ type Activities = ReturnType<typeof createActivities>;
 const { callModel } = proxyActivities<Activities>(DEFAULT_MODEL_ACTIVITY_OPTIONS);
 const { executeTool } = proxyActivities<Activities>(DEFAULT_TOOL_ACTIVITY_OPTIONS);
 const { compactContext } = proxyActivities<Activities>(DEFAULT_MODEL_ACTIVITY_OPTIONS);
+// `modelCalls: 'local'` (LOCAL_MODEL_CALL_CHANGE): the same activities, run inside the workflow task.
+const local = proxyLocalActivities<Activities>(LOCAL_MODEL_ACTIVITY_OPTIONS);
 /** The attempts a model call gets, for the record of one whose retries ran out. */
 const MODEL_ATTEMPTS = DEFAULT_MODEL_ACTIVITY_OPTIONS.retry?.maximumAttempts;
 
@@ -44,10 +48,13 @@ export function stepDeps(agent: Agent, changed: (change: string) => boolean, wai
   const feed = entryFeed(() => agent.state.entries);
   // Asked when a tool run is scheduled, so a run that runs no tool records no marker.
   const toolOptions = () => (changed(FAILOVER_HEARTBEATS_CHANGE) ? DEFAULT_TOOL_ACTIVITY_OPTIONS : TOOL_ACTIVITY_OPTIONS_BEFORE_FAILOVER);
+  // Asked when a call is made (the configuration may have changed since), and only by agents that chose local calls.
+  const localCalls = () => agent.config.modelCalls === 'local' && changed(LOCAL_MODEL_CALL_CHANGE);
   return {
     delegate,
     async callModel(request) {
-      feed.beforeModelCall(); // this worker's callModel then needs no entries query (no command, no history)
+      const isLocal = localCalls();
+      feed.beforeModelCall(isLocal); // this worker's callModel then needs no entries query (no command, no history)
       // The summary makes the activity readable in the Web UI ("model openai:gpt-4.1-mini").
       const options = { ...DEFAULT_MODEL_ACTIVITY_OPTIONS, summary: `model ${request.model}` };
       const archive = agent.state.archive;
@@ -64,7 +71,9 @@ export function stepDeps(agent: Agent, changed: (change: string) => boolean, wai
       ] as const;
       let result;
       try {
-        result = await callModel.executeWithOptions(options, [...args]);
+        result = isLocal
+          ? await local.callModel.executeWithOptions({ ...LOCAL_MODEL_ACTIVITY_OPTIONS, summary: options.summary }, [...args])
+          : await callModel.executeWithOptions(options, [...args]);
       } catch (err) {
         if (isCancellation(err)) throw new InfrastructureError(STEP_CANCELLED, 'The model call was cancelled.');
         if (!isRoutable(err) || !changed(MODEL_ROUTING_CHANGE)) throw modelCallFailure(err, MODEL_ATTEMPTS);
@@ -80,7 +89,8 @@ export function stepDeps(agent: Agent, changed: (change: string) => boolean, wai
       return decoded(result, `a model call to ${request.model}`);
     },
     async compact(request) {
-      feed.beforeModelCall(); // as for a model call: the activity reads the entries from this worker's cache
+      const isLocal = localCalls();
+      feed.beforeModelCall(isLocal); // as for a model call: the activity reads the entries from this worker's cache
       const options = { ...DEFAULT_MODEL_ACTIVITY_OPTIONS, summary: `compaction ${request.model}` };
       try {
         const archive = agent.state.archive;
@@ -91,7 +101,10 @@ export function stepDeps(agent: Agent, changed: (change: string) => boolean, wai
           // As for a model call: the entries to summarise may be archived.
           ...(archive ? { archive: contextArchive(archive) } : {}),
         };
-        return decoded(await compactContext.executeWithOptions(options, [input]), `a compaction by ${request.model}`);
+        const summary = isLocal
+          ? await local.compactContext.executeWithOptions({ ...LOCAL_MODEL_ACTIVITY_OPTIONS, summary: options.summary }, [input])
+          : await compactContext.executeWithOptions(options, [input]);
+        return decoded(summary, `a compaction by ${request.model}`);
       } catch (err) {
         if (isCancellation(err)) throw new InfrastructureError(STEP_CANCELLED, 'The compaction was cancelled.');
         throw modelCallFailure(err, MODEL_ATTEMPTS);
