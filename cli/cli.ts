@@ -121,11 +121,11 @@ const commands: Record<string, Command> = {
   },
   start: {
     usage:
-      'livecontext start <agent-id> [--model provider:model] [--fallback-models a,b] [--system TEXT] [--tools a,b,prefix_*] [--budget name=N]… [--context-policy compact|trim] [--compaction-model provider:model] [--compact-at 0.5-0.95] [--cache-ttl 5m|1h]',
+      'livecontext start <agent-id> [--model provider:model] [--fallback-models a,b] [--system TEXT] [--tools a,b,prefix_*] [--budget name=N]… [--context-policy compact|trim] [--compaction-model provider:model] [--compact-at 0.5-0.95] [--cache-ttl 5m|1h] [--model-calls activity|local]',
     args: 1,
     summary:
       'Starts a new agent (--fallback-models: models tried in order when a model call fails after its retries; --budget e.g. turnModelCalls=100, dayCostUsd=5; ' +
-      '--context-policy: when the context window fills, compact (summarise the oldest turns, the default) or trim (leave them out); --compact-at: the share of the window at which it compacts, default 0.8; --cache-ttl: Anthropic prompt cache lifetime).',
+      '--context-policy: when the context window fills, compact (summarise the oldest turns, the default) or trim (leave them out); --compact-at: the share of the window at which it compacts, default 0.8; --cache-ttl: Anthropic prompt cache lifetime; --model-calls local: model calls as local activities, about half the latency of a turn but no streamed partial output).',
     options: {
       model: { type: 'string' },
       'fallback-models': { type: 'string' },
@@ -136,6 +136,7 @@ const commands: Record<string, Command> = {
       'compaction-model': { type: 'string' },
       'compact-at': { type: 'string' },
       'cache-ttl': { type: 'string' },
+      'model-calls': { type: 'string' },
     },
     run: async (p, v) => (await commandsModule()).startCmd(need(p[0], 'agent-id'), v),
   },
@@ -207,10 +208,10 @@ const commands: Record<string, Command> = {
   },
   configure: {
     usage:
-      'livecontext configure <agent-id> [--model provider:model] [--fallback-models a,b] [--system TEXT] [--budget name=N]… [--context-policy compact|trim] [--compaction-model provider:model] [--compact-at 0.5-0.95] [--cache-ttl 5m|1h] [--json]',
+      'livecontext configure <agent-id> [--model provider:model] [--fallback-models a,b] [--system TEXT] [--budget name=N]… [--context-policy compact|trim] [--compaction-model provider:model] [--compact-at 0.5-0.95] [--cache-ttl 5m|1h] [--model-calls activity|local] [--json]',
     args: 1,
     summary:
-      "Changes the model, the fallback models (`--fallback-models ''` removes them), the budgets (replaced as a whole), the context policy (the options given; `--compaction-model ''` and `--cache-ttl ''` remove theirs) and/or the system instruction.",
+      "Changes the model, the fallback models (`--fallback-models ''` removes them), the budgets (replaced as a whole), the context policy (the options given; `--compaction-model ''` and `--cache-ttl ''` remove theirs), how model calls run (from the next call) and/or the system instruction.",
     options: {
       model: { type: 'string' },
       'fallback-models': { type: 'string' },
@@ -220,6 +221,7 @@ const commands: Record<string, Command> = {
       'compaction-model': { type: 'string' },
       'compact-at': { type: 'string' },
       'cache-ttl': { type: 'string' },
+      'model-calls': { type: 'string' },
       ...json,
     },
     agent: true,

@@ -59,15 +59,18 @@ async function expectRunning(agentId: string, agents: AgentClient): Promise<void
 
 export async function startCmd(agentId: string, v: Values) {
   const model = checkModel(str(v, 'model') ?? defaultModel());
+  modelCallsOption(v); // checked before connecting
   const { agents } = await connectAgents();
   const system = str(v, 'system');
   const tools = str(v, 'tools');
   const fallbacks = fallbackModels(v);
   const budgets = budgetsOption(v.budget);
   const context = contextOption(v);
+  const modelCalls = modelCallsOption(v);
   try {
     await agents.start(agentId, {
       model,
+      ...(modelCalls ? { modelCalls } : {}),
       ...(budgets ? { budgets } : {}),
       ...(context ? { context } : {}),
       ...(fallbacks?.length ? { fallbackModels: fallbacks } : {}),
@@ -307,8 +310,9 @@ export async function configureCmd(agentId: string, v: Values) {
   const fallbacks = fallbackModels(v);
   const budgets = budgetsOption(v.budget);
   const contextGiven = contextOption(v) !== undefined; // checked before connecting
-  if (!model && system === undefined && !fallbacks && !budgets && !contextGiven)
-    throw new UserError('Nothing to change: give --model, --fallback-models, --budget, a context option and/or --system.');
+  const modelCalls = modelCallsOption(v);
+  if (!model && system === undefined && !fallbacks && !budgets && !contextGiven && !modelCalls)
+    throw new UserError('Nothing to change: give --model, --fallback-models, --budget, a context option, --model-calls and/or --system.');
   const { agents } = await connectAgents();
   // The options given change the agent's policy; what they leave out stays as it is.
   const context = contextGiven ? contextOption(v, (await agents.state(agentId)).config.context) : undefined;
@@ -317,6 +321,7 @@ export async function configureCmd(agentId: string, v: Values) {
     ...(context ? { context } : {}),
     ...(model ? { model: checkModel(model) } : {}),
     ...(fallbacks ? { fallbackModels: fallbacks } : {}),
+    ...(modelCalls ? { modelCalls } : {}),
     ...(system !== undefined ? { systemInstruction: system } : {}),
   });
   const then = s.config.fallbackModels?.length ? `, then ${s.config.fallbackModels.join(', ')}` : '';
@@ -324,7 +329,7 @@ export async function configureCmd(agentId: string, v: Values) {
     !!v.json,
     s,
     () =>
-      `Agent "${agentId}": model ${s.config.model}${then}; system instruction ${s.systemInstruction ? `"${s.systemInstruction.slice(0, 60)}"` : '(none)'}${context ? `; ${describeContext(s.config.context)}` : ''}.`,
+      `Agent "${agentId}": model ${s.config.model}${then}${s.config.modelCalls === 'local' ? ' (local model calls)' : ''}; system instruction ${s.systemInstruction ? `"${s.systemInstruction.slice(0, 60)}"` : '(none)'}${context ? `; ${describeContext(s.config.context)}` : ''}.`,
   );
   if (model) warn(await modelWarning(agents, agentId, s.config.model, await agents.agentTaskQueue(agentId)));
 }
@@ -506,4 +511,12 @@ export async function compareCmd(agentId: string, v: Values) {
     })
     .catch((err) => forkRefusal(err, agentId));
   print(!!v.json, results, () => sideBySide(results, process.stdout.columns || 120));
+}
+
+/** `--model-calls activity|local` (AgentConfig.modelCalls), checked before anything is sent. */
+function modelCallsOption(v: Values): 'activity' | 'local' | undefined {
+  const given = str(v, 'model-calls');
+  if (given === undefined) return undefined;
+  if (given !== 'activity' && given !== 'local') throw new UserError(`--model-calls must be activity or local, not "${given}".`);
+  return given;
 }

@@ -40,6 +40,17 @@ test('start → send --wait → history --json → state → list → stop', asy
 
     const configured = await cli(['configure', id, '--system', 'Be loud.'], { env });
     expect(configured.code).toBe(0);
+    // Model calls as local activities from the next call: the next turn schedules no callModel activity.
+    expect(await cli(['configure', id, '--model-calls', 'nearby'], { env })).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--model-calls must be activity or local, not "nearby"'),
+    });
+    const local = await cli(['configure', id, '--model-calls', 'local'], { env });
+    expect(local).toMatchObject({ code: 0, stdout: expect.stringContaining('(local model calls)') });
+    expect(await cli(['send', id, 'nearby', '--wait'], { env })).toMatchObject({ code: 0, stdout: 'echo: nearby\n' });
+    const events = (await t.client.workflow.getHandle(id).fetchHistory()).events ?? [];
+    const modelActivities = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel');
+    expect(modelActivities).toHaveLength(1); // the first turn's, before the change
     expect((await cli(['stop', id], { env })).code).toBe(0);
   });
 });
