@@ -15,6 +15,7 @@
  * stops at what is already frozen.
  */
 import { regexes, util } from 'zod/v4/core';
+import { setDebugLogs } from './debug-logs';
 import * as agentConfig from '../agent/agent-config';
 import * as agentId from '../agent/agent-id';
 import * as agentState from '../agent/agent-state';
@@ -115,6 +116,10 @@ function freezeShared(value: unknown, seen: WeakSet<object>): void {
 // thrown in workflow code keep their message but not their frames. workflows/stack-traces-on.ts
 // (LIVECONTEXT_WORKFLOW_STACK_TRACES=1) turns them back on. This changes no workflow behaviour.
 (Error as ErrorConstructor & { stackTraceLimit: number }).stackTraceLimit = 0;
+
+// The category debug lines (LIVECONTEXT_DEBUG) are sink calls the worker's logger drops unless their
+// category is on: not sent on these threads unless workflows/debug-logs-on.ts is preloaded too.
+setDebugLogs(false);
 
 // zod's module of regexes and its util module (allowsEval memoizes on itself) stay mutable: frozen shallowly
 // here, so Temporal's deep freeze passes them by. zod's other modules export classes and functions.
