@@ -46,6 +46,7 @@ import * as modelContext from '../agent/model-context';
 import * as modelName from '../agent/model-name';
 import * as modelStep from '../agent/model-step';
 import * as model from '../agent/model';
+import * as plainJson from '../agent/plain-json';
 import * as refusedAttachments from '../agent/refused-attachments';
 import * as requestFingerprint from '../agent/request-fingerprint';
 import * as responseSchema from '../agent/response-schema';
@@ -157,6 +158,7 @@ for (const namespace of [
   modelName,
   modelStep,
   model,
+  plainJson,
   refusedAttachments,
   requestFingerprint,
   responseSchema,
