@@ -7,10 +7,18 @@ import { z } from 'zod';
 import { ToolRules } from './tool-rules';
 import { Attachment } from './attachments';
 import { ResponseSchema } from './response-schema';
+import { isPlainJson } from './plain-json';
 
-export const JsonValue: z.ZodType<JsonValue> = z.lazy(() =>
-  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(JsonValue), z.record(z.string(), JsonValue)]),
+/** Any JSON value, by zod's union at every level. */
+const JsonValueUnion: z.ZodType<JsonValue> = z.lazy(() =>
+  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(JsonValueUnion), z.record(z.string(), JsonValueUnion)]),
 );
+/** Any JSON value: plain JSON passes at once (plain-json.ts), anything else gets JsonValueUnion's verdict and issues. */
+export const JsonValue = z.unknown().superRefine((value, ctx) => {
+  if (isPlainJson(value)) return;
+  const checked = JsonValueUnion.safeParse(value);
+  if (!checked.success) for (const issue of checked.error.issues) ctx.addIssue(issue as Parameters<typeof ctx.addIssue>[0]);
+}) as unknown as z.ZodType<JsonValue>;
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 /** snake_case keys; at most METADATA_MAX_BYTES per entry (checked in AgentState). */

@@ -30,6 +30,12 @@ const AGENTS = 100;
 const TURNS = 10;
 /** Rounds of the three sides, interleaved; each side's best round is its figure (this machine is shared, and noisy). */
 const ROUNDS = 2;
+/**
+ * Before the rounds, each side runs this many agents × TURNS untimed: whichever side went first used to pay
+ * its process's warm-up (V8 compiling the client's and the worker's code, shared by both sides when the
+ * workers run in this process) — the first side's first round took ~20 % more CPU per turn than its second.
+ */
+const WARM_UP_AGENTS = 20;
 
 export async function throughput(bench: Bench): Promise<BenchResult> {
   const queues = { livecontext: uniqueId('tp-lc'), baseline: uniqueId('tp-bl') };
@@ -39,6 +45,12 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
   const baseline = baselineClient(bench, queues.baseline);
   const ids = (prefix: string) => Array.from({ length: AGENTS }, (_, i) => uniqueId(`${prefix}-${i}`));
 
+  /** Warms a side up: WARM_UP_AGENTS × TURNS turns, neither timed nor metered. */
+  const warmUp = async (side: string, start: (id: string) => Promise<unknown>, ask: (id: string, i: number) => Promise<boolean>) => {
+    const all = ids(`tp-warm-${side}`).slice(0, WARM_UP_AGENTS);
+    await Promise.all(all.map(start));
+    await Promise.all(all.map((id) => sequentially(TURNS, (i) => ask(id, i))));
+  };
   /** Starts every workflow first (not timed), then times AGENTS × TURNS turns run concurrently. */
   const measure = async (side: string, start: (id: string) => Promise<unknown>, ask: (id: string, i: number) => Promise<boolean>) => {
     const all = ids(`tp-${side}`);
@@ -90,6 +102,7 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
         (id) => agents.start(id, { model: 'scripted:instant' }),
         async (id, i) => (await (await agents.askTracked(id, `question ${i}`)).outcome).status === 'answered',
       ]);
+    for (const [side, start, ask] of sides) await warmUp(side, start, ask);
     const rounds: Round[][] = sides.map(() => []);
     for (let round = 0; round < ROUNDS; round++) {
       for (const [i, [side, start, ask]] of sides.entries()) rounds[i].push(await measure(side, start, ask));
@@ -104,7 +117,7 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
     return {
       figures: {
         method:
-          `${AGENTS} workflows started first (not timed), then each runs ${TURNS} sequential ask() turns, all concurrently; turns/s = answered turns / wall time; ${ROUNDS} rounds of the three sides interleaved, each side's best round reported; ` +
+          `each side first warmed up (${WARM_UP_AGENTS} agents × ${TURNS} turns, not measured); then ${AGENTS} workflows started first (not timed), then each runs ${TURNS} sequential ask() turns, all concurrently; turns/s = answered turns / wall time; ${ROUNDS} rounds of the three sides interleaved, each side's best round reported; ` +
           `cpuMsPerTurn = user+system CPU ms per answered turn over the timed part, mean over the rounds: this process (${separate ? 'the client' : 'client and both workers, one side at a time'}; split by thread: main JS thread, Temporal core's tokio threads, other), ` +
           `${separate ? "the side's worker process, " : ''}and the dev server (/proc/<pid>/stat)`,
         workersInProcessesOfTheirOwn: separate,

@@ -5,6 +5,7 @@ import { NativeConnection, Worker, type WorkerOptions, bundleWorkflowCode } from
 import { livecontextDataConverter } from '../common/codec/data-converter';
 import { type Tracing, startTracing } from '../common/telemetry';
 import { installRuntimeMetrics } from '../common/metrics';
+import { enabledCategories } from '../common/logging';
 import { watchAgentStates } from './agent-state-gauge';
 import { deploymentFromEnv } from './deployment-from-env';
 import { TRACING_WORKFLOW_MODULE, withTracing } from '../activities/telemetry/worker-tracing';
@@ -132,6 +133,13 @@ export const SHARED_MODULES_PATH = require.resolve('../workflows/shared-modules'
  */
 export const WORKFLOW_STACK_TRACES_PATH = require.resolve('../workflows/stack-traces-on');
 
+/**
+ * Preloaded after SHARED_MODULES_PATH, sends the workflow's category debug lines (LIVECONTEXT_DEBUG) to the
+ * worker's logger, which the shared modules leave unsent (workflows/debug-logs.ts): createLivecontextWorker
+ * adds it to the bundle it builds when LIVECONTEXT_DEBUG names a category.
+ */
+export const DEBUG_LOGS_PATH = require.resolve('../workflows/debug-logs-on');
+
 /** The worker's default `stickyQueueScheduleToStartTimeout` (see createLivecontextWorker); `workerOptions` may set another. */
 export const STICKY_SCHEDULE_TO_START_TIMEOUT = '3 seconds';
 
@@ -246,7 +254,7 @@ async function bundleQuietly(progress: ((step: string) => void) | undefined, int
   return bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
     workflowInterceptorModules: interceptorModules,
-    preloadModules: [SHARED_MODULES_PATH, ...(stackTraces ? [WORKFLOW_STACK_TRACES_PATH] : [])],
+    preloadModules: [SHARED_MODULES_PATH, ...(stackTraces ? [WORKFLOW_STACK_TRACES_PATH] : []), ...(enabledCategories().size ? [DEBUG_LOGS_PATH] : [])],
     logger: silent as never,
   });
 }

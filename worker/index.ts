@@ -2,7 +2,14 @@
  * `livecontext/worker`: what runs in a worker process — the worker itself, tools, model providers and
  * the payload codecs. Listed by name; the modules behind it are internal.
  */
-export { createLivecontextWorker, SHARED_MODULES_PATH, WORKFLOW_STACK_TRACES_PATH, WORKFLOWS_PATH, type LivecontextWorkerOptions } from './create-worker';
+export {
+  createLivecontextWorker,
+  DEBUG_LOGS_PATH,
+  SHARED_MODULES_PATH,
+  WORKFLOW_STACK_TRACES_PATH,
+  WORKFLOWS_PATH,
+  type LivecontextWorkerOptions,
+} from './create-worker';
 export { startWorker, type RunningWorker } from './run-worker';
 /** Also in `livecontext`, on purpose: clients and workers connect by the same settings and must share the payload codecs. */
 export { connectSettings, type ConnectSettings } from '../common/connection';

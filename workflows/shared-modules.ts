@@ -15,6 +15,7 @@
  * stops at what is already frozen.
  */
 import { regexes, util } from 'zod/v4/core';
+import { setDebugLogs } from './debug-logs';
 import * as agentConfig from '../agent/agent-config';
 import * as agentId from '../agent/agent-id';
 import * as agentState from '../agent/agent-state';
@@ -45,6 +46,7 @@ import * as modelContext from '../agent/model-context';
 import * as modelName from '../agent/model-name';
 import * as modelStep from '../agent/model-step';
 import * as model from '../agent/model';
+import * as plainJson from '../agent/plain-json';
 import * as refusedAttachments from '../agent/refused-attachments';
 import * as requestFingerprint from '../agent/request-fingerprint';
 import * as responseSchema from '../agent/response-schema';
@@ -116,6 +118,10 @@ function freezeShared(value: unknown, seen: WeakSet<object>): void {
 // (LIVECONTEXT_WORKFLOW_STACK_TRACES=1) turns them back on. This changes no workflow behaviour.
 (Error as ErrorConstructor & { stackTraceLimit: number }).stackTraceLimit = 0;
 
+// The category debug lines (LIVECONTEXT_DEBUG) are sink calls the worker's logger drops unless their
+// category is on: not sent on these threads unless workflows/debug-logs-on.ts is preloaded too.
+setDebugLogs(false);
+
 // zod's module of regexes and its util module (allowsEval memoizes on itself) stay mutable: frozen shallowly
 // here, so Temporal's deep freeze passes them by. zod's other modules export classes and functions.
 Object.freeze(regexes);
@@ -152,6 +158,7 @@ for (const namespace of [
   modelName,
   modelStep,
   model,
+  plainJson,
   refusedAttachments,
   requestFingerprint,
   responseSchema,

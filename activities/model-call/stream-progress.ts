@@ -88,7 +88,7 @@ export class StreamProgress {
     clearTimeout(this.publishTimer);
     this.publishTimer = undefined;
     this.publishedAt = Date.now();
-    this.channel!.publish(this.snapshot());
+    this.channel!.publish(() => this.snapshot()); // made only if someone reads the stream
   }
 
   /** The stream ended, however: readers get the whole streamed text before the end; the answer itself comes from history. */
@@ -96,7 +96,7 @@ export class StreamProgress {
     clearTimeout(this.nameTimer);
     clearTimeout(this.publishTimer);
     if (this.channel) {
-      this.channel.publish(this.snapshot());
+      this.channel.publish(() => this.snapshot());
       this.channel.end();
     }
   }

@@ -23,7 +23,10 @@ export interface StreamLocation {
 /** One call's stream, written by its activity. */
 export interface CallStream {
   readonly location: StreamLocation;
-  /** The partial output now (a bounded snapshot, the same shape as the heartbeat's). */
+  /**
+   * The partial output now (a bounded snapshot, the same shape as the heartbeat's); or a function that makes
+   * it, called only once someone reads the stream (most calls are followed by nobody).
+   */
   publish(partial: unknown): void;
   /** The call ended (answered, failed or cancelled): readers get `end` and the stream is forgotten. */
   end(): void;
@@ -31,6 +34,8 @@ export interface CallStream {
 
 interface Live {
   latest: string | undefined;
+  /** What makes the latest output, published while nobody read: made when a reader comes. */
+  make?: () => unknown;
   readers: Set<(data: string | null) => void>;
 }
 
@@ -91,7 +96,9 @@ export class StreamChannel {
       location: { url: `${this.baseUrl}/v1/calls/${key}`, attempt },
       publish: (partial) => {
         if (!this.calls.has(key)) return;
-        live.latest = JSON.stringify(partial);
+        if (typeof partial === 'function' && !live.readers.size) return void (live.make = partial as () => unknown);
+        live.make = undefined;
+        live.latest = JSON.stringify(typeof partial === 'function' ? (partial as () => unknown)() : partial);
         for (const reader of live.readers) reader(live.latest);
       },
       end: () => {
@@ -143,6 +150,10 @@ export class StreamChannel {
     });
     live.readers.add(send);
     req.on('close', () => live.readers.delete(send));
+    if (live.make) {
+      live.latest = JSON.stringify(live.make());
+      live.make = undefined;
+    }
     if (live.latest !== undefined) send(live.latest);
   }
 }

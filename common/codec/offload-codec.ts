@@ -23,6 +23,7 @@ export class OffloadCodec implements PayloadCodec {
   async encode(payloads: Payload[]): Promise<Payload[]> {
     return Promise.all(
       payloads.map(async (p) => {
+        if (surelyAtMost(p, this.thresholdBytes)) return p; // nearly every payload: no encoding just to weigh it
         const bytes = temporal.api.common.v1.Payload.encode(p).finish();
         if (bytes.length <= this.thresholdBytes) return p;
         const key = await this.store.put(bytes);
@@ -40,4 +41,18 @@ export class OffloadCodec implements PayloadCodec {
       }),
     );
   }
+}
+
+/**
+ * Whether `p`'s encoding is surely at most `limit` bytes, from an upper bound on it: per metadata entry its
+ * tags and length prefixes (at most 18 bytes), the key (at most 3 UTF-8 bytes per UTF-16 unit) and the
+ * value; then the data's tag, length prefix and bytes. A payload with any other field set is weighed by encoding.
+ */
+function surelyAtMost(p: Payload, limit: number): boolean {
+  for (const [key, value] of Object.entries(p)) {
+    if (key !== 'metadata' && key !== 'data' && value != null && !(Array.isArray(value) && value.length === 0)) return false;
+  }
+  let bound = 6 + (p.data?.length ?? 0);
+  for (const key in p.metadata ?? {}) bound += 18 + 3 * key.length + (p.metadata![key]?.length ?? 0);
+  return bound <= limit;
 }

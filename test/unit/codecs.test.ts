@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Payload, type PayloadCodec, defaultPayloadConverter } from '@temporalio/common';
+import { temporal } from '@temporalio/proto';
 import { FileBlobStore, defaultBlobDir } from '../../common/codec/blob-store';
 import { codecOptionsFromEnv, livecontextDataConverter, payloadCodecs } from '../../common/codec/data-converter';
 import { ENCRYPTED_ENCODING, EncryptionCodec, KEY_ID_METADATA, parseKeys } from '../../common/codec/encryption-codec';
@@ -15,6 +16,7 @@ import { BLOB_REF_ENCODING, DEFAULT_OFFLOAD_THRESHOLD, OffloadCodec } from '../.
 
 const key = () => randomBytes(32).toString('base64');
 const payload = (value: unknown): Payload => defaultPayloadConverter.toPayload(value)!;
+const utf8 = (s: string) => new TextEncoder().encode(s);
 const valueOf = (p: Payload) => defaultPayloadConverter.fromPayload(p);
 const text = (bytes: Uint8Array | null | undefined) => Buffer.from(bytes ?? new Uint8Array()).toString('utf8');
 const tempDir = (name: string) => mkdtempSync(path.join(tmpdir(), `lc-${name}-`));
@@ -108,6 +110,28 @@ describe('offloading to the blob store', () => {
     expect(readdirSync(store.dir)).toHaveLength(1);
     const ordinary = payload('a'.repeat(DEFAULT_OFFLOAD_THRESHOLD / 2));
     expect(await new OffloadCodec(store).encode([ordinary])).toEqual([ordinary]);
+  });
+
+  test('a payload is offloaded exactly when its encoding is over the threshold, also near it (where the size is not only bounded)', async () => {
+    const store = new FileBlobStore(tempDir('blobs'));
+    const threshold = 300;
+    const codec = new OffloadCodec(store, threshold);
+    let kept = 0;
+    let offloaded = 0;
+    for (let n = 200; n < 320; n++) {
+      for (const p of [
+        payload('é'.repeat(n / 2) + 'z'.repeat(n % 2)),
+        { ...payload('x'.repeat(n)), metadata: { encoding: utf8('json/plain'), 'encoding-extra': utf8('ü'.repeat(n % 7)) } },
+      ]) {
+        const encoded = temporal.api.common.v1.Payload.encode(p).finish().length;
+        const [out] = await codec.encode([p]);
+        expect({ n, encoded, offloaded: out !== p }).toEqual({ n, encoded, offloaded: encoded > threshold });
+        if (out === p) kept++;
+        else offloaded++;
+      }
+    }
+    expect(kept).toBeGreaterThan(10);
+    expect(offloaded).toBeGreaterThan(10);
   });
 
   test('a missing, corrupt or malformed blob reference is an error that says what to fix', async () => {

@@ -97,3 +97,27 @@ test("a reader waiting for a followed stream's next change is woken by each publ
     await channel.close();
   }
 });
+
+test('output published as a function is made only once someone reads the stream, then on each publish', async () => {
+  const channel = await StreamChannel.start();
+  const reader = new StreamChannelReader(Buffer.from('unit-test-stream-secret'));
+  try {
+    const call = channel.open(1);
+    const heartbeat = { attempt: 1, text: '', textChars: 0, channel: call.location };
+    let made = 0;
+    const output = (text: string) => () => (made++, { attempt: 1, text, textChars: text.length });
+    call.publish(output('one'));
+    call.publish(output('one two'));
+    expect(made).toBe(0); // nobody reads: nothing made, nothing serialised
+    reader.latest(heartbeat); // starts following: the newest output is made for it
+    await until(() => reader.latest(heartbeat)?.text === 'one two', 'the output made for the first reader');
+    expect(made).toBe(1);
+    call.publish(output('one two three'));
+    expect(made).toBe(2); // followed: made at once
+    await until(() => reader.latest(heartbeat)?.text === 'one two three', 'the next output');
+    call.end();
+  } finally {
+    reader.close();
+    await channel.close();
+  }
+});

@@ -14,6 +14,7 @@ import {
   LOCAL_MODEL_CALL_CHANGE,
   TOOL_ACTIVITY_OPTIONS_BEFORE_FAILOVER,
 } from '../activity-options';
+import { debugLogsOn } from '../debug-logs';
 import { entryFeed } from '../entry-feed';
 import { MODEL_ROUTING_CHANGE, ROUTED_START_TIMEOUT, isRoutable, notTaken, notTakenFailure, providerOf, providerTaskQueue } from '../model-routing';
 import { TIMERS_CARRIED_PATCH } from '../run-changes';
@@ -151,10 +152,13 @@ export function stepDeps(agent: Agent, changed: (change: string) => boolean, wai
       return decoded(result, `the tool ${call.toolName}`);
     },
     since: changed,
-    // Category-tagged debug messages; the worker's logger shows the categories in LIVECONTEXT_DEBUG.
-    log(category, message, attributes) {
-      log.debug(message, { category, ...attributes });
-    },
+    // Category-tagged debug messages; the worker's logger shows the categories in LIVECONTEXT_DEBUG. Not sent
+    // at all when the worker wants none (see ../debug-logs.ts): the agent then skips building them too.
+    log: debugLogsOn()
+      ? (category, message, attributes) => {
+          log.debug(message, { category, ...attributes });
+        }
+      : undefined,
   };
 }
 
