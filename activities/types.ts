@@ -11,11 +11,13 @@ export interface CallModelInput extends ModelCallRequest {
    */
   routable?: boolean;
   /**
-   * When older entries are archived: the working set starts after `throughSeq`, and `segments` are the
-   * archived segments the context needs (the newest ones; see agent/archive.ts segmentsForContext).
+   * When older entries are archived: the working set starts after `throughSeq`. Runs since the patch
+   * archive-by-reference say no more than that and `rewinds` (how many archived rewinds the index holds,
+   * once there is one): the activity reads the index itself, so the input does not grow as the agent ages.
+   * Calls scheduled before it carry `segments`, the archived segments the context needs (the newest ones;
+   * see agent/archive.ts segmentsForContext), and `rewound`, the archived seqs rewinds took out (ArchiveIndex.rewound).
    */
-  /** `rewound`: archived seqs rewinds took out (ArchiveIndex.rewound), only once a rewind went back into the archive. */
-  archive?: { throughSeq: number; segments: SegmentRef[]; rewound?: Array<[number, number]> };
+  archive?: { throughSeq: number; rewinds?: number; segments?: SegmentRef[]; rewound?: Array<[number, number]> };
 }
 
 /** One seal: the working entries `fromSeq`…`toSeq` into a segment, and maybe older references into a manifest. */

@@ -145,22 +145,33 @@ async function restartAfterTurns(bench: Bench, bundles: { livecontext: string; b
   const lcHistory = await historyBytesAllRuns(bench.client, agentId);
   const blHistory = await historyBytesAllRuns(bench.baselineClient, baselineId);
 
-  // The replay part alone: the run's history replayed in this process (median of REPEAT).
-  const replayMs = async (client: Bench['client'], id: string, workflowBundle: Bench['livecontextBundle']) => {
-    const history = await client.workflow.getHandle(id).fetchHistory();
-    const samples: number[] = [];
-    for (let i = 0; i < REPEAT; i++) {
+  // The replay part alone: the run's history replayed in this process (median of REPEAT), the sides
+  // taking turns (livecontext, baseline, livecontext, …) so a change in the machine's load falls on both,
+  // beside the CPU time of this process over each replay (all its threads: the SDK's core and the workflow
+  // code), which a loaded machine does not stretch as it stretches wall time.
+  const histories = {
+    livecontext: await bench.client.workflow.getHandle(agentId).fetchHistory(),
+    baseline: await bench.baselineClient.workflow.getHandle(baselineId).fetchHistory(),
+  };
+  const samples = { livecontext: { ms: [] as number[], cpuMs: [] as number[] }, baseline: { ms: [] as number[], cpuMs: [] as number[] } };
+  for (let i = 0; i < REPEAT; i++) {
+    for (const [side, workflowBundle, id] of [
+      ['livecontext', bench.livecontextBundle, agentId],
+      ['baseline', bench.baselineBundle, baselineId],
+    ] as const) {
+      const cpu0 = process.cpuUsage();
       const t0 = performance.now();
-      await Worker.runReplayHistory({ workflowBundle, replayName: `bench-replay-${id}-${i}` }, history);
-      samples.push(round(performance.now() - t0));
+      await Worker.runReplayHistory({ workflowBundle, replayName: `bench-replay-${id}-${i}` }, histories[side]);
+      const cpu = process.cpuUsage(cpu0);
+      samples[side].ms.push(round(performance.now() - t0));
+      samples[side].cpuMs.push(round((cpu.user + cpu.system) / 1000));
     }
-    return percentile(samples, 50);
-  };
-  const replay = {
-    livecontext: await replayMs(bench.client, agentId, bench.livecontextBundle),
-    baseline: await replayMs(bench.baselineClient, baselineId, bench.baselineBundle),
-  };
-  progress(`recovery: replay of the ${TURNS}-turn run ${replay.livecontext} ms (livecontext), ${replay.baseline} ms (baseline)`);
+  }
+  const replay = { livecontext: percentile(samples.livecontext.ms, 50), baseline: percentile(samples.baseline.ms, 50) };
+  const replayCpu = { livecontext: percentile(samples.livecontext.cpuMs, 50), baseline: percentile(samples.baseline.cpuMs, 50) };
+  progress(
+    `recovery: replay of the ${TURNS}-turn run ${replay.livecontext} ms, CPU ${replayCpu.livecontext} ms (livecontext), ${replay.baseline} ms, CPU ${replayCpu.baseline} ms (baseline)`,
+  );
 
   const lc = {
     ...(await measure(
@@ -170,6 +181,8 @@ async function restartAfterTurns(bench: Bench, bundles: { livecontext: string; b
     )),
     historyBeforeRecovery: lcHistory,
     replayMs: replay.livecontext,
+    replayCpuMs: replayCpu.livecontext,
+    replaySamples: samples.livecontext,
   };
   const bl = {
     ...(await measure(
@@ -179,11 +192,13 @@ async function restartAfterTurns(bench: Bench, bundles: { livecontext: string; b
     )),
     historyBeforeRecovery: blHistory,
     replayMs: replay.baseline,
+    replayCpuMs: replayCpu.baseline,
+    replaySamples: samples.baseline,
   };
 
   return {
     figures: {
-      method: `${TURNS} sequential turns on an in-process worker, shut down (not timed); then a worker process takes one warm-up turn and, ${REPEAT} times, is SIGKILLed and replaced by a new process, timed client-side from the new process's spawn to the answer of one input sent at once (Node start-up, prebuilt bundle, connection, the server giving up on the dead worker's sticky queue, replay of the run); spawnToAnswerMs = median; spawnToReadyMs = spawn until the worker polls; replayMs = Worker.runReplayHistory of the run's history in the bench process (median), the part of recovery that depends on the workflow code; workflow task timeout ${WORKFLOW_TASK_TIMEOUT} on both sides`,
+      method: `${TURNS} sequential turns on an in-process worker, shut down (not timed); then a worker process takes one warm-up turn and, ${REPEAT} times, is SIGKILLed and replaced by a new process, timed client-side from the new process's spawn to the answer of one input sent at once (Node start-up, prebuilt bundle, connection, the server giving up on the dead worker's sticky queue, replay of the run); spawnToAnswerMs = median; spawnToReadyMs = spawn until the worker polls; replayMs = Worker.runReplayHistory of the run's history in the bench process (median; the sides alternate), the part of recovery that depends on the workflow code, and replayCpuMs the bench process's CPU time over each replay (median); workflow task timeout ${WORKFLOW_TASK_TIMEOUT} on both sides`,
       livecontext: lc,
       baseline: bl,
       ratio: ratio(lc.spawnToAnswerMs, bl.spawnToAnswerMs),
@@ -200,6 +215,12 @@ async function restartAfterTurns(bench: Bench, bundles: { livecontext: string; b
         livecontext: replay.livecontext,
         baseline: replay.baseline,
         ratio: ratio(replay.livecontext, replay.baseline),
+      },
+      {
+        figure: `replay of the ${TURNS}-turn history, CPU ms of the replaying process (median of ${REPEAT})`,
+        livecontext: replayCpu.livecontext,
+        baseline: replayCpu.baseline,
+        ratio: ratio(replayCpu.livecontext, replayCpu.baseline),
       },
     ],
   };

@@ -75,19 +75,25 @@ export async function knownEntries(
   input: Pick<CallModelInput, 'agentId' | 'runId' | 'uptoSeq' | 'model' | 'contextWindow' | 'archive'>,
 ): Promise<{ known: HistoryEntry[]; base?: SegmentBefore; segments?: number }> {
   const working = await deps.entries.range(ctx.client, input.agentId, input.runId, input.archive?.throughSeq ?? 0, input.uptoSeq);
-  const newest = input.archive?.segments.at(-1);
-  if (!input.archive || !newest) return { known: working };
-  const archived: SegmentContent[] = [];
+  const asked = input.archive;
+  if (!asked) return { known: working };
+  // A call by reference (no `segments`) reads the index; one that names its segments only when it needs more or a rewind's.
+  const rewinds = asked.rewound?.length ?? asked.rewinds ?? 0;
   const budget = inputBudgetFor(input.model, input.contextWindow);
-  // What rewinds into the archive took out (ArchiveIndex.rewound): never read, counted nor sent.
-  const rewound = { rewound: input.archive.rewound };
-  const allOut = (ref: SegmentRef) => !!rewound.rewound?.some(([from, to]) => from <= ref.fromSeq && ref.toSeq <= to);
-  const rewinds = rewound.rewound?.length ?? 0;
   const reads = budget !== undefined && !hasCompaction(visibleEntries(working));
-  const index = reads || rewinds ? await deps.indexes.get(ctx.client, input.agentId, input.runId, input.archive.throughSeq, rewinds) : undefined;
+  const index = !asked.segments || reads || rewinds ? await deps.indexes.get(ctx.client, input.agentId, input.runId, asked.throughSeq, rewinds) : undefined;
+  if (!asked.segments && !index) throw new Error(`The archive index of ${input.agentId} through seq ${asked.throughSeq} could not be read.`);
+  // The index as far as this call's archive reaches (a seal after the call was scheduled is not its own).
+  const indexed = index?.segments.filter((ref) => ref.toSeq <= asked.throughSeq);
+  const newest = (asked.segments ?? indexed)?.at(-1);
+  if (!newest) return { known: working };
+  const archived: SegmentContent[] = [];
+  // What rewinds into the archive took out (ArchiveIndex.rewound): never read, counted nor sent.
+  const rewound = { rewound: asked.rewound ?? index?.rewound };
+  const allOut = (ref: SegmentRef) => !!rewound.rewound?.some(([from, to]) => from <= ref.fromSeq && ref.toSeq <= to);
   if (reads) {
     let tokens = estimateTokens(JSON.stringify(working));
-    const refs = index?.segments.length ? index.segments : input.archive.segments;
+    const refs = indexed?.length ? indexed : (asked.segments ?? []);
     const summarySeq = index?.compaction && !archivedRewound(rewound, index.compaction.seq) ? index.compaction.seq : undefined;
     for (let i = refs.length - 1; i >= 0 && (tokens < budget || (summarySeq !== undefined && refs[i].toSeq >= summarySeq)); i--) {
       if (allOut(refs[i])) continue;

@@ -18,6 +18,9 @@ import { debugLogsOn } from '../debug-logs';
 import { entryFeed } from '../entry-feed';
 import { MODEL_ROUTING_CHANGE, ROUTED_START_TIMEOUT, isRoutable, notTaken, notTakenFailure, providerOf, providerTaskQueue } from '../model-routing';
 import { TIMERS_CARRIED_PATCH } from '../run-changes';
+
+/** Since this patch a model call or compaction names the archive by how far it reaches, not by its segments (see contextArchive). */
+export const ARCHIVE_BY_REFERENCE_CHANGE = 'archive-by-reference';
 import { decoded, modelCallFailure, STEP_CANCELLED, toAgentFailure } from './failures';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -66,8 +69,7 @@ export function stepDeps(agent: Agent, changed: (change: string) => boolean, wai
           runId,
           routable: true,
           // Only once entries were archived, so model calls of other agents are scheduled as they were.
-          // The newest segment: the activity reads older ones itself when the model's window has room.
-          ...(archive ? { archive: contextArchive(archive) } : {}),
+          ...(archive ? { archive: contextArchive(archive, changed) } : {}),
         },
       ] as const;
       let result;
@@ -100,7 +102,7 @@ export function stepDeps(agent: Agent, changed: (change: string) => boolean, wai
           agentId: workflowId,
           runId,
           // As for a model call: the entries to summarise may be archived.
-          ...(archive ? { archive: contextArchive(archive) } : {}),
+          ...(archive ? { archive: contextArchive(archive, changed) } : {}),
         };
         const summary = isLocal
           ? await local.compactContext.executeWithOptions({ ...LOCAL_MODEL_ACTIVITY_OPTIONS, summary: options.summary }, [input])
@@ -162,11 +164,19 @@ export function stepDeps(agent: Agent, changed: (change: string) => boolean, wai
   };
 }
 
-/** What a model call or a compaction is told of the archive: the newest segment, and what archived rewinds took out (only once one did). */
-function contextArchive(archive: ArchiveIndex): NonNullable<CallModelInput['archive']> {
+/**
+ * What a model call or a compaction is told of the archive. Since ARCHIVE_BY_REFERENCE_CHANGE: how far it
+ * reaches and how many archived rewinds it holds, no more — the activity reads the index (the `archive`
+ * query, cached by the worker until the next seal), so a call's input stays the same size however many
+ * segments and rewinds the agent has. Before: the newest segment and every archived rewind's range,
+ * which put ~400 bytes more into every model call's input from the first seal on, and more with each rewind.
+ */
+function contextArchive(archive: ArchiveIndex, changed: (change: string) => boolean): NonNullable<CallModelInput['archive']> {
+  const rewinds = archive.rewound?.length ?? 0;
+  if (changed(ARCHIVE_BY_REFERENCE_CHANGE)) return { throughSeq: archive.throughSeq, ...(rewinds ? { rewinds } : {}) };
   return {
     throughSeq: archive.throughSeq,
     segments: segmentsForContext(archive, archive.throughSeq),
-    ...(archive.rewound?.length ? { rewound: archive.rewound } : {}),
+    ...(rewinds ? { rewound: archive.rewound } : {}),
   };
 }
