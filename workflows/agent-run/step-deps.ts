@@ -69,7 +69,7 @@ export function stepDeps(agent: Agent, changed: (change: string) => boolean, wai
           runId,
           routable: true,
           // Only once entries were archived, so model calls of other agents are scheduled as they were.
-          ...(archive ? { archive: contextArchive(archive, changed) } : {}),
+          ...(archive ? { archive: contextArchive(archive, changed, isLocal) } : {}),
         },
       ] as const;
       let result;
@@ -102,7 +102,7 @@ export function stepDeps(agent: Agent, changed: (change: string) => boolean, wai
           agentId: workflowId,
           runId,
           // As for a model call: the entries to summarise may be archived.
-          ...(archive ? { archive: contextArchive(archive, changed) } : {}),
+          ...(archive ? { archive: contextArchive(archive, changed, isLocal) } : {}),
         };
         const summary = isLocal
           ? await local.compactContext.executeWithOptions({ ...LOCAL_MODEL_ACTIVITY_OPTIONS, summary: options.summary }, [input])
@@ -171,9 +171,11 @@ export function stepDeps(agent: Agent, changed: (change: string) => boolean, wai
  * segments and rewinds the agent has. Before: the newest segment and every archived rewind's range,
  * which put ~400 bytes more into every model call's input from the first seal on, and more with each rewind.
  */
-function contextArchive(archive: ArchiveIndex, changed: (change: string) => boolean): NonNullable<CallModelInput['archive']> {
+function contextArchive(archive: ArchiveIndex, changed: (change: string) => boolean, local: boolean): NonNullable<CallModelInput['archive']> {
   const rewinds = archive.rewound?.length ?? 0;
-  if (changed(ARCHIVE_BY_REFERENCE_CHANGE)) return { throughSeq: archive.throughSeq, ...(rewinds ? { rewinds } : {}) };
+  // A local call's input never enters history, and the archive query the reference needs would wait for
+  // the very workflow task the call holds: it gets the segments inline.
+  if (!local && changed(ARCHIVE_BY_REFERENCE_CHANGE)) return { throughSeq: archive.throughSeq, ...(rewinds ? { rewinds } : {}) };
   return {
     throughSeq: archive.throughSeq,
     segments: segmentsForContext(archive, archive.throughSeq),
