@@ -17,9 +17,11 @@ import { workerTakesTasks, workflowTaskHeld } from '../client/worker-probe';
  * a killed worker is said within about three seconds.
  */
 const TAKING_FIRST_LOOK_MS = 2_000;
-/** A wait for an answer (a turn may take long) is first probed this late, then every PROBE_EVERY_MS: each probe is a short workflow run. */
+/** A wait for an answer (a turn may take long) is first probed this late, then every ANSWER_PROBE_EVERY_MS: each probe is a short workflow run. */
 const ANSWER_FIRST_PROBE_MS = 10_000;
-const PROBE_EVERY_MS = 30_000;
+const ANSWER_PROBE_EVERY_MS = 30_000;
+/** A wait for the agent to take an input is probed at each look (a worker holding the agent's task for a moment counts as alive). */
+const TAKING_PROBE_EVERY_MS = 0;
 /** Once the probe found no worker, how often it looks for one again. */
 const REPROBE_GONE_MS = 10_000;
 
@@ -54,7 +56,8 @@ async function watch(w: WaitWatch, signal: AbortSignal): Promise<void> {
   let missing = 0; // checks in a row that found no worker
   let probedGone = false; // the probe (not the poller list) found no worker
   const started = Date.now();
-  let lastProbe = w.slowNotice ? Number.NEGATIVE_INFINITY : started + ANSWER_FIRST_PROBE_MS - PROBE_EVERY_MS;
+  const probeEvery = w.slowNotice ? TAKING_PROBE_EVERY_MS : ANSWER_PROBE_EVERY_MS;
+  let lastProbe = w.slowNotice ? Number.NEGATIVE_INFINITY : started + ANSWER_FIRST_PROBE_MS - probeEvery;
   for (let look = 0; ; look++) {
     await sleep(look === 0 && w.slowNotice ? TAKING_FIRST_LOOK_MS : (w.intervalMs ?? 5_000), undefined, { signal });
     const status = await w.agents.workerStatus(queue).catch(() => undefined); // a server unreachable for now: the wait rides it out
@@ -64,7 +67,7 @@ async function watch(w: WaitWatch, signal: AbortSignal): Promise<void> {
     const lastPoll = status.lastPolledMsAgo === null ? '' : ` (a worker last polled it ${Math.round(status.lastPolledMsAgo / 1000)} s ago)`;
     // Listed as polling: a live worker, or one killed less than a minute ago. The probe tells them apart.
     let takes: boolean | undefined;
-    if (status.polling && Date.now() - lastProbe >= (probedGone ? REPROBE_GONE_MS : PROBE_EVERY_MS)) {
+    if (status.polling && Date.now() - lastProbe >= (probedGone ? REPROBE_GONE_MS : probeEvery)) {
       lastProbe = Date.now();
       takes = await takesTasks(w, queue);
       if (signal.aborted) return;

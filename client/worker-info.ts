@@ -11,11 +11,12 @@ import type { WorkerInfo, workerInfoWorkflow } from '../workflows/worker-info-wo
 export type { WorkerInfo };
 
 /** Starts the queue's workerInfoWorkflow run, or joins the one running (worker-probe.ts starts it too). */
-export function startWorkerInfo(client: Client, taskQueue: string) {
+export function startWorkerInfo(client: Client, taskQueue: string, replaceRunning = false) {
   return client.workflow.start<typeof workerInfoWorkflow>('workerInfoWorkflow' satisfies keyof typeof workflows, {
     workflowId: `livecontext-worker-info-${taskQueue}`,
     taskQueue,
-    workflowIdConflictPolicy: 'USE_EXISTING',
+    // replaceRunning: a run an earlier probe left (worker-probe.ts) is ended and a new one started.
+    workflowIdConflictPolicy: replaceRunning ? 'TERMINATE_EXISTING' : 'USE_EXISTING',
     workflowExecutionTimeout: '10 seconds',
     staticSummary: 'livecontext: which model providers a worker can call',
   });

@@ -15,6 +15,8 @@ import type { Client } from '@temporalio/client';
 import { polledSince, timestampMs } from '../common/task-queue-pollers';
 import { startWorkerInfo } from './worker-info';
 
+/** Probes asked within this long of each other share a run. */
+const SHARED_RUN_MS = 1_000;
 /** Temporal's PendingWorkflowTaskState.STARTED (its protos are not our dependency). */
 const WORKFLOW_TASK_STARTED = 2;
 
@@ -24,11 +26,20 @@ const WORKFLOW_TASK_STARTED = 2;
  * so callers probe only when an agent did not answer at once.
  */
 export async function workerTakesTasks(client: Client, taskQueue: string, waitMs = 800, signal?: AbortSignal): Promise<boolean> {
-  const deadline = Date.now() + waitMs;
-  const handle = await startWorkerInfo(client, taskQueue);
+  const asked = Date.now();
+  const deadline = asked + waitMs;
+  let handle = await startWorkerInfo(client, taskQueue);
+  let replaced = false;
   for (;;) {
     if (signal?.aborted) return true; // the caller has its answer: whatever the probe would say no longer matters
     const { status, raw } = await handle.describe();
+    // A run an earlier probe started (not one started a moment ago, which this probe shares) may have been
+    // taken by a worker killed since, and would prove it alive: that run is replaced by a new one, once.
+    if (status.name === 'RUNNING' && !replaced && timestampMs(raw.workflowExecutionInfo?.startTime) < asked - SHARED_RUN_MS) {
+      handle = await startWorkerInfo(client, taskQueue, true);
+      replaced = true;
+      continue;
+    }
     if (status.name === 'COMPLETED' || status.name === 'FAILED') return true; // only a worker ends it so
     if (status.name === 'RUNNING' && raw.pendingWorkflowTask?.state === WORKFLOW_TASK_STARTED) return true;
     // Past the start and its first task's scheduling, a task was taken and completed.
