@@ -22,7 +22,14 @@ test('a retry due after the connection closed ends the call with CANCELLED inste
   // Let the first attempt fail (connection refused) and its retry be scheduled, then close.
   await new Promise((resolve) => setTimeout(resolve, 30));
   await connection.close();
-  await expect(call).rejects.toThrow(/CANCELLED: the connection was closed before this call was retried/);
+  await expect(call).rejects.toThrow(/CANCELLED: the connection was closed before this call was made or retried/);
   // The retry's timer has fired by now (Temporal's first delay is about 100 ms): nothing else was thrown.
   await new Promise((resolve) => setTimeout(resolve, 300));
+});
+
+test('a call made after the connection closed fails with CANCELLED, to its caller', async () => {
+  const connection = await Connection.lazy({ address: `127.0.0.1:${await closedPort()}`, interceptors: clientInterceptors() });
+  await connection.close();
+  await expect(connection.workflowService.getSystemInfo({})).rejects.toThrow(/CANCELLED: the connection was closed before this call was made or retried/);
+  await new Promise((resolve) => setTimeout(resolve, 100)); // anything thrown outside the call would fail the test by now
 });
