@@ -5,6 +5,8 @@
  * One file at a time: they break shared services on purpose.
  */
 const path = require('node:path');
+/** The main config's transform: what it compiles (TypeScript, and jose's ES modules that @a2a-js/sdk requires) this one must too. */
+const { transform, transformIgnorePatterns } = require('../../jest.config.js').projects[0];
 
 module.exports = {
   rootDir: path.resolve(__dirname, '../..'),
@@ -16,7 +18,8 @@ module.exports = {
       displayName: 'cluster',
       rootDir: path.resolve(__dirname, '../..'),
       testEnvironment: 'node',
-      transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
+      transform,
+      transformIgnorePatterns,
       testMatch: ['<rootDir>/test/cluster/**/*.cluster.ts'],
       setupFiles: ['<rootDir>/test/support/quiet-runtime.ts'],
       globalSetup: '<rootDir>/test/cluster/global-setup.ts',
