@@ -24,6 +24,7 @@ import { describeState, runStateWord } from '../client/state-view';
 import { AgentFollower } from './turn-view';
 import { terminalText } from './terminal-text';
 import { resolution, unknownOutcomeLine } from './unknown-outcome-lines';
+import { watchWorkerWhile } from './worker-watch';
 
 export interface ChatOptions {
   agents: AgentClient;
@@ -34,6 +35,7 @@ export interface ChatOptions {
 }
 
 type Print = (line?: string) => void;
+const sayOnStderr = (line: string) => process.stderr.write(`${terminalText(line)}\n`);
 /** An error in a line: a refused update says why (its cause holds the agent's words), not "Workflow Update failed". */
 const firstLine = (err: unknown) => {
   const e = err instanceof WorkflowUpdateFailedError && err.cause ? err.cause : err;
@@ -90,6 +92,18 @@ async function runOnTerminal(o: ChatOptions): Promise<void> {
     );
   });
   follower.start();
+  // While the agent works, a worker killed under it is said within seconds (the follower sees only that
+  // nothing changes): as `send --wait` does, by the task-queue probe.
+  const detaching = new AbortController();
+  const untilDetached = new Promise<void>((resolve) => detaching.signal.addEventListener('abort', () => resolve()));
+  const workerWatch = watchWorkerWhile(untilDetached, {
+    agents,
+    agentId,
+    awaiting: 'the answer',
+    leaving: '/quit detaches; the agent keeps its place.',
+    say: print,
+    onlyWhile: () => follower.agentWorking,
+  });
   let quit = false;
   try {
     for await (const line of rl) {
@@ -99,7 +113,14 @@ async function runOnTerminal(o: ChatOptions): Promise<void> {
           quit = await command(o, text, print, true);
           if (quit) break;
         } else if (text) {
-          const sent = agents.send(agentId, line);
+          const sent = watchWorkerWhile(agents.send(agentId, line), {
+            agents,
+            agentId,
+            awaiting: 'the agent to take your message',
+            leaving: '/quit detaches; the message may still be taken later.',
+            say: print,
+            slowNotice: true,
+          });
           sending.add(sent);
           try {
             typed.add((await sent).inputSeq);
@@ -115,7 +136,8 @@ async function runOnTerminal(o: ChatOptions): Promise<void> {
       }
     }
   } finally {
-    await follower.stop();
+    detaching.abort();
+    await Promise.all([follower.stop(), workerWatch]);
     rl.close();
   }
   if (!quit) print(detached(agentId)); // Ctrl-D or Ctrl-C
@@ -140,8 +162,12 @@ async function runPiped(o: ChatOptions): Promise<void> {
       if (text.startsWith('/')) {
         if (await command(o, text, print, false)) break;
       } else if (text) {
-        // One update for the line and its answer, as `ask`: strictly one reply per line, in order.
-        await printReply(o, (await o.agents.askTracked(o.agentId, line)).outcome, print);
+        // One update for the line and its answer, as `ask`: strictly one reply per line, in order. A worker
+        // that is gone meanwhile is said on stderr, as `send --wait` says it; the wait goes on.
+        const asked = await o.agents.askTracked(o.agentId, line);
+        const watch = { agents: o.agents, agentId: o.agentId, leaving: 'Ctrl-C stops waiting; the agent keeps the line.', say: sayOnStderr };
+        await watchWorkerWhile(asked.taken, { ...watch, awaiting: 'the agent to take the line', slowNotice: true });
+        await printReply(o, watchWorkerWhile(asked.outcome, { ...watch, awaiting: 'the answer' }), print);
       }
     }
   } finally {
@@ -155,7 +181,7 @@ async function printReply(o: ChatOptions, turn: Promise<TurnOutcome>, print: Pri
   const { inputSeq } = outcome;
   if (outcome.status === 'answered') {
     const entries = await agents.history(agentId, outcome.inputEntrySeq);
-    for (const l of formatProgress(entries.filter((e) => e.seq < outcome.answer.seq))) process.stderr.write(`${terminalText(l)}\n`);
+    for (const l of formatProgress(entries.filter((e) => e.seq < outcome.answer.seq))) sayOnStderr(l);
   }
   // Later lines would wait behind a blocked agent for ever: stop here, and say how to unblock it.
   if (outcome.status === 'error') {

@@ -36,6 +36,8 @@ export interface WaitWatch {
   /** Also say so when the wait outlasts the first check although a worker seems present (taking an input is quick). */
   slowNotice?: boolean;
   intervalMs?: number;
+  /** Look only while this holds (a chat watches while its agent works); the first probe then comes as if the wait began. */
+  onlyWhile?: () => boolean;
 }
 
 export async function watchWorkerWhile<T>(work: Promise<T>, w: WaitWatch): Promise<T> {
@@ -57,9 +59,23 @@ async function watch(w: WaitWatch, signal: AbortSignal): Promise<void> {
   let probedGone = false; // the probe (not the poller list) found no worker
   const started = Date.now();
   const probeEvery = w.slowNotice ? TAKING_PROBE_EVERY_MS : ANSWER_PROBE_EVERY_MS;
-  let lastProbe = w.slowNotice ? Number.NEGATIVE_INFINITY : started + ANSWER_FIRST_PROBE_MS - probeEvery;
+  const firstProbeAfter = (since: number) => (w.slowNotice ? Number.NEGATIVE_INFINITY : since + ANSWER_FIRST_PROBE_MS - probeEvery);
+  let lastProbe = firstProbeAfter(started);
+  let idle = false;
   for (let look = 0; ; look++) {
     await sleep(look === 0 && w.slowNotice ? TAKING_FIRST_LOOK_MS : (w.intervalMs ?? 5_000), undefined, { signal });
+    if (w.onlyWhile && !w.onlyWhile()) {
+      idle = true;
+      continue;
+    }
+    if (idle) {
+      // A new wait begins (the agent rested meanwhile, so a worker took its tasks): what was said belonged to the one before.
+      idle = false;
+      missing = 0;
+      lastProbe = firstProbeAfter(Date.now());
+      saidGone = probedGone = false;
+      continue;
+    }
     const status = await w.agents.workerStatus(queue).catch(() => undefined); // a server unreachable for now: the wait rides it out
     if (signal.aborted) return;
     if (!status) continue;
