@@ -123,3 +123,24 @@ export function startCpuMeter(workerPid?: number): { stop(units: number): CpuPer
     },
   };
 }
+
+/**
+ * Waits until the dev server is quiet (under `busyShare` of one core over a second, twice in a row) or
+ * `maxMs` passed, and says how long it was busy: what an earlier benchmark (or side) left it doing — its
+ * queues draining, timers of agents left behind — is then not counted against the side measured next.
+ */
+export async function untilServerQuiet(maxMs = 60_000, busyShare = 0.05): Promise<{ waitedMs: number; quiet: boolean }> {
+  const pid = devServerPid();
+  const t0 = performance.now();
+  if (pid === null) return { waitedMs: 0, quiet: false };
+  let calm = 0;
+  while (performance.now() - t0 < maxMs) {
+    const a = cpuSecondsOf(pid);
+    await new Promise((r) => setTimeout(r, 1_000));
+    const b = cpuSecondsOf(pid);
+    if (a === null || b === null) break;
+    calm = b - a < busyShare ? calm + 1 : 0;
+    if (calm >= 2) return { waitedMs: Math.round(performance.now() - t0), quiet: true };
+  }
+  return { waitedMs: Math.round(performance.now() - t0), quiet: false };
+}

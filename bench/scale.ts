@@ -13,7 +13,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type CpuPerUnit, cpuSecondsOf, startCpuMeter } from './cpu-meter';
+import { type CpuPerUnit, cpuSecondsOf, startCpuMeter, untilServerQuiet } from './cpu-meter';
 import { frontendRequests, requestsPer } from './server-requests';
 import { type Bench, type BenchResult, type Row, agentClient, baselineClient, percentile, progress, ratio, round, uniqueId } from './support';
 import { type WorkerProcess, memoryOf, spawnWorker, stopGracefully } from './worker-spawn';
@@ -135,6 +135,10 @@ async function measure(bench: Bench, side: Side, n: number, codePath: string, ag
   const worker = spawnScaleWorker(bench, side, taskQueue, codePath);
   try {
     await worker.ready;
+    // Each side starts on a quiet server, so neither pays for what an earlier benchmark (or side) left it
+    // doing: in a full run the dev server's CPU per agent was 10–20 % higher than on a fresh server.
+    const settled = await untilServerQuiet();
+    progress(`scale: ${side} ${n}: the dev server ${settled.quiet ? 'was quiet' : 'was still busy'} after ${settled.waitedMs} ms`);
     const memory = watchMemory(worker.proc.pid!);
     const idleRssMiB = memory.now();
     const ids = Array.from({ length: n }, (_, i) => `scale-${side}-${n}-${i}-${uniqueId('a')}`);
