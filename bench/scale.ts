@@ -23,6 +23,8 @@ const DEFAULT_SIZES = [1_000, 10_000];
 const CACHE_SIZE = 500;
 /** First turns in flight at once while the agents come up. */
 const CONCURRENCY = 32;
+/** Agents brought up on each side's worker before it is measured (not counted, never sampled). */
+const WARMUP_AGENTS = 2 * CONCURRENCY;
 /** Attempts of a start or an ask the dev server failed with a timeout or as unavailable (it is SQLite, on a shared machine). */
 const ATTEMPTS = 5;
 /** Idle agents asked, one after the other, for the latency figures (after WARMUP asks not counted). */
@@ -135,12 +137,28 @@ async function measure(bench: Bench, side: Side, n: number, codePath: string, ag
   const worker = spawnScaleWorker(bench, side, taskQueue, codePath);
   try {
     await worker.ready;
+    const memory = watchMemory(worker.proc.pid!);
+    const idleRssMiB = memory.now();
+    // Warm-up, not measured: the first side measured in this process paid for compiling the client's code
+    // (gRPC, protobuf, Temporal's client), which the side after it then found compiled — the client's CPU
+    // per agent was 1.6× the other side's on the same code paths. Its agents are not sampled.
+    const warmUpRetries = { count: 0 };
+    await pool(
+      Array.from({ length: WARMUP_AGENTS }, (_, i) => `scale-${side}-${n}-warm-${i}-${uniqueId('a')}`),
+      CONCURRENCY,
+      async (id) => {
+        await patiently(
+          warmUpRetries,
+          () => client.start(id),
+          (err) => err instanceof Error && err.name === 'WorkflowExecutionAlreadyStartedError',
+        );
+        await patiently(warmUpRetries, () => client.ask(id, 'hello'));
+      },
+    );
     // Each side starts on a quiet server, so neither pays for what an earlier benchmark (or side) left it
     // doing: in a full run the dev server's CPU per agent was 10–20 % higher than on a fresh server.
     const settled = await untilServerQuiet();
-    progress(`scale: ${side} ${n}: the dev server ${settled.quiet ? 'was quiet' : 'was still busy'} after ${settled.waitedMs} ms`);
-    const memory = watchMemory(worker.proc.pid!);
-    const idleRssMiB = memory.now();
+    progress(`scale: ${side} ${n}: warmed up; the dev server ${settled.quiet ? 'was quiet' : 'was still busy'} after ${settled.waitedMs} ms`);
     const ids = Array.from({ length: n }, (_, i) => `scale-${side}-${n}-${i}-${uniqueId('a')}`);
     // The order in which agents last ran on the worker: Temporal's cache keeps the CACHE_SIZE most recent.
     const lastRun = new Map<string, number>();
