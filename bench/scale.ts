@@ -156,7 +156,8 @@ async function measure(bench: Bench, side: Side, n: number, codePath: string, ag
       },
     );
     // Each side starts on a quiet server, so neither pays for what an earlier benchmark (or side) left it
-    // doing: in a full run the dev server's CPU per agent was 10–20 % higher than on a fresh server.
+    // doing. (In full runs the server was quiet at once: its CPU per agent, 10–20 % higher there than on a
+    // fresh server, grows with what the earlier benchmarks stored, for both sides.)
     const settled = await untilServerQuiet();
     progress(`scale: ${side} ${n}: warmed up; the dev server ${settled.quiet ? 'was quiet' : 'was still busy'} after ${settled.waitedMs} ms`);
     const ids = Array.from({ length: n }, (_, i) => `scale-${side}-${n}-${i}-${uniqueId('a')}`);
