@@ -306,7 +306,7 @@ export async function scale(bench: Bench): Promise<BenchResult> {
   return {
     figures: {
       method:
-        `per side and per N: a worker in its own process (prebuilt bundle, maxCachedWorkflows ${CACHE_SIZE}) on a fresh task queue; N workflows started, each taking one first turn (instant model; baseline: one fakeModel), ${CONCURRENCY} agents in flight; ` +
+        `per side and per N: a worker in its own process (prebuilt bundle, maxCachedWorkflows ${CACHE_SIZE}) on a fresh task queue; first ${WARMUP_AGENTS} agents brought up and not counted (warm-up), then a wait until the dev server is quiet (under 5 % of a core for 2 s); N workflows started, each taking one first turn (instant model; baseline: one fakeModel), ${CONCURRENCY} agents in flight; ` +
         `then ${SAMPLE} random distinct agents (after ${WARMUP} warm-up asks) asked one after the other, client-side wall time of ask() (nearest-rank p50/p99); ` +
         `worker RSS = VmRSS of the worker process from /proc every ${RSS_EVERY_MS} ms, peak = max of samples and VmHWM, atEnd = after the sample; ` +
         `workerCpuMs* = the worker process's user+system CPU time (/proc/<pid>/stat) over the bring-up per agent, and over the sample per ask; ` +
