@@ -51,6 +51,26 @@ async function withReader<T>(
  */
 const quickly = <T>(read: () => Promise<T | undefined>) => eventually(read, 30_000, 'a quick read that answers');
 
+/**
+ * Until the agent answers a state query, asked once a second (each unanswered query may start a worker
+ * probe, so not faster); a timeout names the last error. CI once waited the whole minute for a sub-agent
+ * here, the error unseen.
+ */
+async function untilAnswers(agentId: string, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  for (;;) {
+    try {
+      await t.agents.state(agentId);
+      return;
+    } catch (err) {
+      last = String(err);
+    }
+    if (Date.now() > deadline) throw new Error(`${agentId} did not answer a state query within ${timeoutMs / 1000} s; the last error: ${last}`);
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+}
+
 const echo: Script = (req) => ({ text: `echo: ${JSON.stringify(unwrap(req.messages[req.messages.length - 1]))}`.slice(0, 80) });
 /** Deploys api to prod (which waits for approval). */
 const deployer: Script = (req) =>
@@ -78,7 +98,7 @@ test('list and state: the quick reads answer what AgentClient answers, and the C
     });
     await t.agents.send(parent, 'go');
     const child = await eventually(async () => (await t.agents.state(parent)).subAgents?.[0]?.agentId, 60_000, 'the sub-agent');
-    await eventually(async () => (await t.agents.state(child).catch(() => undefined)) !== undefined, 60_000, 'the sub-agent running');
+    await untilAnswers(child);
     const ours = <T extends { agentId: string }>(list: T[]) => list.filter((a) => [running, stopped, parent, child].includes(a.agentId));
 
     // Visibility follows a moment later: wait until the full client lists all four as they are now.
