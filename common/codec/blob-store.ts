@@ -5,7 +5,7 @@
  * Point every worker and client at the same shared folder to run on several machines, or implement
  * BlobStore for an object store.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,7 +27,9 @@ export class FileBlobStore implements BlobStore {
     const file = this.file(key);
     try {
       await mkdir(path.dirname(file), { recursive: true });
-      const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+      // Unique per write: two puts of the same bytes at once (one process, one millisecond) shared a
+      // temporary name, and the second rename found it gone (ENOENT), failing a put that had nothing wrong.
+      const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
       await writeFile(tmp, bytes);
       await rename(tmp, file); // atomic: readers never see half a blob
     } catch (err) {

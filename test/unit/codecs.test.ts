@@ -83,6 +83,15 @@ describe('encryption', () => {
 });
 
 describe('offloading to the blob store', () => {
+  test('the same bytes put many times at once are stored once, and every put succeeds', async () => {
+    const store = new FileBlobStore(tempDir('blobs'));
+    const bytes = randomBytes(4096);
+    const keys = await Promise.all(Array.from({ length: 20 }, () => store.put(bytes)));
+    expect(new Set(keys).size).toBe(1);
+    expect(Buffer.from(await store.get(keys[0])).equals(bytes)).toBe(true);
+    expect(readdirSync(path.join(store.dir, keys[0].slice(0, 2)))).toEqual([keys[0]]); // no temporary file left
+  });
+
   test('a payload over the threshold is stored by content hash and replaced by a small reference', async () => {
     const store = new FileBlobStore(tempDir('blobs'));
     const codec = new OffloadCodec(store, 1024);
