@@ -66,8 +66,8 @@ function commandLine(args: string[]): { names: string[]; options: Record<string,
  * - Temporal suggests continue-as-new at 50,000 events instead of 4,096. Otherwise the agent and the
  *   baseline both continue as new after ~200 turns whatever their budget, and the long single runs that
  *   historyBytesPerTurn, continueAsNew and recovery are about would not exist.
- * - What `livecontext dev` and `npm start` set (DEV_SERVER_DYNAMIC_CONFIG): eager activity execution and
- *   eager workflow start, so the figures are those of the server a user runs.
+ * - What `livecontext dev` and `npm start` set (DEV_SERVER_DYNAMIC_CONFIG): eager activity execution,
+ *   eager workflow start and the transfer queue's read rate, so the figures are those of the server a user runs.
  */
 const SERVER_SETTINGS = ['limit.historyCount.suggestContinueAsNew=50000', ...DEV_SERVER_DYNAMIC_CONFIG];
 
