@@ -66,6 +66,14 @@ export const DEV_SERVER_DYNAMIC_CONFIG = [
   'history.transferProcessorMaxPollRPS=200',
 ];
 
+/**
+ * SQLite settings of the dev server's database file (`--sqlite-pragma`): a write-ahead log instead of the
+ * default rollback journal. Every workflow task's completion is a transaction; with the rollback journal
+ * each rewrote and synced a journal file, and a plain turn with an instant model took ~44 ms p50 against
+ * ~32 with the log (the bench's latency, file database). Commits stay synced (synchronous is left FULL).
+ */
+export const DEV_SERVER_SQLITE_PRAGMAS = ['journal_mode=wal'];
+
 /** The dev server's port: LIVECONTEXT_TEMPORAL_PORT, default 7233 (its Web UI on the port + 1000, as the Temporal CLI does). */
 export function devServerPort(env: NodeJS.ProcessEnv = process.env): number {
   const port = Number(env.LIVECONTEXT_TEMPORAL_PORT || 7233);
@@ -100,6 +108,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
         searchAttributes: SEARCH_ATTRIBUTES,
         extraArgs: [
           ...DEV_SERVER_DYNAMIC_CONFIG.flatMap((kv) => ['--dynamic-config-value', kv]),
+          ...DEV_SERVER_SQLITE_PRAGMAS.flatMap((kv) => ['--sqlite-pragma', kv]),
           ...(options.metricsPort ? ['--metrics-port', String(options.metricsPort)] : []),
         ],
       },
@@ -127,6 +136,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       '--log-level',
       'warn',
       ...DEV_SERVER_DYNAMIC_CONFIG.flatMap((kv) => ['--dynamic-config-value', kv]),
+      ...DEV_SERVER_SQLITE_PRAGMAS.flatMap((kv) => ['--sqlite-pragma', kv]),
       ...(options.metricsPort ? ['--metrics-port', String(options.metricsPort)] : []),
       // The livecontext search attributes, so agents are searchable in the Web UI and by `livecontext list`.
       ...SEARCH_ATTRIBUTES.flatMap((k) => ['--search-attribute', `${k.name}=Keyword`]),

@@ -2,8 +2,9 @@
  * Issue 31: the dev server `livecontext dev` and `npm start` run hands a model call back to the worker
  * in the reply to the workflow task that scheduled it (eager activity execution), instead of through
  * matching. Counted as the server counts it: its own metric `activity_eager_execution`, by task queue.
+ * And its database file keeps a write-ahead log (the file's header says so).
  */
-import { mkdtempSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -79,6 +80,13 @@ test('the dev server livecontext starts runs model calls eagerly: the server cou
       'the server to count an eager execution',
     ).catch(() => false);
     expect(counted ? 'counted' : await metricsLines(metricsPort)).toBe('counted');
+    // An SQLite file's header bytes 18 and 19 (write and read format versions) are 2 in WAL mode, 1 in the
+    // default rollback-journal mode.
+    const fd = openSync(path.join(dataDir, 'temporal.db'), 'r');
+    const header = Buffer.alloc(20);
+    readSync(fd, header, 0, 20, 0);
+    closeSync(fd);
+    expect([header.subarray(0, 15).toString(), header[18], header[19]]).toEqual(['SQLite format 3', 2, 2]);
   } finally {
     await connection.close();
     await native.close();
