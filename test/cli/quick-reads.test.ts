@@ -64,7 +64,9 @@ async function untilAnswers(agentId: string, timeoutMs = 90_000): Promise<void> 
       await t.agents.state(agentId);
       return;
     } catch (err) {
-      last = String(err);
+      // A ServiceError's message names only the call ("Failed to describe workflow"): its cause says why.
+      const cause = (err as { cause?: { code?: unknown; details?: unknown } } | undefined)?.cause;
+      last = cause ? `${String(err)} (cause: ${String(cause)}; gRPC code ${String(cause.code)}, ${String(cause.details)})` : String(err);
     }
     if (Date.now() > deadline) throw new Error(`${agentId} did not answer a state query within ${timeoutMs / 1000} s; the last error: ${last}`);
     await new Promise((r) => setTimeout(r, 1_000));
