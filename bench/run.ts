@@ -12,7 +12,7 @@ import { DefaultLogger, NativeConnection, Runtime, bundleWorkflowCode } from '@t
 import { livecontextDataConverter } from '../common/codec/data-converter';
 import { freePort } from '../common/ports';
 import { SHARED_MODULES_PATH, WORKFLOWS_PATH } from '../worker/create-worker';
-import { DEV_SERVER_DYNAMIC_CONFIG, DEV_SERVER_SQLITE_PRAGMAS } from '../worker/dev-server';
+import { DEV_SERVER_DYNAMIC_CONFIG, DEV_SERVER_SQLITE_PRAGMAS, devServerSettingFlags } from '../worker/dev-server';
 import { SEARCH_ATTRIBUTES } from '../workflows/messages';
 import { cliStart } from './cli-start';
 import { continueAsNew } from './continue-as-new';
@@ -70,12 +70,6 @@ function commandLine(args: string[]): { names: string[]; options: Record<string,
  *   eager workflow start and the transfer queue's read rate, so the figures are those of the server a user runs.
  */
 const SERVER_SETTINGS = ['limit.historyCount.suggestContinueAsNew=50000', ...DEV_SERVER_DYNAMIC_CONFIG];
-/**
- * Its data goes to a database file, with the SQLite settings `livecontext dev` gives its own
- * (DEV_SERVER_SQLITE_PRAGMAS): a server kept in memory answered a plain turn ~12 ms sooner than the file
- * `livecontext dev` writes to, so its figures were not those a user sees.
- */
-const SQLITE_PRAGMAS = DEV_SERVER_SQLITE_PRAGMAS;
 
 const quietLogger = { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} } as never;
 
@@ -86,7 +80,9 @@ async function main(): Promise<number> {
   process.env.LIVECONTEXT_BLOB_DIR ??= path.join(tmp, 'blobs'); // the offload codec's store, shared by worker and client
   const cli = process.env.TEMPORAL_CLI_PATH;
   const serverSettings = process.env.BENCH_SERVER_DEFAULTS === '1' ? [] : SERVER_SETTINGS;
-  const sqlitePragmas = process.env.BENCH_SERVER_DEFAULTS === '1' ? [] : SQLITE_PRAGMAS;
+  // Its data goes to a database file with the SQLite settings `livecontext dev` gives its own: a server kept
+  // in memory answered a plain turn ~12 ms sooner than the file `livecontext dev` writes to.
+  const sqlitePragmas = process.env.BENCH_SERVER_DEFAULTS === '1' ? [] : DEV_SERVER_SQLITE_PRAGMAS;
   const { names: only, options } = commandLine(process.argv.slice(2)); // `npm run bench -- latency throughput` runs just those
   const unknown = only.filter((n) => ![...BENCHMARKS, ...ON_REQUEST].some(([name]) => name === n));
   if (unknown.length) throw new Error(`no benchmark named ${unknown.join(', ')}; there are ${[...BENCHMARKS, ...ON_REQUEST].map(([n]) => n).join(', ')}`);
@@ -98,14 +94,7 @@ async function main(): Promise<number> {
     server: {
       ...(cli ? { executable: { type: 'existing-path' as const, path: cli } } : {}),
       dbFilename: path.join(tmp, 'temporal.db'),
-      extraArgs: [
-        '--log-level',
-        'error',
-        '--metrics-port',
-        String(metricsPort),
-        ...serverSettings.flatMap((kv) => ['--dynamic-config-value', kv]),
-        ...sqlitePragmas.flatMap((kv) => ['--sqlite-pragma', kv]),
-      ],
+      extraArgs: ['--log-level', 'error', '--metrics-port', String(metricsPort), ...devServerSettingFlags(serverSettings, sqlitePragmas)],
       searchAttributes: SEARCH_ATTRIBUTES, // as `livecontext dev` and `npm start` register them
     },
   });

@@ -74,6 +74,11 @@ export const DEV_SERVER_DYNAMIC_CONFIG = [
  */
 export const DEV_SERVER_SQLITE_PRAGMAS = ['journal_mode=wal'];
 
+/** The `temporal server start-dev` flags for these settings (the benchmarks pass their own dynamic config). */
+export function devServerSettingFlags(dynamicConfig = DEV_SERVER_DYNAMIC_CONFIG, sqlitePragmas = DEV_SERVER_SQLITE_PRAGMAS): string[] {
+  return [...dynamicConfig.flatMap((kv) => ['--dynamic-config-value', kv]), ...sqlitePragmas.flatMap((kv) => ['--sqlite-pragma', kv])];
+}
+
 /** The dev server's port: LIVECONTEXT_TEMPORAL_PORT, default 7233 (its Web UI on the port + 1000, as the Temporal CLI does). */
 export function devServerPort(env: NodeJS.ProcessEnv = process.env): number {
   const port = Number(env.LIVECONTEXT_TEMPORAL_PORT || 7233);
@@ -106,11 +111,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
         ui: true,
         uiPort,
         searchAttributes: SEARCH_ATTRIBUTES,
-        extraArgs: [
-          ...DEV_SERVER_DYNAMIC_CONFIG.flatMap((kv) => ['--dynamic-config-value', kv]),
-          ...DEV_SERVER_SQLITE_PRAGMAS.flatMap((kv) => ['--sqlite-pragma', kv]),
-          ...(options.metricsPort ? ['--metrics-port', String(options.metricsPort)] : []),
-        ],
+        extraArgs: [...devServerSettingFlags(), ...(options.metricsPort ? ['--metrics-port', String(options.metricsPort)] : [])],
       },
     });
     return { address, uiUrl, started: true, stop: () => env.teardown() };
@@ -135,8 +136,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       String(uiPort),
       '--log-level',
       'warn',
-      ...DEV_SERVER_DYNAMIC_CONFIG.flatMap((kv) => ['--dynamic-config-value', kv]),
-      ...DEV_SERVER_SQLITE_PRAGMAS.flatMap((kv) => ['--sqlite-pragma', kv]),
+      ...devServerSettingFlags(),
       ...(options.metricsPort ? ['--metrics-port', String(options.metricsPort)] : []),
       // The livecontext search attributes, so agents are searchable in the Web UI and by `livecontext list`.
       ...SEARCH_ATTRIBUTES.flatMap((k) => ['--search-attribute', `${k.name}=Keyword`]),
