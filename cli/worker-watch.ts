@@ -10,7 +10,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentClient } from '../client/agent-client';
-import { workerTakesTasks, workflowTaskHeld } from '../client/worker-probe';
+import { markWorkflowTasks, workerTakesTasks, workflowTaskWorked } from '../client/worker-probe';
 
 /**
  * When a wait for the agent to take an input (quick when a worker is there) is first looked at and probed:
@@ -110,10 +110,14 @@ async function watch(w: WaitWatch, signal: AbortSignal): Promise<void> {
   }
 }
 
-/** Whether a worker takes the queue's tasks, or holds the agent's own task (busy with it); undefined when the probe could not run. */
+/**
+ * Whether a worker takes the queue's tasks, or holds or completed the agent's own task while the probe ran
+ * (busy with it); undefined when the probe could not run.
+ */
 async function takesTasks(w: WaitWatch, queue: string): Promise<boolean | undefined> {
   try {
-    return (await workerTakesTasks(w.agents.client, queue)) || (await workflowTaskHeld(w.agents.client, w.agentId));
+    const mark = await markWorkflowTasks(w.agents.client, w.agentId);
+    return mark.held || (await workerTakesTasks(w.agents.client, queue)) || (await workflowTaskWorked(w.agents.client, w.agentId, mark));
   } catch {
     return undefined;
   }

@@ -75,9 +75,9 @@ export class AgentCalls {
       let settled = attempt === 0 ? await Promise.race([answer, sleep(QUICK_ANSWER_MS, undefined, { ref: false })]) : await answer;
       if (!settled) {
         const probe = new AbortController();
-        const taken = await Promise.race([answer, this.takesTasks(agentId, probe.signal)]);
+        const taken = await Promise.race([answer, this.workerAlive(agentId, probe.signal)]);
         probe.abort();
-        if (taken === false && !(await this.holdsTask(agentId))) {
+        if (taken === false) {
           abandon.abort();
           throw await this.noWorker(agentId, firstAsked);
         }
@@ -90,8 +90,8 @@ export class AgentCalls {
       if (!unanswered(err) && !ownDeadline) throw err;
       const queue = await this.workers.agentTaskQueue(agentId);
       this.workers.forget(queue);
-      const taken = await this.takesTasks(agentId);
-      if (taken === false && !(await this.holdsTask(agentId))) throw await this.noWorker(agentId, firstAsked);
+      const taken = await this.workerAlive(agentId);
+      if (taken === false) throw await this.noWorker(agentId, firstAsked);
       if (taken === undefined) {
         const status = await this.workers.status(queue);
         const busy = status.polling && status.lastPolledMsAgo !== null && status.lastPolledMsAgo < BUSY_WORKER_POLLED_MS;
@@ -101,21 +101,22 @@ export class AgentCalls {
     }
   }
 
-  /** Whether a worker takes tasks from the agent's queue now; undefined when the probe itself failed. */
-  private async takesTasks(agentId: string, signal?: AbortSignal): Promise<boolean | undefined> {
-    return this.workers
+  /**
+   * Whether a live worker serves the agent: it takes the probe's task from the agent's queue now
+   * (worker-probe.ts) or, when it takes none, holds the agent's own workflow task or completed one while
+   * the probe ran — busy with the agent, it takes no other task (alive, the query waits for it; killed,
+   * its task times out within seconds and the next look, a query deadline later, finds no worker).
+   * Undefined when the probe itself failed.
+   */
+  private async workerAlive(agentId: string, signal?: AbortSignal): Promise<boolean | undefined> {
+    const mark = this.workers.markTasks(agentId).catch(() => undefined);
+    const taken = await this.workers
       .agentTaskQueue(agentId)
       .then((queue) => this.workers.takesTasks(queue, signal))
       .catch(() => undefined);
-  }
-
-  /**
-   * A probe no worker took is not yet a dead worker when one holds the agent's own workflow task: alive,
-   * it is busy with that task (the query waits for it); killed, the task times out within seconds and the
-   * next probe, a query deadline later, finds no worker.
-   */
-  private async holdsTask(agentId: string): Promise<boolean> {
-    return this.workers.holdsTask(agentId).catch(() => false);
+    if (taken !== false) return taken;
+    const since = await mark;
+    return since?.held || this.workers.worksOn(agentId, since).catch(() => false);
   }
 
   private async noWorker(agentId: string, firstAsked: number): Promise<NoWorkerError> {

@@ -7,7 +7,7 @@ import type { Client } from '@temporalio/client';
 import { type WorkerStatus, describeWorkers } from '../common/task-queue-pollers';
 import { TtlCache } from './ttl-cache';
 import { expectWorker } from './worker-status';
-import { workerTakesTasks, workflowTaskHeld } from './worker-probe';
+import { type WorkflowTaskMark, markWorkflowTasks, workerTakesTasks, workflowTaskWorked } from './worker-probe';
 
 /** How long a worker check that found one is trusted. */
 const WORKER_CHECK_TTL_MS = 10_000;
@@ -34,9 +34,17 @@ export class WorkerCheck {
     return workerTakesTasks(this.client, taskQueue, undefined, signal);
   }
 
-  /** Whether a worker holds a workflow task of the agent now (worker-probe.ts): alive and busy with it, or killed less than a task timeout ago. */
-  holdsTask(agentId: string): Promise<boolean> {
-    return workflowTaskHeld(this.client, agentId);
+  /** Where the agent's workflow tasks stand now (worker-probe.ts): for `worksOn`, after a probe. */
+  markTasks(agentId: string): Promise<WorkflowTaskMark> {
+    return markWorkflowTasks(this.client, agentId);
+  }
+
+  /**
+   * Whether a worker holds a workflow task of the agent now (alive and busy with it, or killed less than a
+   * task timeout ago) or, given a mark, completed one since (worker-probe.ts).
+   */
+  worksOn(agentId: string, since?: WorkflowTaskMark): Promise<boolean> {
+    return workflowTaskWorked(this.client, agentId, since);
   }
 
   /** The task queue an agent runs on (a client with another default may have started it). */

@@ -52,13 +52,45 @@ export async function workerTakesTasks(client: Client, taskQueue: string, waitMs
   }
 }
 
+/** Where a workflow's tasks stood at a moment: whether a worker held one, and how long its history was. */
+export interface WorkflowTaskMark {
+  held: boolean;
+  historyLength: number;
+}
+
+/** Temporal's EventType.WORKFLOW_TASK_COMPLETED (its protos are not our dependency). */
+const WORKFLOW_TASK_COMPLETED = 7;
+/** At most this many of the newest events are read to find a completed workflow task. */
+const NEWEST_EVENTS_READ = 100;
+
 /**
- * Whether a worker holds a workflow task of `workflowId` now: one it took and has not completed. A live
- * worker busy with a long activation of that workflow (a replay of a long history, a burst of updates)
- * takes no other task meanwhile, so the probe above may find none taken; a query to the workflow waits
- * for that task. A killed worker's task stays held too, but only until its timeout (10 s by default).
+ * Whether a worker holds a workflow task of `workflowId` now (one it took and has not completed), and the
+ * length of its history, for workflowTaskWorked to compare with later. A live worker busy with a long
+ * activation of that workflow (a replay of a long history, a burst of updates) takes no other task
+ * meanwhile, so the probe above may find none taken; a query to the workflow waits for that task. A killed
+ * worker's task stays held too, but only until its timeout (10 s by default).
  */
-export async function workflowTaskHeld(client: Client, workflowId: string): Promise<boolean> {
+export async function markWorkflowTasks(client: Client, workflowId: string): Promise<WorkflowTaskMark> {
   const { raw } = await client.workflow.getHandle(workflowId).describe();
-  return raw.pendingWorkflowTask?.state === WORKFLOW_TASK_STARTED;
+  return { held: raw.pendingWorkflowTask?.state === WORKFLOW_TASK_STARTED, historyLength: Number(raw.workflowExecutionInfo?.historyLength?.toString() ?? 0) };
+}
+
+/**
+ * Whether a worker holds a workflow task of `workflowId` now or, given an earlier mark, completed one since.
+ * A worker busy with a burst of that workflow's updates moves from one short task to the next, between
+ * which it holds none, and under load may not poll the queue for a second: a task it completed since the
+ * mark is the sign of life that one look at the pending task can miss. Only a worker completes a task
+ * (signals and timers add events without one), so a killed worker's agent shows none.
+ */
+export async function workflowTaskWorked(client: Client, workflowId: string, since?: WorkflowTaskMark): Promise<boolean> {
+  const now = await markWorkflowTasks(client, workflowId);
+  if (now.held) return true;
+  const added = since ? now.historyLength - since.historyLength : 0;
+  if (!since || added <= 0) return false;
+  const { history } = await client.workflowService.getWorkflowExecutionHistoryReverse({
+    namespace: client.options.namespace,
+    execution: { workflowId },
+    maximumPageSize: Math.min(added, NEWEST_EVENTS_READ),
+  });
+  return (history?.events ?? []).some((e) => e.eventType === WORKFLOW_TASK_COMPLETED && Number(e.eventId?.toString() ?? 0) > since.historyLength);
 }

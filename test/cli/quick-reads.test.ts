@@ -103,11 +103,12 @@ test('list and state: the quick reads answer what AgentClient answers, and the C
     await untilAnswers(child);
     const ours = <T extends { agentId: string }>(list: T[]) => list.filter((a) => [running, stopped, parent, child].includes(a.agentId));
 
-    // Visibility follows a moment later: wait until the full client lists all four as they are now.
+    // Visibility follows a moment later: wait until the full client lists all four as they stay (the
+    // sub-agent answers queries while still working towards its approval: a list then may say either).
     const full = await eventually(async () => {
       const l = ours(await t.agents.list({ all: true }));
       const word = (id: string) => l.find((a) => a.agentId === id)?.stateWord;
-      return word(running) === 'waiting for input' && word(stopped) === 'stopped' && word(child) && word(parent) ? l : undefined;
+      return word(running) === 'waiting for input' && word(stopped) === 'stopped' && word(child) === 'waiting for approval' && word(parent) ? l : undefined;
     }, 30_000);
     // A sub-agent has no run-state search attribute: its state was asked.
     expect(full.find((a) => a.agentId === child)).toMatchObject({ status: 'RUNNING', runState: null });

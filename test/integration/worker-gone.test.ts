@@ -7,7 +7,8 @@
  */
 import { AgentClient } from '../../client/agent-client';
 import { NoWorkerError } from '../../client/worker-status';
-import { workerTakesTasks } from '../../client/worker-probe';
+import { markWorkflowTasks, workerTakesTasks, workflowTaskWorked } from '../../client/worker-probe';
+import { retrySignal } from '../../workflows/messages';
 import { watchWorkerWhile } from '../../cli/worker-watch';
 import { useChildWorkerFile } from '../support/child-worker';
 import { uniqueId } from '../support/temporal';
@@ -24,6 +25,10 @@ test('a SIGKILLed worker: still listed as polling, but no worker takes a task, a
   const agents = new AgentClient(file.t.client, file.taskQueue); // nothing remembered about earlier checks
   expect((await agents.workerStatus()).polling).toBe(true); // what Temporal lists for a minute more
   expect(await workerTakesTasks(file.t.client, file.taskQueue)).toBe(false);
+  // A signal adds events to its history, but no worker completes a task of it.
+  const killedMark = await markWorkflowTasks(file.t.client, id);
+  await file.t.client.workflow.getHandle(id).signal(retrySignal);
+  expect(await workflowTaskWorked(file.t.client, id, killedMark)).toBe(false);
   const err = await agents.state(id).then(
     () => undefined,
     (e: unknown) => e,
@@ -39,6 +44,10 @@ test('a SIGKILLed worker: still listed as polling, but no worker takes a task, a
   await file.restart();
   expect(await workerTakesTasks(file.t.client, file.taskQueue, 30_000)).toBe(true);
   expect((await agents.state(id)).nextInputSeq).toBe(2);
+  // A worker that completed a task of the agent since a mark is alive, whatever the probe found.
+  const liveMark = await markWorkflowTasks(file.t.client, id);
+  await agents.ask(id, 'again');
+  expect(await workflowTaskWorked(file.t.client, id, liveMark)).toBe(true);
 }, 240_000);
 
 test('a live worker that answers nothing for a while (SIGSTOPped) is waited for, never called gone', async () => {
