@@ -1,6 +1,7 @@
 /** Builds a Worker that hosts agent workflows and runs their model calls and tools. */
 import path from 'node:path';
 import type { DataConverter } from '@temporalio/common';
+import { livecontextBuildId } from './build-id';
 import { NativeConnection, Worker, type WorkerOptions, bundleWorkflowCode } from '@temporalio/worker';
 import { livecontextDataConverter } from '../common/codec/data-converter';
 import { type Tracing, startTracing } from '../common/telemetry';
@@ -206,13 +207,16 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
       streamChannel,
       archive,
     });
+    const workflowBundle = options.workerOptions?.workflowsPath
+      ? undefined
+      : (options.workflowBundle ?? (await bundleQuietly(options.progress, tracingModules, stackTraces)));
     const agentsWorkerOptions: WorkerOptions = {
       connection: options.connection,
       namespace: options.namespace ?? 'default',
       taskQueue: options.taskQueue ?? TASK_QUEUE,
-      ...(options.workerOptions?.workflowsPath
-        ? {}
-        : { workflowBundle: options.workflowBundle ?? (await bundleQuietly(options.progress, tracingModules, stackTraces)) }),
+      ...(workflowBundle ? { workflowBundle } : {}),
+      // A build ID of the user's own (or a worker deployment's) is theirs; otherwise the change mark (worker/build-id.ts).
+      ...(options.workerOptions?.buildId || deployment ? {} : { buildId: livecontextBuildId(workflowBundle) }),
       activities,
       // No payload a sender can produce may stall an agent: see UndecodableGuardCodec.
       dataConverter: guardedForWorkers(dataConverter),

@@ -23,7 +23,7 @@ import { stepDeps, type StepWaits } from './agent-run/step-deps';
 import { stepScopes } from './agent-run/step-scopes';
 import { subAgentLink } from './agent-run/sub-agent-link';
 import type { AgentWorkflowInput } from './messages';
-import { runChanges } from './run-changes';
+import { runChangesByBuild } from './run-changes-by-build';
 import { a2aPushNotifier } from './agent-run/a2a-push-notifier';
 
 export interface AgentWorkflowResult {
@@ -33,7 +33,7 @@ export interface AgentWorkflowResult {
 }
 
 export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentWorkflowResult> {
-  const changed = runChanges(); // first: its marker, if any, goes with the run's first task
+  const changed = runChangesByBuild(); // first: its marker, if any, goes with the run's first task
   const clock = () => Date.now(); // Temporal's deterministic clock inside workflows
   const agent = createAgent(input, clock, changed);
   const run = new RunControl(agent, changed);

@@ -69,7 +69,7 @@ const CHANGES_V1: ReadonlySet<string | undefined> = new Set([
  * Never add to it once released; until then, a change made alongside joins it.
  */
 const RUN_CHANGES_V2 = 'run-changes-v2';
-const CHANGES_V2: ReadonlySet<string | undefined> = new Set([...CHANGES_V1, LISTED_AT_START_CHANGE]);
+export const CHANGES_V2: ReadonlySet<string | undefined> = new Set([...CHANGES_V1, LISTED_AT_START_CHANGE]);
 
 /** Call once, first thing in the run (its marker goes with the run's first task); returns `patched` for the run. */
 export function runChanges(): (change: string) => boolean {

@@ -118,7 +118,7 @@ test('with offloading, the same large state is carried to a new run', async () =
     expect(previous).toBeTruthy();
     const before = (await t.client.workflow.getHandle(agentId, previous!).fetchHistory()).events ?? [];
     const markers = before.map((e) => e.markerRecordedEventAttributes?.markerName).filter(Boolean);
-    expect(markers).toEqual(expect.arrayContaining(['core_patch', 'core_local_activity']));
+    expect(markers).toEqual(expect.arrayContaining(['core_local_activity']));
     const state = await t.agents.state(agentId);
     expect(state.warning).toBeNull();
     expect((await t.agents.history(agentId)).map((e) => e.seq)).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));

@@ -1,7 +1,8 @@
 /**
  * An agent started without a first input is listed `WaitingInput` from its start, and its first rest
- * writes no search attribute (the start's listing already says so): its history's only search-attribute
- * write before its first turn is Temporal's TemporalChangeVersion. The recorded history replays.
+ * writes no search attribute (the start's listing already says so): its history has no search-attribute
+ * write before its first turn (nor Temporal's TemporalChangeVersion: a livecontext worker's run asks for
+ * no patch, see workflows/run-changes-by-build.ts). The recorded history replays.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,8 +40,8 @@ test('an agent started without input is listed WaitingInput at once, and its fir
     await expect(t.agents.ask(agentId, 'hello')).resolves.toMatchObject({ status: 'answered', inputSeq: 1 });
     await expect(t.agents.ask(agentId, 'hello again')).resolves.toMatchObject({ status: 'answered', inputSeq: 2 });
     expect((await handle.describe()).typedSearchAttributes.get(RUN_STATE_ATTRIBUTE)).toBe('WaitingInput');
-    // Two plain turns and the rest before them: the run-wide patch's TemporalChangeVersion, and nothing of ours.
-    expect(writes((await handle.fetchHistory()).events ?? [])).toEqual(['TemporalChangeVersion']);
+    // Two plain turns and the rest before them: no write at all.
+    expect(writes((await handle.fetchHistory()).events ?? [])).toEqual([]);
 
     // A turn past its first model call is still listed Working while it runs, and its rest is written.
     await expect(t.agents.ask(agentId, 'wait 1')).resolves.toMatchObject({ status: 'answered', inputSeq: 3 });

@@ -63,7 +63,8 @@ test('a sleep survives continue-as-new and wakes at its original time', async ()
     };
     expect(JSON.stringify(carried.snapshot)).toBe(JSON.stringify(before));
     expect(Object.values(carried.snapshot.timers ?? {})).toHaveLength(1);
-    await maybeRecordHistory(first, 'timer-continue-as-new_v1.json');
+    await maybeRecordHistory(first, 'timer-continue-as-new_v1.json'); // recorded before the build mark
+    await maybeRecordHistory(first, 'timer-continue-as-new-marked_v1.json'); // its run took the changes by the worker's build mark
     expect(carried.snapshot.inbox.length).toBeGreaterThanOrEqual(3);
 
     // The next run waits only what was left, and the tool result counts the whole sleep once.

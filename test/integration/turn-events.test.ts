@@ -3,14 +3,16 @@
  * with the input, completed with the answer — a short one inline, so the client sends no query), and
  * no search-attribute write for a turn that is one model call. A tool turn is still listed `Working`
  * while its tools run. An input whose idempotency key was seen is answered with the first turn's
- * outcome. A run asks once, not per change, for the behaviour changes its code has. The recorded
- * history replays.
+ * outcome. A run whose first task a livecontext worker ran takes the behaviour changes its code has
+ * without asking (its build ID's change mark); with a build ID of the user's own, it asks once, not per
+ * change. The recorded history replays.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { IDEMPOTENCY_PRINTS_CHANGE } from '../../agent/index';
+import { AgentClient } from '../../client/agent-client';
 import { RUN_STATE_ATTRIBUTE } from '../../workflows/messages';
 import { maybeRecordHistory } from '../support/record-history';
 import { eventually, uniqueId, withWorker } from '../support/temporal';
@@ -72,16 +74,38 @@ test('a plain turn: one update, at most 12 events, no search-attribute write; a 
 
     await t.agents.stop(agentId);
     await handle.result();
-    // The run asked once for all the behaviour changes its code had then, not once per change (each ask is
-    // a marker and a TemporalChangeVersion search-attribute write); a later change is asked for on its own,
-    // and only where it can matter: the fingerprint of a keyed input, once the first keyed input came.
+    // The worker's build ID carries its change mark (worker/build-id.ts), recorded with each task: the run took
+    // every change its code has without asking (each ask is a marker and a TemporalChangeVersion
+    // search-attribute write) — not even for the fingerprint of a keyed input.
     const all = (await handle.fetchHistory()).events ?? [];
-    const patches = all.flatMap((e) => {
-      const data = e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
-      return data ? [(JSON.parse(Buffer.from(data).toString()) as { id: string }).id] : [];
-    });
-    expect(patches).toEqual(['run-changes-v2', IDEMPOTENCY_PRINTS_CHANGE]);
+    expect(all.find((e) => e.workflowTaskCompletedEventAttributes)?.workflowTaskCompletedEventAttributes?.workerVersion?.buildId).toMatch(
+      /^livecontext-changes-v3@\d+\.\d+\.\d+.*\+[0-9a-f]{64}$/,
+    );
+    expect(patchesOf(all)).toEqual([]);
+    expect(all.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.TemporalChangeVersion)).toHaveLength(0);
+    await maybeRecordHistory(handle, 'run-changes_v3.json'); // run-changes_v1/v2.json: recorded before the build mark
+  });
+});
+
+/** The ids of the patches a history's markers record, in order. */
+function patchesOf(events: Event[]): string[] {
+  return events.flatMap((e) => {
+    const data = e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
+    return data ? [(JSON.parse(Buffer.from(data).toString()) as { id: string }).id] : [];
+  });
+}
+
+test("a worker with a build ID of the user's own: the run asks once for all the changes its code has, then per later change", async () => {
+  await withWorker({ taskQueue: `${taskQueue}-own-build`, workerOptions: { buildId: 'my-agents-build-7' } }, async () => {
+    const own = new AgentClient(t.client, `${taskQueue}-own-build`);
+    const agentId = uniqueId('own-build');
+    const handle = await own.start(agentId, { model: 'demo:offline' });
+    const delivery = { text: 'hello', idempotencyKey: 'evt_8' };
+    await expect(own.ask(agentId, delivery)).resolves.toMatchObject({ status: 'answered', inputSeq: 1 });
+    await own.stop(agentId);
+    await handle.result();
+    const all = (await handle.fetchHistory()).events ?? [];
+    expect(patchesOf(all)).toEqual(['run-changes-v2', IDEMPOTENCY_PRINTS_CHANGE]);
     expect(all.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.TemporalChangeVersion)).toHaveLength(2);
-    await maybeRecordHistory(handle, 'run-changes_v2.json'); // run-changes_v1.json: recorded before v2
   });
 });
