@@ -216,7 +216,7 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
       taskQueue: options.taskQueue ?? TASK_QUEUE,
       ...(workflowBundle ? { workflowBundle } : {}),
       // A build ID of the user's own (or a worker deployment's) is theirs; otherwise the change mark (worker/build-id.ts).
-      ...(options.workerOptions?.buildId || deployment ? {} : { buildId: livecontextBuildId(workflowBundle) }),
+      ...(options.workerOptions?.buildId || deployment ? {} : markedBuildId(workflowBundle)),
       activities,
       // No payload a sender can produce may stall an agent: see UndecodableGuardCodec.
       dataConverter: guardedForWorkers(dataConverter),
@@ -249,6 +249,12 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
   }
   watchAgentStates(worker); // livecontext_agents{state}, counted by visibility, when metrics are on
   return worker;
+}
+
+/** The build ID with the bundle's change mark (worker/build-id.ts), when it has one. */
+function markedBuildId(bundle: WorkerOptions['workflowBundle']): { buildId?: string } {
+  const buildId = livecontextBuildId(bundle);
+  return buildId ? { buildId } : {};
 }
 
 /** The agent workflow's bundle, built without webpack's module listing on the console. */

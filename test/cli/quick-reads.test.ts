@@ -99,7 +99,8 @@ test('list and state: the quick reads answer what AgentClient answers, and the C
       subAgents: { deployer: { model: 'scripted:deployer', description: 'deploys', tools: ['deploy'] } },
     });
     await t.agents.send(parent, 'go');
-    const child = await eventually(async () => (await t.agents.state(parent)).subAgents?.[0]?.agentId, 60_000, 'the sub-agent');
+    // While the parent starts its child, the child's id is still '' in the parent's state.
+    const child = await eventually(async () => (await t.agents.state(parent)).subAgents?.[0]?.agentId || undefined, 60_000, 'the sub-agent');
     await untilAnswers(child);
     const ours = <T extends { agentId: string }>(list: T[]) => list.filter((a) => [running, stopped, parent, child].includes(a.agentId));
 

@@ -71,7 +71,7 @@ test('list and state agree, in the CLI and over REST, for approval, an error, an
     for (const id of [waiting, blocked, parent]) await t.agents.send(id, 'go');
     await eventually(async () => (await t.agents.state(waiting)).blockedOn === 'approval', 60_000, 'the approval');
     await eventually(async () => (await t.agents.state(blocked)).blockedOn === 'error', 60_000, 'the budget stop');
-    const child = await eventually(async () => (await t.agents.state(parent)).subAgents?.[0]?.agentId, 60_000, 'the sub-agent');
+    const child = await eventually(async () => (await t.agents.state(parent)).subAgents?.[0]?.agentId || undefined, 60_000, 'the sub-agent');
     await eventually(async () => (await t.agents.state(child)).blockedOn === 'approval', 60_000, "the sub-agent's approval");
 
     const expected: Record<string, string> = { [waiting]: 'waiting for approval', [blocked]: 'blocked by an error', [child]: 'waiting for approval' };
