@@ -10,7 +10,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentClient } from '../client/agent-client';
-import { markWorkflowTasks, workerTakesTasks, workflowTaskWorked } from '../client/worker-probe';
+import { workerServes } from '../client/worker-probe';
 
 /**
  * When a wait for the agent to take an input (quick when a worker is there) is first looked at and probed:
@@ -85,7 +85,7 @@ async function watch(w: WaitWatch, signal: AbortSignal): Promise<void> {
     let takes: boolean | undefined;
     if (status.polling && Date.now() - lastProbe >= (probedGone ? REPROBE_GONE_MS : probeEvery)) {
       lastProbe = Date.now();
-      takes = await takesTasks(w, queue);
+      takes = await workerServes(w.agents.client, queue, w.agentId);
       if (signal.aborted) return;
     }
     if (takes === false && !saidGone) {
@@ -107,18 +107,5 @@ async function watch(w: WaitWatch, signal: AbortSignal): Promise<void> {
       w.say(`Still waiting for ${w.awaiting}: its worker may have stopped${lastPoll}. ${w.leaving}`);
     }
     if (look > 0) saidSlow = true;
-  }
-}
-
-/**
- * Whether a worker takes the queue's tasks, or holds or completed the agent's own task while the probe ran
- * (busy with it); undefined when the probe could not run.
- */
-async function takesTasks(w: WaitWatch, queue: string): Promise<boolean | undefined> {
-  try {
-    const mark = await markWorkflowTasks(w.agents.client, w.agentId);
-    return mark.held || (await workerTakesTasks(w.agents.client, queue)) || (await workflowTaskWorked(w.agents.client, w.agentId, mark));
-  } catch {
-    return undefined;
   }
 }

@@ -75,7 +75,7 @@ export class AgentCalls {
       let settled = attempt === 0 ? await Promise.race([answer, sleep(QUICK_ANSWER_MS, undefined, { ref: false })]) : await answer;
       if (!settled) {
         const probe = new AbortController();
-        const taken = await Promise.race([answer, this.workerAlive(agentId, probe.signal)]);
+        const taken = await Promise.race([answer, this.workers.serves(agentId, probe.signal)]);
         probe.abort();
         if (taken === false) {
           abandon.abort();
@@ -90,7 +90,7 @@ export class AgentCalls {
       if (!unanswered(err) && !ownDeadline) throw err;
       const queue = await this.workers.agentTaskQueue(agentId);
       this.workers.forget(queue);
-      const taken = await this.workerAlive(agentId);
+      const taken = await this.workers.serves(agentId);
       if (taken === false) throw await this.noWorker(agentId, firstAsked);
       if (taken === undefined) {
         const status = await this.workers.status(queue);
@@ -99,24 +99,6 @@ export class AgentCalls {
       }
       if (Date.now() - firstAsked > BUSY_QUERY_PATIENCE_MS) throw err;
     }
-  }
-
-  /**
-   * Whether a live worker serves the agent: it takes the probe's task from the agent's queue now
-   * (worker-probe.ts) or, when it takes none, holds the agent's own workflow task or completed one while
-   * the probe ran — busy with the agent, it takes no other task (alive, the query waits for it; killed,
-   * its task times out within seconds and the next look, a query deadline later, finds no worker).
-   * Undefined when the probe itself failed.
-   */
-  private async workerAlive(agentId: string, signal?: AbortSignal): Promise<boolean | undefined> {
-    const mark = this.workers.markTasks(agentId).catch(() => undefined);
-    const taken = await this.workers
-      .agentTaskQueue(agentId)
-      .then((queue) => this.workers.takesTasks(queue, signal))
-      .catch(() => undefined);
-    if (taken !== false) return taken;
-    const since = await mark;
-    return since?.held || this.workers.worksOn(agentId, since).catch(() => false);
   }
 
   private async noWorker(agentId: string, firstAsked: number): Promise<NoWorkerError> {

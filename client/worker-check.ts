@@ -7,7 +7,7 @@ import type { Client } from '@temporalio/client';
 import { type WorkerStatus, describeWorkers } from '../common/task-queue-pollers';
 import { TtlCache } from './ttl-cache';
 import { expectWorker } from './worker-status';
-import { type WorkflowTaskMark, markWorkflowTasks, workerTakesTasks, workflowTaskWorked } from './worker-probe';
+import { workerServes } from './worker-probe';
 
 /** How long a worker check that found one is trusted. */
 const WORKER_CHECK_TTL_MS = 10_000;
@@ -29,22 +29,10 @@ export class WorkerCheck {
     return describeWorkers(this.client, taskQueue);
   }
 
-  /** Whether a live worker takes tasks from `taskQueue` now (worker-probe.ts): a second at most, a short workflow run. */
-  takesTasks(taskQueue: string, signal?: AbortSignal): Promise<boolean> {
-    return workerTakesTasks(this.client, taskQueue, undefined, signal);
-  }
-
-  /** Where the agent's workflow tasks stand now (worker-probe.ts): for `worksOn`, after a probe. */
-  markTasks(agentId: string): Promise<WorkflowTaskMark> {
-    return markWorkflowTasks(this.client, agentId);
-  }
-
-  /**
-   * Whether a worker holds a workflow task of the agent now (alive and busy with it, or killed less than a
-   * task timeout ago) or, given a mark, completed one since (worker-probe.ts).
-   */
-  worksOn(agentId: string, since?: WorkflowTaskMark): Promise<boolean> {
-    return workflowTaskWorked(this.client, agentId, since);
+  /** Whether a live worker serves the agent (worker-probe.ts: workerServes); undefined when the probe could not run. */
+  async serves(agentId: string, signal?: AbortSignal): Promise<boolean | undefined> {
+    const queue = await this.agentTaskQueue(agentId).catch(() => undefined);
+    return queue === undefined ? undefined : workerServes(this.client, queue, agentId, signal);
   }
 
   /** The task queue an agent runs on (a client with another default may have started it). */

@@ -94,3 +94,17 @@ export async function workflowTaskWorked(client: Client, workflowId: string, sin
   });
   return (history?.events ?? []).some((e) => e.eventType === WORKFLOW_TASK_COMPLETED && Number(e.eventId?.toString() ?? 0) > since.historyLength);
 }
+
+/**
+ * Whether a live worker serves `workflowId` on `taskQueue`: it takes the probe's task now
+ * (workerTakesTasks) or, taking none, holds the workflow's own task or completed one while the probe ran —
+ * busy with that workflow, it takes no other task (alive, a query waits for it; killed, its task times out
+ * within seconds and a later look finds no worker). Undefined when the probe itself could not run.
+ */
+export async function workerServes(client: Client, taskQueue: string, workflowId: string, signal?: AbortSignal): Promise<boolean | undefined> {
+  const mark = markWorkflowTasks(client, workflowId).catch(() => undefined);
+  const taken = await workerTakesTasks(client, taskQueue, undefined, signal).catch(() => undefined);
+  if (taken !== false) return taken;
+  const since = await mark;
+  return since?.held || workflowTaskWorked(client, workflowId, since).catch(() => false);
+}
