@@ -1,6 +1,7 @@
 /**
- * latency: client-side time from input to answer (send + waitForAnswer), 200 sequential turns on one agent;
- * again with `modelCalls: 'local'` beside the bare workflow making its model call as a local activity.
+ * latency: client-side time from input to answer (one `ask`), 200 sequential turns on one agent, interleaved
+ * turn by turn with the bare workflow's; again with `modelCalls: 'local'` beside the bare workflow making its
+ * model call as a local activity.
  */
 import { type Bench, type BenchResult, bothSides, percentile, progress, ratio, round, timed, withWorkers } from './support';
 import { type TurnMark, type TurnProfile, turnProfile } from './turn-profile';
@@ -11,38 +12,55 @@ const WARMUP = 5;
 export async function latency(bench: Bench): Promise<BenchResult> {
   const { queues, agents, baseline, agentId, baselineId } = bothSides(bench, 'lat');
 
-  const measure = async (side: string, ask: (text: string) => Promise<boolean>) => {
-    for (let i = 1; i <= WARMUP; i++) await ask(`warm-up ${i}`);
-    const samples: number[] = [];
-    const marks: TurnMark[] = [];
+  /** One side's turns: samples and marks, filled turn by turn by `measurePair`. */
+  const side = (name: string, ask: (text: string) => Promise<boolean>) => ({ name, ask, samples: [] as number[], marks: [] as TurnMark[] });
+  type Side = ReturnType<typeof side>;
+  const turn = async (s: Side, text: string) => {
+    const sentAt = Date.now();
+    const { ms, value } = await timed(() => s.ask(text));
+    if (!value) throw new Error(`${s.name}: "${text}" was not answered`);
+    return { sentAt, ms };
+  };
+  /**
+   * Both sides' turns interleaved, turn by turn, the side that goes first alternating: each side meets the
+   * same machine. Run one side after the other, the side that went first took whatever the benchmark
+   * before left behind (the dev server still working through the throughput run's tasks).
+   */
+  const measurePair = async (a: Side, b: Side) => {
+    for (let i = 1; i <= WARMUP; i++) for (const s of [a, b]) await turn(s, `warm-up ${i}`);
     for (let i = 1; i <= TURNS; i++) {
-      const sentAt = Date.now();
-      const { ms, value } = await timed(() => ask(`question ${i}`));
-      if (!value) throw new Error(`${side}: turn ${i} was not answered`);
-      samples.push(ms);
-      marks.push({ sentAt, ms });
+      for (const s of i % 2 ? [a, b] : [b, a]) {
+        const mark = await turn(s, `question ${i}`);
+        s.samples.push(mark.ms);
+        s.marks.push(mark);
+      }
     }
-    progress(`latency: ${side} ${TURNS} turns`);
-    return {
+    progress(`latency: ${a.name} and ${b.name}, ${TURNS} turns each`);
+    const figures = (s: Side) => ({
       turns: TURNS,
-      p50Ms: round(percentile(samples, 50)),
-      p99Ms: round(percentile(samples, 99)),
-      meanMs: round(samples.reduce((a, b) => a + b, 0) / TURNS),
-      marks,
-    };
+      p50Ms: round(percentile(s.samples, 50)),
+      p99Ms: round(percentile(s.samples, 99)),
+      meanMs: round(s.samples.reduce((x, y) => x + y, 0) / TURNS),
+      marks: s.marks,
+    });
+    return [figures(a), figures(b)] as const;
   };
 
   return withWorkers(bench, queues, async () => {
     await agents.start(agentId, { model: 'scripted:instant' });
-    const lc = await measure('livecontext', async (text) => (await agents.ask(agentId, text)).status === 'answered');
     await baseline.start(baselineId, { modelCallsPerTurn: 1, toolCallsPerTurn: 0 });
-    const bl = await measure('baseline', async (text) => (await baseline.ask(baselineId, text)).status === 'answered');
+    const [lc, bl] = await measurePair(
+      side('livecontext', async (text) => (await agents.ask(agentId, text)).status === 'answered'),
+      side('baseline', async (text) => (await baseline.ask(baselineId, text)).status === 'answered'),
+    );
     // The same with model calls as local activities, each side on an agent of its own.
     const [localId, localBaselineId] = [`${agentId}-local`, `${baselineId}-local`];
     await agents.start(localId, { model: 'scripted:instant', modelCalls: 'local' });
-    const lcLocal = await measure('livecontext (local model calls)', async (text) => (await agents.ask(localId, text)).status === 'answered');
     await baseline.start(localBaselineId, { modelCallsPerTurn: 1, toolCallsPerTurn: 0, localModel: true });
-    const blLocal = await measure('baseline (local model call)', async (text) => (await baseline.ask(localBaselineId, text)).status === 'answered');
+    const [lcLocal, blLocal] = await measurePair(
+      side('livecontext (local model calls)', async (text) => (await agents.ask(localId, text)).status === 'answered'),
+      side('baseline (local model call)', async (text) => (await baseline.ask(localBaselineId, text)).status === 'answered'),
+    );
     const profiles = {
       livecontext: await turnProfile(bench.client, agentId, lc.marks),
       baseline: await turnProfile(bench.baselineClient, baselineId, bl.marks),
@@ -58,7 +76,7 @@ export async function latency(bench: Bench): Promise<BenchResult> {
     return {
       table: `${profileTable(profiles)}\nWith local model calls (\`modelCalls: 'local'\`; the baseline's model call a local activity):\n\n${profileTable(localProfiles)}`,
       figures: {
-        method: `client-side wall time of ask() (sendInput update + waitForAnswer update) per turn, ${TURNS} sequential turns on one workflow after ${WARMUP} warm-up turns; nearest-rank percentiles`,
+        method: `client-side wall time of ask() (one update) per turn, ${TURNS} sequential turns on one workflow after ${WARMUP} warm-up turns, the two sides' turns interleaved (alternating which goes first); nearest-rank percentiles`,
         livecontext: lcFigures,
         baseline: blFigures,
         turnProfile: { method: 'per measured turn, its history events between send and answer (server timestamps, same clock); medians', ...profiles },

@@ -28,8 +28,11 @@ import { type WorkerProcess, spawnWorker, stopGracefully } from './worker-spawn'
 
 const AGENTS = 100;
 const TURNS = 10;
-/** Rounds of the three sides, interleaved; each side's best round is its figure (this machine is shared, and noisy). */
-const ROUNDS = 2;
+/**
+ * Rounds of the three sides, interleaved, each round starting one side later than the one before (so no side
+ * always follows the same one); each side's best round is its figure (this machine is shared, and noisy).
+ */
+const ROUNDS = 3;
 /**
  * Before the rounds, each side runs this many agents × TURNS untimed: whichever side went first used to pay
  * its process's warm-up (V8 compiling the client's and the worker's code, shared by both sides when the
@@ -105,7 +108,11 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
     for (const [side, start, ask] of sides) await warmUp(side, start, ask);
     const rounds: Round[][] = sides.map(() => []);
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [i, [side, start, ask]] of sides.entries()) rounds[i].push(await measure(side, start, ask));
+      for (let k = 0; k < sides.length; k++) {
+        const i = (round + k) % sides.length;
+        const [side, start, ask] = sides[i];
+        rounds[i].push(await measure(side, start, ask));
+      }
     }
     const [lc, leanResult, bl, followed] = rounds.map(best);
     const cpuRow = (figure: string, pick: (c: CpuPerUnit) => number | null | undefined, a = lc): Row => {
@@ -117,7 +124,7 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
     return {
       figures: {
         method:
-          `each side first warmed up (${WARM_UP_AGENTS} agents × ${TURNS} turns, not measured); then ${AGENTS} workflows started first (not timed), then each runs ${TURNS} sequential ask() turns, all concurrently; turns/s = answered turns / wall time; ${ROUNDS} rounds of the three sides interleaved, each side's best round reported; ` +
+          `each side first warmed up (${WARM_UP_AGENTS} agents × ${TURNS} turns, not measured); then ${AGENTS} workflows started first (not timed), then each runs ${TURNS} sequential ask() turns, all concurrently; turns/s = answered turns / wall time; ${ROUNDS} rounds of the three sides interleaved, each round starting with the next side, each side's best round reported; ` +
           `cpuMsPerTurn = user+system CPU ms per answered turn over the timed part, mean over the rounds: this process (${separate ? 'the client' : 'client and both workers, one side at a time'}; split by thread: main JS thread, Temporal core's tokio threads, other), ` +
           `${separate ? "the side's worker process, " : ''}and the dev server (/proc/<pid>/stat)`,
         workersInProcessesOfTheirOwn: separate,
