@@ -57,7 +57,10 @@ export interface AgentStatus {
   tasks: Task[];
   /** Names of the MCP servers' tools the agent was last offered, once a model call found any. */
   mcpTools?: string[];
-  /** Sub-agents working (or just answered) for the current batch of tool calls. */
+  /**
+   * Sub-agents working (or just answered) for the current batch of tool calls. `agentId` is '' for a child
+   * being started: the call is recorded first, and the start picks the child's id.
+   */
   subAgents?: Array<{ toolCallId: string; agentId: string; profile: string; startedAt: string; status: 'Running' | 'Success' | 'Failed' }>;
   /** When this agent is a sub-agent: who delegated to it. */
   delegatedBy?: { agentId: string; toolCallId: string; depth: number };

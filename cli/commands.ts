@@ -217,12 +217,14 @@ export async function stateCmd(agentId: string, v: Values) {
   // The tree: each sub-agent's own state, as far as it can be read now (a child that ended says so).
   const children: Record<string, string> = {};
   await Promise.all(
-    (s.subAgents ?? []).map(async (c) => {
-      children[c.agentId] = await agents.state(c.agentId).then(
-        (cs) => runStateWord(cs),
-        async () => (await notRunningReason(c.agentId, agents).catch(() => undefined)) ?? 'not readable now',
-      );
-    }),
+    (s.subAgents ?? [])
+      .filter((c) => c.agentId)
+      .map(async (c) => {
+        children[c.agentId] = await agents.state(c.agentId).then(
+          (cs) => runStateWord(cs),
+          async () => (await notRunningReason(c.agentId, agents).catch(() => undefined)) ?? 'not readable now',
+        );
+      }),
   );
   const running = v.json ? [] : (await agents.toolProgress(agentId).catch(() => [])).map((p) => p.details);
   const forks = v.json ? [] : await agents.forks(agentId).catch(() => []); // a namespace without LivecontextForkedFrom lists none

@@ -56,7 +56,7 @@ export async function untilApprovalNeeded(agents: AgentClient, agentId: string, 
       })),
     ];
     if (depth >= MAX_DEPTH) return own;
-    const children = (state.subAgents ?? []).filter((c) => c.status === 'Running');
+    const children = (state.subAgents ?? []).filter((c) => c.status === 'Running' && c.agentId); // '' is a child being started
     const theirs = await Promise.all(children.map((c) => waiting(c.agentId, depth + 1).catch(() => [])));
     return [...own, ...theirs.flat()];
   };

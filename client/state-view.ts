@@ -145,9 +145,11 @@ export function describeState(
     ...(s.config.forkedFrom ? [`forked from ${s.config.forkedFrom.agentId} at #${s.config.forkedFrom.seq} (run ${s.config.forkedFrom.runId})`] : []),
     ...forks.map((f) => `  ↳ fork ${f.agentId}${f.forkedFrom ? ` at #${f.forkedFrom.seq}` : ''}`),
     ...(s.delegatedBy ? [`sub-agent of ${s.delegatedBy.agentId} (call ${s.delegatedBy.toolCallId}, depth ${s.delegatedBy.depth})`] : []),
-    ...(s.subAgents ?? []).map(
-      (c) =>
-        `  └ sub-agent ${c.agentId} (${c.profile}, call ${c.toolCallId}): ${c.status === 'Running' ? 'working on its task' : c.status === 'Success' ? 'answered' : 'failed'}${children[c.agentId] ? `; ${children[c.agentId]}` : ''}`,
+    ...(s.subAgents ?? []).map((c) =>
+      // A child being started has no id yet (the parent records the call first).
+      !c.agentId
+        ? `  └ sub-agent (${c.profile}, call ${c.toolCallId}): starting`
+        : `  └ sub-agent ${c.agentId} (${c.profile}, call ${c.toolCallId}): ${c.status === 'Running' ? 'working on its task' : c.status === 'Success' ? 'answered' : 'failed'}${children[c.agentId] ? `; ${children[c.agentId]}` : ''}`,
     ),
     ...(s.mcpTools?.length ? [`MCP tools ${s.mcpTools.length}: ${clip(s.mcpTools.join(', '), 300)}`] : []),
     ...((s.tasks ?? []).length ? [`tasks ${s.tasks.filter((t) => t.status === 'done').length} of ${s.tasks.length} done`] : []),

@@ -29,6 +29,23 @@ test('one vocabulary for run states', () => {
   expect(listedRunStateWord('Working', 'TERMINATED')).toBe('ended: terminated');
 });
 
+test("a sub-agent being started (no id yet) reads 'starting'; one with an id, its work and its own state", () => {
+  const child = { toolCallId: 'c1', profile: 'researcher', startedAt: '2026-01-01T00:00:00Z', status: 'Running' as const };
+  const shown = describeState(
+    'a1',
+    status({
+      subAgents: [
+        { ...child, agentId: '' },
+        { ...child, toolCallId: 'c2', agentId: 'a1-c2' },
+      ],
+    }),
+    { 'a1-c2': 'working' },
+  );
+  expect(shown).toContain('  └ sub-agent (researcher, call c1): starting\n');
+  expect(shown).toContain('  └ sub-agent a1-c2 (researcher, call c2): working on its task; working');
+  expect(shown).not.toContain('sub-agent  (');
+});
+
 test('the readable state names what the agent does and what blocks it', () => {
   const working = describeState('a1', status({ blockedOn: null, runState: 'WaitingToolResults' }));
   expect(working.split('\n')[0]).toBe('agent a1: working (running tools)');
