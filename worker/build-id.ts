@@ -1,6 +1,6 @@
 /**
  * The build ID a livecontext worker gives Temporal when the user sets none (and no worker deployment):
- * `livecontext-changes-v3@<version>+<sha256 of the workflow bundle>` — like the SDK's default, with the
+ * `livecontext-changes-v4@<version>+<sha256 of the workflow bundle>` — like the SDK's default, with the
  * change mark the agent workflow reads (workflows/changes-mark.ts) so that the runs whose first task it
  * runs take the bundle's changes without a marker event and its search-attribute write each. The level is
  * the bundle's own (its text's CHANGES_LEVEL_TAG): a bundle of older code, or one the SDK builds from a

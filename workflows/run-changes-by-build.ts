@@ -8,7 +8,8 @@
  * server's CPU per workflow brought up from ~25 to ~32 ms. A run whose first task a marked worker ran
  * takes the changes below as on with no marker at all; replayed, it finds the same build ID in its
  * history and takes them again. A run whose first task any other worker ran (an older livecontext, a
- * worker with the user's own build ID) asks as it always did.
+ * worker with the user's own build ID) asks once, with the RUN_CHANGES_V4 marker (runs from before it
+ * ask as they always did).
  *
  * Left out, so they still leave their marker when used: the changes that mark a run as one older code must
  * not replay (a rewind, an MCP elicitation wait).
@@ -25,7 +26,7 @@ import { EXPORT_SETTLES_SUB_AGENTS_CHANGE, SUB_AGENT_FAILURES_CHANGE } from '../
 import { NOTEBOOK_CAP_CHANGE } from '../agent/widgets/memory-notebook';
 import { FAILOVER_HEARTBEATS_CHANGE, LOCAL_MODEL_CALL_CHANGE } from './activity-options';
 import { A2A_PUSH_CHANGE } from './agent-run/a2a-push-notifier';
-import { LISTED_RESOLUTION_CHANGE } from './agent-run/search-attributes';
+import { LISTED_RESOLUTION_CHANGE, TAKEN_INPUT_LISTING_CHANGE } from './agent-run/search-attributes';
 import { ARCHIVE_BY_REFERENCE_CHANGE } from './agent-run/step-deps';
 import { changesOfBuildId } from './changes-mark';
 import { MODEL_ROUTING_CHANGE } from './model-routing';
@@ -55,9 +56,19 @@ export const CHANGES_V3: ReadonlySet<string | undefined> = new Set([
   NOTEBOOK_CAP_CHANGE,
 ]);
 
+/** CHANGES_V3 and every change made after it up to change level 4. Never add to it: a later change gets a new level. */
+export const CHANGES_V4: ReadonlySet<string | undefined> = new Set([...CHANGES_V3, TAKEN_INPUT_LISTING_CHANGE]);
+
+/** The marker of a run whose first task a worker without the mark ran with this code: it has every change of CHANGES_V4. */
+const RUN_CHANGES_V4 = 'run-changes-v4';
+
 /** Call once, first thing in the run (at its first activation); returns `patched` for the run. */
 export function runChangesByBuild(): (change: string) => boolean {
   // The first task's build ID: this worker's when it runs that task, the recorded one when it replays it.
-  if (changesOfBuildId(workflowInfo().currentBuildId) >= 3) return (change) => CHANGES_V3.has(change) || patched(change);
+  const level = changesOfBuildId(workflowInfo().currentBuildId);
+  if (level >= 4) return (change) => CHANGES_V4.has(change) || patched(change);
+  if (level === 3) return (change) => CHANGES_V3.has(change) || patched(change);
+  // No mark (a build ID of the user's own, an older livecontext): one marker for all of them; older runs have none.
+  if (patched(RUN_CHANGES_V4)) return (change) => CHANGES_V4.has(change) || patched(change);
   return runChanges();
 }

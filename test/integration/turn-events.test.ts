@@ -11,7 +11,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
-import { IDEMPOTENCY_PRINTS_CHANGE } from '../../agent/index';
 import { AgentClient } from '../../client/agent-client';
 import { RUN_STATE_ATTRIBUTE } from '../../workflows/messages';
 import { maybeRecordHistory } from '../support/record-history';
@@ -79,11 +78,11 @@ test('a plain turn: one update, at most 12 events, no search-attribute write; a 
     // search-attribute write) — not even for the fingerprint of a keyed input.
     const all = (await handle.fetchHistory()).events ?? [];
     expect(all.find((e) => e.workflowTaskCompletedEventAttributes)?.workflowTaskCompletedEventAttributes?.workerVersion?.buildId).toMatch(
-      /^livecontext-changes-v3@\d+\.\d+\.\d+.*\+[0-9a-f]{64}$/,
+      /^livecontext-changes-v4@\d+\.\d+\.\d+.*\+[0-9a-f]{64}$/,
     );
     expect(patchesOf(all)).toEqual([]);
     expect(all.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.TemporalChangeVersion)).toHaveLength(0);
-    await maybeRecordHistory(handle, 'run-changes_v3.json'); // run-changes_v1/v2.json: recorded before the build mark
+    await maybeRecordHistory(handle, 'run-changes_v4.json'); // run-changes_v1/v2.json: recorded before the build mark, _v3 with level 3
   });
 });
 
@@ -95,7 +94,7 @@ function patchesOf(events: Event[]): string[] {
   });
 }
 
-test("a worker with a build ID of the user's own: the run asks once for all the changes its code has, then per later change", async () => {
+test("a worker with a build ID of the user's own: the run asks once, with one marker, for all the changes its code has", async () => {
   await withWorker({ taskQueue: `${taskQueue}-own-build`, workerOptions: { buildId: 'my-agents-build-7' } }, async () => {
     const own = new AgentClient(t.client, `${taskQueue}-own-build`);
     const agentId = uniqueId('own-build');
@@ -105,7 +104,9 @@ test("a worker with a build ID of the user's own: the run asks once for all the 
     await own.stop(agentId);
     await handle.result();
     const all = (await handle.fetchHistory()).events ?? [];
-    expect(patchesOf(all)).toEqual(['run-changes-v2', IDEMPOTENCY_PRINTS_CHANGE]);
-    expect(all.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.TemporalChangeVersion)).toHaveLength(2);
+    // One marker for every change (a keyed input's fingerprint included), and its one TemporalChangeVersion write.
+    expect(patchesOf(all)).toEqual(['run-changes-v4']);
+    expect(all.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.TemporalChangeVersion)).toHaveLength(1);
+    await maybeRecordHistory(handle, 'run-changes-own-build_v1.json');
   });
 });

@@ -7,7 +7,8 @@
  * only by calls whose outcome is unknown is listed `WaitingResolution` (it rests as for an approval, but
  * `resolve` moves it on, not `approve`). Since LISTED_AT_START_CHANGE a write that would only repeat what
  * the run started listed with (a new agent started `WaitingInput`, a run continued as new at rest) is
- * left out. The `state` query is always exact.
+ * left out. Since TAKEN_INPUT_LISTING_CHANGE the turn's first step (the input taken) counts as the wake,
+ * not the loop's rest before it. The `state` query is always exact.
  */
 import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { type Agent, AgentRunState, restLabel } from '../../agent/index';
@@ -17,12 +18,24 @@ import { LAZY_WORKING_PATCH, LISTED_AT_START_CHANGE } from '../run-changes';
 /** The change that lists an agent waiting only on unknown outcomes as `WaitingResolution` (before: `WaitingApproval`). */
 export const LISTED_RESOLUTION_CHANGE = 'listed-waiting-resolution';
 
+/**
+ * The change that lists an agent from the input it takes, not from the loop's rest: an input can reach the
+ * run in one activation with the jobs of the task before it, which the agent then takes without resting.
+ * The SDK does so when a worker without the run in its cache picks up an update that follows a task that
+ * wrote nothing (it runs the two tasks as one), and splits them again when the run is replayed: so the
+ * listing must come out the same either way (the turn's first step is the wake; until its first write the
+ * run is taken to be listed as it started), or the replay of the run fails.
+ */
+export const TAKEN_INPUT_LISTING_CHANGE = 'listing-from-taken-input';
+
 export function searchAttributePublisher(agent: Agent, changed: (change: string) => boolean) {
   const listed = workflowInfo().typedSearchAttributes;
   const enabled = listed.get(MODEL_ATTRIBUTE) !== undefined;
   /** What the run was started listed as (a new agent: by its client; a continued run: as its previous run left it). */
   const atStart = [listed.get(RUN_STATE_ATTRIBUTE), listed.get(MODEL_ATTRIBUTE), listed.get(PROVIDER_ATTRIBUTE)].join('|');
-  let runState = 'Working';
+  // Asked at the run's first activation, by agents that are listed only (a marker, if any, goes with the first task).
+  const byTakenInput = enabled && changed(TAKEN_INPUT_LISTING_CHANGE);
+  let runState = (byTakenInput && listed.get(RUN_STATE_ATTRIBUTE)) || 'Working';
   let last = '';
   let lazy = false; // woken by input, not yet listed Working
   return {
@@ -33,6 +46,8 @@ export function searchAttributePublisher(agent: Agent, changed: (change: string)
     },
     /** After a step that made progress: listed Working once the turn is past its first model call. */
     progressed() {
+      // The step took the turn's input: woken by it, whether the loop rested before it or the input came with earlier jobs.
+      if (byTakenInput && agent.runState === AgentRunState.PendingInput) lazy = changed(LAZY_WORKING_PATCH);
       if (lazy && agent.runState !== AgentRunState.WaitingInput && agent.runState !== AgentRunState.PendingInput) {
         lazy = false;
         this.publish('Working');
