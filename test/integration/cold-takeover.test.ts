@@ -6,12 +6,14 @@
  * either way, or every later replay of the run fails with a nondeterminism error (the chaos suite found
  * it: a tool turn was listed `Working` in the replay and not when it ran). An agent started by the release
  * before (change level 3) is taken over so by this code: its replays take level 3's changes, and the merged
- * activation those of this worker's level. The recorded histories replay.
+ * activation those of this worker's level. The same goes for an input that follows a turn's answer written
+ * by a task with nothing else in it. The recorded histories replay.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { temporal } from '@temporalio/proto';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { livecontextBuildId } from '../../worker/build-id';
 import { RUN_STATE_ATTRIBUTE } from '../../workflows/messages';
@@ -74,6 +76,23 @@ async function coldTakeover(o: { startedBy?: { code: string }; recordAs: string 
     await eventually(async () => (await handle.describe()).typedSearchAttributes.get(RUN_STATE_ATTRIBUTE) === 'Working', 30_000, 'listed Working');
     await expect(turn).resolves.toMatchObject({ status: 'answered', inputSeq: 1 });
     await expect(t.agents.ask(agentId, 'hello')).resolves.toMatchObject({ status: 'answered', inputSeq: 2 });
+    // A plain turn by signal, which nobody waits on: the task that takes its answer writes nothing either.
+    await t.agents.signal(agentId, 'hello again');
+    await eventually(async () => (await t.agents.finishedTurn(agentId, 3))?.status === 'answered', 30_000, 'the signalled turn answered');
+  });
+  const kinds = ((await handle.fetchHistory()).events ?? []).slice(-4).map((e) => temporal.api.enums.v1.EventType[e.eventType ?? 0]);
+  expect(kinds).toEqual([
+    'EVENT_TYPE_ACTIVITY_TASK_COMPLETED',
+    'EVENT_TYPE_WORKFLOW_TASK_SCHEDULED',
+    'EVENT_TYPE_WORKFLOW_TASK_STARTED',
+    'EVENT_TYPE_WORKFLOW_TASK_COMPLETED',
+  ]);
+
+  // The next input, on another worker: it runs the answer's task and the input's update as one activation.
+  await withWorker({ taskQueue, workspaceRoot }, async () => {
+    const turn = t.agents.ask(agentId, 'wait 1');
+    await eventually(async () => (await handle.describe()).typedSearchAttributes.get(RUN_STATE_ATTRIBUTE) === 'Working', 30_000, 'listed Working again');
+    await expect(turn).resolves.toMatchObject({ status: 'answered', inputSeq: 4 });
     await t.agents.stop(agentId);
     await handle.result();
   });
