@@ -9,14 +9,14 @@
  * activation those of this worker's level. The same goes for an input that follows a turn's answer written
  * by a task with nothing else in it. The recorded histories replay.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, symlinkSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
-import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import { livecontextBuildId } from '../../worker/build-id';
 import { RUN_STATE_ATTRIBUTE } from '../../workflows/messages';
+import { bundleOfCommit, hasCommit } from '../support/older-code';
 import { maybeRecordHistory } from '../support/record-history';
 import { eventually, uniqueId, withWorker, workflowBundle } from '../support/temporal';
 import { useTestConnection } from '../support/test-connection';
@@ -27,33 +27,19 @@ const { t, taskQueue } = useTestConnection('cold-takeover');
 
 /** The last commit of change level 3 (workflows/changes-mark.ts). */
 const LEVEL_3 = '419d09f';
-const repo = path.resolve(__dirname, '../..');
-const hasCommit = (() => {
-  try {
-    execFileSync('git', ['-C', repo, 'cat-file', '-e', `${LEVEL_3}^{commit}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-if (!hasCommit)
-  console.warn(`cold-takeover: the level-3 case skipped, commit ${LEVEL_3} is not in this checkout's git history (a shallow clone or a package).`);
 
 test("an agent's first input on a worker that did not run its start: the run replays, and its tool turn is listed Working", async () => {
   await coldTakeover({ recordAs: 'cold-takeover_v1.json' });
 });
 
-(hasCommit ? test : test.skip)('an agent started by a level-3 worker, its first input on a worker of this code: the run replays', async () => {
-  const old = mkdtempSync(path.join(tmpdir(), 'lc-level-3-'));
-  execFileSync('bash', ['-c', `git -C "${repo}" archive ${LEVEL_3} agent workflows common activities | tar -x -C "${old}"`]);
-  symlinkSync(path.join(repo, 'node_modules'), path.join(old, 'node_modules'));
-  const bundle = await bundleWorkflowCode({
-    workflowsPath: path.join(old, 'workflows/index.ts'),
-    logger: { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} } as never,
-  });
-  expect(livecontextBuildId({ code: bundle.code })).toMatch(/^livecontext-changes-v3@/);
-  await coldTakeover({ startedBy: { code: bundle.code }, recordAs: 'cold-takeover-level3_v1.json' });
-});
+(hasCommit(LEVEL_3, 'cold-takeover') ? test : test.skip)(
+  'an agent started by a level-3 worker, its first input on a worker of this code: the run replays',
+  async () => {
+    const bundle = await bundleOfCommit(LEVEL_3);
+    expect(livecontextBuildId({ code: bundle.code })).toMatch(/^livecontext-changes-v3@/);
+    await coldTakeover({ startedBy: { code: bundle.code }, recordAs: 'cold-takeover-level3_v1.json' });
+  },
+);
 
 async function coldTakeover(o: { startedBy?: { code: string }; recordAs: string }): Promise<void> {
   const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-ws-'));
