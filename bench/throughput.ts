@@ -8,7 +8,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type CpuPerUnit, startCpuMeter } from './cpu-meter';
+import { type CpuPerUnit, startCpuMeter, untilServerQuiet } from './cpu-meter';
 import { frontendRequests, requestsPer } from './server-requests';
 import {
   type Bench,
@@ -29,10 +29,16 @@ import { type WorkerProcess, spawnWorker, stopGracefully } from './worker-spawn'
 const AGENTS = 100;
 const TURNS = 10;
 /**
- * Rounds of the three sides, interleaved, each round starting one side later than the one before (so no side
- * always follows the same one); each side's best round is its figure (this machine is shared, and noisy).
+ * Rounds of the three sides, interleaved, in the orders below: each side comes right after two different
+ * sides (rotating the order alone kept its cycle: each side always came right after the same
+ * other one); each side's best round is its figure (this machine is shared, and noisy).
  */
 const ROUNDS = 3;
+const ORDERS = [
+  [0, 1, 2],
+  [0, 2, 1],
+  [2, 1, 0],
+];
 /**
  * Before the rounds, each side runs this many agents × TURNS untimed: whichever side went first used to pay
  * its process's warm-up (V8 compiling the client's and the worker's code, shared by both sides when the
@@ -54,10 +60,16 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
     await Promise.all(all.map(start));
     await Promise.all(all.map((id) => sequentially(TURNS, (i) => ask(id, i))));
   };
-  /** Starts every workflow first (not timed), then times AGENTS × TURNS turns run concurrently. */
+  /**
+   * Starts every workflow first and waits until the dev server is quiet (not timed: the first workflow tasks
+   * the starts caused, and what the side before left the server doing, are done), then times AGENTS × TURNS
+   * turns run concurrently.
+   */
   const measure = async (side: string, start: (id: string) => Promise<unknown>, ask: (id: string, i: number) => Promise<boolean>) => {
     const all = ids(`tp-${side}`);
     await Promise.all(all.map(start));
+    const settled = await untilServerQuiet(30_000);
+    if (!settled.quiet) progress(`throughput: ${side}: the dev server was still busy after ${settled.waitedMs} ms`);
     let answered = 0;
     const meter = startCpuMeter(workerPids[side === 'baseline' ? 'baseline' : 'livecontext']);
     const requestsBefore = await frontendRequests(bench.metricsPort);
@@ -109,7 +121,7 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
     const rounds: Round[][] = sides.map(() => []);
     for (let round = 0; round < ROUNDS; round++) {
       for (let k = 0; k < sides.length; k++) {
-        const i = (round + k) % sides.length;
+        const i = sides.length === 3 ? ORDERS[round % ORDERS.length][k] : (round + k) % sides.length;
         const [side, start, ask] = sides[i];
         rounds[i].push(await measure(side, start, ask));
       }
@@ -124,7 +136,7 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
     return {
       figures: {
         method:
-          `each side first warmed up (${WARM_UP_AGENTS} agents × ${TURNS} turns, not measured); then ${AGENTS} workflows started first (not timed), then each runs ${TURNS} sequential ask() turns, all concurrently; turns/s = answered turns / wall time; ${ROUNDS} rounds of the three sides interleaved, each round starting with the next side, each side's best round reported; ` +
+          `each side first warmed up (${WARM_UP_AGENTS} agents × ${TURNS} turns, not measured); then ${AGENTS} workflows started first (not timed), then each runs ${TURNS} sequential ask() turns, all concurrently; turns/s = answered turns / wall time; ${ROUNDS} rounds of the three sides interleaved, in the orders ABC, ACB, CBA (each side after two different ones), each waiting after its starts until the dev server is quiet (the starts' first workflow tasks and what the side before left are not timed), each side's best round reported; ` +
           `cpuMsPerTurn = user+system CPU ms per answered turn over the timed part, mean over the rounds: this process (${separate ? 'the client' : 'client and both workers, one side at a time'}; split by thread: main JS thread, Temporal core's tokio threads, other), ` +
           `${separate ? "the side's worker process, " : ''}and the dev server (/proc/<pid>/stat)`,
         workersInProcessesOfTheirOwn: separate,
