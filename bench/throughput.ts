@@ -29,22 +29,27 @@ import { type WorkerProcess, spawnWorker, stopGracefully } from './worker-spawn'
 const AGENTS = 100;
 const TURNS = 10;
 /**
- * Rounds of the three sides, interleaved, in the orders below: each side comes right after two different
- * sides (rotating the order alone kept its cycle: each side always came right after the same
- * other one); each side's best round is its figure (this machine is shared, and noisy).
+ * Rounds of the three sides, interleaved, in the orders below (a Williams design): over the six rounds each
+ * side runs twice in each place of a round and right after each other side twice. The dev server slows as its
+ * database grows during a run, and what runs before a side can cost it: a fixed order (or rotating it, which
+ * kept each side right after the same other one) favoured one side. Each side's best round is its figure.
  */
-const ROUNDS = 3;
+const ROUNDS = 6;
 const ORDERS = [
   [0, 1, 2],
+  [1, 2, 0],
+  [2, 0, 1],
   [0, 2, 1],
+  [1, 0, 2],
   [2, 1, 0],
 ];
 /**
- * Before the rounds, each side runs this many agents × TURNS untimed: whichever side went first used to pay
- * its process's warm-up (V8 compiling the client's and the worker's code, shared by both sides when the
- * workers run in this process) — the first side's first round took ~20 % more CPU per turn than its second.
+ * Before the rounds, each side runs as many agents × TURNS untimed as a round does: whichever side went first
+ * used to pay its process's warm-up (V8 compiling the client's and the worker's code, shared by both sides
+ * when the workers run in this process; the heap growing to hold a round's agents) — with 20 agents to warm
+ * up, the first round still took 15–30 % more CPU per turn than the same side's later rounds.
  */
-const WARM_UP_AGENTS = 20;
+const WARM_UP_AGENTS = AGENTS;
 
 export async function throughput(bench: Bench): Promise<BenchResult> {
   const queues = { livecontext: uniqueId('tp-lc'), baseline: uniqueId('tp-bl') };
@@ -136,7 +141,7 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
     return {
       figures: {
         method:
-          `each side first warmed up (${WARM_UP_AGENTS} agents × ${TURNS} turns, not measured); then ${AGENTS} workflows started first (not timed), then each runs ${TURNS} sequential ask() turns, all concurrently; turns/s = answered turns / wall time; ${ROUNDS} rounds of the three sides interleaved, in the orders ABC, ACB, CBA (each side after two different ones), each waiting after its starts until the dev server is quiet (the starts' first workflow tasks and what the side before left are not timed), each side's best round reported; ` +
+          `each side first warmed up (${WARM_UP_AGENTS} agents × ${TURNS} turns, not measured); then ${AGENTS} workflows started first (not timed), then each runs ${TURNS} sequential ask() turns, all concurrently; turns/s = answered turns / wall time; ${ROUNDS} rounds of the three sides interleaved, in the orders ABC, BCA, CAB, ACB, BAC, CBA (each side twice in each place and twice right after each other side), each waiting after its starts until the dev server is quiet (the starts' first workflow tasks and what the side before left are not timed), each side's best round reported; ` +
           `cpuMsPerTurn = user+system CPU ms per answered turn over the timed part, mean over the rounds: this process (${separate ? 'the client' : 'client and both workers, one side at a time'}; split by thread: main JS thread, Temporal core's tokio threads, other), ` +
           `${separate ? "the side's worker process, " : ''}and the dev server (/proc/<pid>/stat)`,
         workersInProcessesOfTheirOwn: separate,
