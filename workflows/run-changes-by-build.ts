@@ -66,9 +66,14 @@ const RUN_CHANGES_V4 = 'run-changes-v4';
 export function runChangesByBuild(): (change: string) => boolean {
   // The first task's build ID: this worker's when it runs that task, the recorded one when it replays it.
   const level = changesOfBuildId(workflowInfo().currentBuildId);
-  if (level >= 4) return (change) => CHANGES_V4.has(change) || patched(change);
-  if (level === 3) return (change) => CHANGES_V3.has(change) || patched(change);
-  // No mark (a build ID of the user's own, an older livecontext): one marker for all of them; older runs have none.
-  if (patched(RUN_CHANGES_V4)) return (change) => CHANGES_V4.has(change) || patched(change);
+  if (level >= 4) return taking(CHANGES_V4);
+  if (level === 3) return taking(CHANGES_V3);
+  // No mark (a build ID of the user's own, a worker deployment): one marker for all of them; runs of older code have none.
+  if (patched(RUN_CHANGES_V4)) return taking(CHANGES_V4);
   return runChanges();
+}
+
+/** A run's `patched`: the changes of `level` without asking, any later one asked. */
+function taking(level: ReadonlySet<string | undefined>): (change: string) => boolean {
+  return (change) => level.has(change) || patched(change);
 }

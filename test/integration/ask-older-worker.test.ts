@@ -31,7 +31,7 @@ const updateNames = async (agentId: string) =>
     const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'lc-ws-'));
     const agentId = uniqueId('upgraded');
 
-    await withWorker({ taskQueue, workspaceRoot, workflowBundle: { code: oldBundle.code } }, async () => {
+    await withWorker({ taskQueue, workspaceRoot, workflowBundle: oldBundle }, async () => {
       await t.agents.start(agentId, { model: 'demo:offline' });
       await expect(t.agents.ask(agentId, 'one')).resolves.toMatchObject({ status: 'answered', inputSeq: 1 });
     });
