@@ -132,6 +132,10 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
       }
     }
     const [lc, leanResult, bl, followed] = rounds.map(best);
+    // Each round runs the sides back to back, so a round's ratio is free of the drift across a run (the dev
+    // server slows as its database grows); the median of the rounds' ratios is the steadier comparison.
+    const roundRatios = (side: Round[]) => side.map((r, k) => ratio(r.turnsPerSecond, rounds[2][k].turnsPerSecond) ?? 0);
+    const medianRatio = (side: Round[]) => round(median(roundRatios(side)), 2);
     const cpuRow = (figure: string, pick: (c: CpuPerUnit) => number | null | undefined, a = lc): Row => {
       const x = pick(a.cpuMsPerTurn) ?? null;
       const y = pick(bl.cpuMsPerTurn) ?? null;
@@ -141,7 +145,7 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
     return {
       figures: {
         method:
-          `each side first warmed up (${WARM_UP_AGENTS} agents × ${TURNS} turns, not measured); then ${AGENTS} workflows started first (not timed), then each runs ${TURNS} sequential ask() turns, all concurrently; turns/s = answered turns / wall time; ${ROUNDS} rounds of the three sides interleaved, in the orders ABC, BCA, CAB, ACB, BAC, CBA (each side twice in each place and twice right after each other side), each waiting after its starts until the dev server is quiet (the starts' first workflow tasks and what the side before left are not timed), each side's best round reported; ` +
+          `each side first warmed up (${WARM_UP_AGENTS} agents × ${TURNS} turns, not measured); then ${AGENTS} workflows started first (not timed), then each runs ${TURNS} sequential ask() turns, all concurrently; turns/s = answered turns / wall time; ${ROUNDS} rounds of the three sides interleaved, in the orders ABC, BCA, CAB, ACB, BAC, CBA (each side twice in each place and twice right after each other side), each waiting after its starts until the dev server is quiet (the starts' first workflow tasks and what the side before left are not timed), each side's best round reported, and the median of the rounds' ratios (a round's sides run back to back); ` +
           `cpuMsPerTurn = user+system CPU ms per answered turn over the timed part, mean over the rounds: this process (${separate ? 'the client' : 'client and both workers, one side at a time'}; split by thread: main JS thread, Temporal core's tokio threads, other), ` +
           `${separate ? "the side's worker process, " : ''}and the dev server (/proc/<pid>/stat)`,
         workersInProcessesOfTheirOwn: separate,
@@ -151,6 +155,10 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
         baseline: bl,
         ratio: ratio(lc.turnsPerSecond, bl.turnsPerSecond),
         leanRatio: ratio(leanResult.turnsPerSecond, bl.turnsPerSecond),
+        roundRatios: roundRatios(rounds[0]),
+        medianRoundRatio: medianRatio(rounds[0]),
+        leanRoundRatios: roundRatios(rounds[1]),
+        leanMedianRoundRatio: medianRatio(rounds[1]),
       },
       rows: [
         {
@@ -158,6 +166,12 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
           livecontext: lc.turnsPerSecond,
           baseline: bl.turnsPerSecond,
           ratio: ratio(lc.turnsPerSecond, bl.turnsPerSecond),
+        },
+        {
+          figure: `turns/s, median of the ${ROUNDS} rounds (ratio: median of the rounds' own ratios)`,
+          livecontext: round(median(rounds[0].map((r) => r.turnsPerSecond))),
+          baseline: round(median(rounds[2].map((r) => r.turnsPerSecond))),
+          ratio: medianRatio(rounds[0]),
         },
         {
           figure: 'turns/s, client without search attributes, answers inline',
@@ -192,6 +206,12 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
   } finally {
     await Promise.all(workers.map(stopGracefully));
   }
+}
+
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** Field by field mean of per-round CPU figures. */

@@ -77,7 +77,8 @@ import { expectWorker } from './worker-status';
 export interface AgentClientOptions {
   /**
    * Start agents with the LivecontextRunState/Model/Provider search attributes (default true): they
-   * make agents findable, at the cost of a visibility update at each turn's start and end.
+   * make agents findable. A plain turn (one model call) writes none; a turn that goes past its first
+   * model call costs two visibility updates (listed `Working`, then back at rest).
    */
   searchAttributes?: boolean;
   /**
