@@ -237,6 +237,13 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
+/** The median proper: for an even count, the mean of the middle two (percentile(xs, 50) takes the lower). */
+export function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
 export function ratio(a: number | null | undefined, b: number | null | undefined): number | null {
   return a == null || b == null || b === 0 ? null : round(a / b, 2);
 }

@@ -16,6 +16,7 @@ import {
   type Row,
   agentClient,
   baselineClient,
+  median,
   progress,
   ratio,
   round,
@@ -134,8 +135,10 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
     const [lc, leanResult, bl, followed] = rounds.map(best);
     // Each round runs the sides back to back, so a round's ratio is free of the drift across a run (the dev
     // server slows as its database grows); the median of the rounds' ratios is the steadier comparison.
-    const roundRatios = (side: Round[]) => side.map((r, k) => ratio(r.turnsPerSecond, rounds[2][k].turnsPerSecond) ?? 0);
-    const medianRatio = (side: Round[]) => round(median(roundRatios(side)), 2);
+    const [lcRoundRatios, leanRoundRatios] = [rounds[0], rounds[1]].map((side) =>
+      side.map((r, k) => ratio(r.turnsPerSecond, rounds[2][k].turnsPerSecond) ?? 0),
+    );
+    const lcMedianRatio = round(median(lcRoundRatios), 2);
     const cpuRow = (figure: string, pick: (c: CpuPerUnit) => number | null | undefined, a = lc): Row => {
       const x = pick(a.cpuMsPerTurn) ?? null;
       const y = pick(bl.cpuMsPerTurn) ?? null;
@@ -155,10 +158,10 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
         baseline: bl,
         ratio: ratio(lc.turnsPerSecond, bl.turnsPerSecond),
         leanRatio: ratio(leanResult.turnsPerSecond, bl.turnsPerSecond),
-        roundRatios: roundRatios(rounds[0]),
-        medianRoundRatio: medianRatio(rounds[0]),
-        leanRoundRatios: roundRatios(rounds[1]),
-        leanMedianRoundRatio: medianRatio(rounds[1]),
+        roundRatios: lcRoundRatios,
+        medianRoundRatio: lcMedianRatio,
+        leanRoundRatios,
+        leanMedianRoundRatio: round(median(leanRoundRatios), 2),
       },
       rows: [
         {
@@ -171,7 +174,7 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
           figure: `turns/s, median of the ${ROUNDS} rounds (ratio: median of the rounds' own ratios)`,
           livecontext: round(median(rounds[0].map((r) => r.turnsPerSecond))),
           baseline: round(median(rounds[2].map((r) => r.turnsPerSecond))),
-          ratio: medianRatio(rounds[0]),
+          ratio: lcMedianRatio,
         },
         {
           figure: 'turns/s, client without search attributes, answers inline',
@@ -206,12 +209,6 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
   } finally {
     await Promise.all(workers.map(stopGracefully));
   }
-}
-
-function median(xs: number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** Field by field mean of per-round CPU figures. */
