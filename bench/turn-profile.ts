@@ -2,7 +2,8 @@
  * Where a turn's wait goes, read from history: each turn's events (between the client's send and its
  * answer, same machine, same clock) split into the client → first workflow task, each workflow task's
  * schedule-to-start (matching) and start-to-completion (the worker, plus its report), the activity's
- * schedule-to-completion, and the update's completion → the client's answer. Medians over the turns.
+ * schedule-to-completion, and the update's completion → the client's answer. Medians and 99th percentiles
+ * over the turns.
  */
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
@@ -19,11 +20,16 @@ export interface TurnMark {
 }
 
 export interface TurnProfile {
+  turns: number;
   eventsPerTurn: number;
   workflowTasksPerTurn: number;
   activitiesPerTurn: number;
   /** Median ms of each part of a turn. */
   p50Ms: Record<string, number>;
+  /** 99th percentile ms of each part (each part's own: the slowest turns are not the same for every part). */
+  p99Ms: Record<string, number>;
+  /** How many turns have each part (a third workflow task is in a few turns only). */
+  turnsWith: Record<string, number>;
 }
 
 export async function turnProfile(client: Client, workflowId: string, marks: TurnMark[]): Promise<TurnProfile> {
@@ -56,9 +62,12 @@ export async function turnProfile(client: Client, workflowId: string, marks: Tur
   }
   const median = (xs: number[]) => (xs.length ? percentile(xs, 50) : NaN);
   return {
+    turns: marks.length,
     eventsPerTurn: median(counts.events),
     workflowTasksPerTurn: median(counts.tasks),
     activitiesPerTurn: median(counts.activities),
     p50Ms: Object.fromEntries(Object.entries(parts).map(([name, xs]) => [name, round(median(xs))])),
+    p99Ms: Object.fromEntries(Object.entries(parts).map(([name, xs]) => [name, round(percentile(xs, 99))])),
+    turnsWith: Object.fromEntries(Object.entries(parts).map(([name, xs]) => [name, xs.length])),
   };
 }
