@@ -61,13 +61,14 @@ export async function turnProfile(client: Client, workflowId: string, marks: Tur
     add('update completed → client has the answer', sentAt + ms - updateCompleted[updateCompleted.length - 1]);
   }
   const median = (xs: number[]) => (xs.length ? percentile(xs, 50) : NaN);
+  const byPart = (figure: (xs: number[]) => number) => Object.fromEntries(Object.entries(parts).map(([name, xs]) => [name, figure(xs)]));
   return {
     turns: marks.length,
     eventsPerTurn: median(counts.events),
     workflowTasksPerTurn: median(counts.tasks),
     activitiesPerTurn: median(counts.activities),
-    p50Ms: Object.fromEntries(Object.entries(parts).map(([name, xs]) => [name, round(median(xs))])),
-    p99Ms: Object.fromEntries(Object.entries(parts).map(([name, xs]) => [name, round(percentile(xs, 99))])),
-    turnsWith: Object.fromEntries(Object.entries(parts).map(([name, xs]) => [name, xs.length])),
+    p50Ms: byPart((xs) => round(median(xs))),
+    p99Ms: byPart((xs) => round(percentile(xs, 99))),
+    turnsWith: byPart((xs) => xs.length),
   };
 }
