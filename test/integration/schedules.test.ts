@@ -7,6 +7,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { workerTakesTasks } from '../../client/worker-probe';
 import { SCHEDULED_INPUT_WORKFLOW_TYPE } from '../../workflows/messages';
 import { type ChildWorker, startChildWorker } from '../support/child-worker';
 import { cli } from '../support/cli';
@@ -45,6 +46,9 @@ test('a schedule starts its agent and feeds it, across a worker SIGKILL, once pe
   await t.agents.schedules.trigger(scheduleId); // comes while no worker runs
   await new Promise((r) => setTimeout(r, 1_000));
   worker = await startChildWorker(workerEnv);
+  // As a person waits for the worker to be up: a query in the moment it takes its first tasks (the time
+  // that came while it was down) can be told that no worker took the probe's task (CI, 2026-12-06).
+  expect(await workerTakesTasks(t.client, taskQueue, 30_000)).toBe(true);
   await eventually(async () => (await answers(agentId)).length === 2, 90_000, 'the input of the time the worker was down answered');
   expect(await answers(agentId)).toEqual(['echo: Check the inbox', 'echo: Check the inbox']);
 
