@@ -7,21 +7,29 @@
  *
  * Bounded in bytes, not in agents: per agent it keeps only what the last call needed onwards (entries
  * before that are archived or left behind by compaction), and the least recently used agents go first
- * when all of them pass `maxBytes` (LIVECONTEXT_ENTRY_CACHE_MB, default 64).
+ * when all of them pass `maxBytes` (LIVECONTEXT_ENTRY_CACHE_MB, default 64) — except an agent whose model
+ * calls are local activities, held for ENTRY_HOLD_MS after each (such a call cannot query what it lacks;
+ * its workflow, cached on this worker, holds the same entries meanwhile).
  */
 import { isDeepStrictEqual } from 'node:util';
+import { ApplicationFailure } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
 import { type HistoryEntry, entryBytes } from '../agent/index';
-import type { EntryFeed } from '../workflows/entry-feed';
+import { ENTRY_HOLD_MS, type EntryFeed } from '../workflows/entry-feed';
 import { entriesQuery } from '../workflows/messages';
 
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+
+/** A local model call's entries were not all in this worker's cache (its workflow then hands over the whole run). */
+export const ENTRIES_NOT_CACHED = 'EntriesNotCached';
 
 interface Cached {
   runId: string;
   /** Consecutive entries, in seq order. */
   entries: HistoryEntry[];
   bytes: number;
+  /** Kept until then whatever the size bound: the agent calls its model locally (see EntryFeed.hold). */
+  heldUntil?: number;
 }
 
 export class EntryCache {
@@ -62,6 +70,8 @@ export class EntryCache {
     } else {
       return;
     }
+    if (feed.hold) next.heldUntil = Date.now() + ENTRY_HOLD_MS;
+    else if (cached?.heldUntil !== undefined) next.heldUntil = cached.heldUntil;
     this.fedEntries += taken;
     this.remember(agentId, next);
   }
@@ -70,11 +80,12 @@ export class EntryCache {
    * The agent's working entries with `afterSeq` < seq ≤ `uptoSeq`, from the cache and, for what it lacks,
    * the `entries` query. Entries at or before `afterSeq` are dropped from the cache: the next call of
    * this agent starts there or later. A page that starts later than asked (those entries are archived)
-   * is returned as it is: the caller reads the archive for them.
+   * is returned as it is: the caller reads the archive for them. `local`: the caller is a local activity
+   * of the agent's own workflow task, which a query would wait for: what is not cached is an error.
    */
-  async range(client: Client, agentId: string, runId: string, afterSeq: number, uptoSeq: number): Promise<HistoryEntry[]> {
+  async range(client: Client, agentId: string, runId: string, afterSeq: number, uptoSeq: number, local = false): Promise<HistoryEntry[]> {
     const handle = client.workflow.getHandle(agentId, runId);
-    const carried = await this.carried(handle, agentId, runId);
+    const carried = await this.carried(handle, agentId, runId, local);
     // What is cached must start at or before the range: otherwise start over from the query.
     let entries = carried.entries.length && carried.entries[0].seq > afterSeq + 1 ? [] : carried.entries;
     let bytes = entries.length ? carried.bytes : 0;
@@ -85,6 +96,13 @@ export class EntryCache {
       entries = entries.slice(dropped);
     }
     let fetchAfter = entries.length ? entries[entries.length - 1].seq : afterSeq;
+    if (local && fetchAfter < uptoSeq) {
+      this.remember(agentId, carried);
+      throw ApplicationFailure.nonRetryable(
+        `This worker's entry cache lacks entries ${fetchAfter + 1}–${uptoSeq} of agent "${agentId}" for a local model call; the next call hands them over again.`,
+        ENTRIES_NOT_CACHED,
+      );
+    }
     while (fetchAfter < uptoSeq) {
       const page = await handle.query(entriesQuery, { afterSeq: fetchAfter, uptoSeq });
       this.fetchedEntries += page.entries.length;
@@ -98,7 +116,7 @@ export class EntryCache {
       if (page.entries.length === 0 || page.nextAfterSeq === null) break;
       fetchAfter = page.nextAfterSeq;
     }
-    this.remember(agentId, { runId, entries, bytes });
+    this.remember(agentId, { runId, entries, bytes, ...(carried.heldUntil !== undefined ? { heldUntil: carried.heldUntil } : {}) });
     return entries.filter((e) => e.seq <= uptoSeq);
   }
 
@@ -107,9 +125,10 @@ export class EntryCache {
     this.forget(agentId);
     this.byAgent.set(agentId, cached);
     this.totalBytes += cached.bytes;
-    for (const [id] of this.byAgent) {
+    const now = Date.now();
+    for (const [id, held] of this.byAgent) {
       if (this.totalBytes <= this.maxBytes || id === agentId) break;
-      this.forget(id);
+      if (held.heldUntil === undefined || held.heldUntil <= now) this.forget(id);
     }
   }
 
@@ -127,11 +146,12 @@ export class EntryCache {
    * the newest cached entry — its sequence number and timestamp included — with the run's tells them apart
    * (by value: a carried entry was parsed again, so its keys may come in another order).
    */
-  private async carried(handle: ReturnType<Client['workflow']['getHandle']>, agentId: string, runId: string): Promise<Cached> {
+  private async carried(handle: ReturnType<Client['workflow']['getHandle']>, agentId: string, runId: string, local: boolean): Promise<Cached> {
     const none: Cached = { runId, entries: [], bytes: 0 };
     const cached = this.forget(agentId);
     if (!cached?.entries.length) return none;
     if (cached.runId === runId) return cached;
+    if (local) return none; // a local call's run hands over its entries before the call (see EntryFeed.hold)
     const last = cached.entries[cached.entries.length - 1];
     const page = await handle.query(entriesQuery, { afterSeq: last.seq - 1, uptoSeq: last.seq });
     this.fetchedEntries += page.entries.length;

@@ -20,7 +20,15 @@ export interface EntryFeed {
   /** Seq of the entry before `entries[0]`: the cache takes them only when it ends exactly there. */
   afterSeq: number;
   entries: HistoryEntry[];
+  /** For a local call: the cache keeps this agent's entries for at least ENTRY_HOLD_MS (see beforeModelCall). */
+  hold?: boolean;
 }
+
+/**
+ * How long the worker's entry cache keeps an agent's entries after a feed for a local call, whatever its
+ * size bound. The workflow sends the whole run again once its last such feed is half this old.
+ */
+export const ENTRY_HOLD_MS = 10 * 60_000;
 
 export interface EntryFeedSinks extends Sinks {
   [ENTRY_FEED_SINK]: { appended(feed: EntryFeed): void };
@@ -42,38 +50,48 @@ export function entryFeed(entries: () => readonly HistoryEntry[]) {
   // only: what came after (that call's output, tool results, the input that ended the run) was never fed.
   // So the first feed starts at the newest model output it carried; the cache takes the part it lacks.
   let fedUpTo = continuedFromExecutionRunId ? beforeNewestOutput(entries()) : lastSeq();
+  /** Workflow time of this instance's last feed for a local call (none yet: the cache may hold nothing of this run). */
+  let heldAt: number | undefined;
+  const send = (afterSeq: number, fresh: HistoryEntry[], hold: boolean) =>
+    sink.appended({
+      runId,
+      ...(continuedFromExecutionRunId ? { continuedFromRunId: continuedFromExecutionRunId } : {}),
+      afterSeq,
+      entries: fresh,
+      ...(hold ? { hold } : {}),
+    });
   return {
     /**
-     * `whole`: a local model call runs inside this run's workflow task, so an `entries` query it sent would
-     * wait for that very task to end: the feed then hands over all the run's entries (afterSeq 0), which the
-     * cache takes whatever it held (evicted, another worker before, a replay).
+     * `local`: a local model call runs inside this run's workflow task, so an `entries` query it sent would
+     * wait for that very task to end: the cache must hold every entry the call reads. The first such feed
+     * of this workflow instance (a start, a replay: the cache may hold nothing of the run) hands over all
+     * the run's entries (afterSeq 0), which the cache takes whatever it held; later ones only what is new,
+     * as for a regular call, while the cache holds the agent (ENTRY_HOLD_MS, renewed by each such feed).
+     * Sending the whole run every time cost each local call time in proportion to the agent's working set
+     * (~4 ms at 1,200 entries: the copy between the threads and the cache's size count).
      */
-    beforeModelCall(whole = false): void {
+    beforeModelCall(local = false): void {
       const all = entries();
       const upTo = all.length ? all[all.length - 1].seq : 0;
-      if (whole && !workflowInfo().unsafe.isReplaying) {
-        sink.appended({
-          runId,
-          ...(continuedFromExecutionRunId ? { continuedFromRunId: continuedFromExecutionRunId } : {}),
-          afterSeq: 0,
-          entries: all.slice(),
-        });
+      if (workflowInfo().unsafe.isReplaying) {
         fedUpTo = upTo;
         return;
       }
-      if (upTo === fedUpTo) return;
-      if (!workflowInfo().unsafe.isReplaying) {
+      const now = Date.now();
+      if (local && (heldAt === undefined || now - heldAt >= ENTRY_HOLD_MS / 2)) {
+        send(0, all.slice(), true);
+      } else if (upTo !== fedUpTo || local) {
         // Entries are in seq order: the fresh ones are a tail, found from the end.
         let i = all.length;
         while (i > 0 && all[i - 1].seq > fedUpTo) i--;
-        sink.appended({
-          runId,
-          ...(continuedFromExecutionRunId ? { continuedFromRunId: continuedFromExecutionRunId } : {}),
-          afterSeq: fedUpTo,
-          entries: all.slice(i),
-        });
+        send(fedUpTo, all.slice(i), local);
       }
+      if (local) heldAt = now;
       fedUpTo = upTo;
+    },
+    /** A local call failed: the next one hands over the whole run again (whatever the cache lacked). */
+    resendWhole(): void {
+      heldAt = undefined;
     },
   };
 }

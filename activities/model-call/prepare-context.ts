@@ -74,7 +74,7 @@ export async function knownEntries(
   ctx: Context,
   input: Pick<CallModelInput, 'agentId' | 'runId' | 'uptoSeq' | 'model' | 'contextWindow' | 'archive'>,
 ): Promise<{ known: HistoryEntry[]; base?: SegmentBefore; segments?: number }> {
-  const working = await deps.entries.range(ctx.client, input.agentId, input.runId, input.archive?.throughSeq ?? 0, input.uptoSeq);
+  const working = await deps.entries.range(ctx.client, input.agentId, input.runId, input.archive?.throughSeq ?? 0, input.uptoSeq, ctx.info.isLocal);
   const asked = input.archive;
   if (!asked) return { known: working };
   // A call by reference (no `segments`) reads the index; one that names its segments only when it needs more or a rewind's.

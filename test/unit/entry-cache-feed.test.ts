@@ -92,3 +92,22 @@ test('the cache is bounded in bytes: it keeps what the last call needed on, and 
   expect(seqs(await cache.range(nowhere, 'a', 'r', 6, 10))).toEqual([7, 8, 9, 10]);
   await expect(nowhere.connection.withDeadline(Date.now() + 500, () => cache.range(nowhere, 'b', 'r', 0, 10))).rejects.toThrow();
 });
+
+test('an agent whose model calls are local is held past the bound, and a local call never queries what the cache lacks', async () => {
+  const big = (from: number, to: number) => entries(from, to, 'y'.repeat(1000));
+  const bytesOf = (list: HistoryEntry[]) => list.reduce((n, e) => n + JSON.stringify(e).length, 0);
+  const cache = new EntryCache(bytesOf(big(1, 15)));
+  // `a` calls its model locally: fed whole once, then only what is new, and held whatever the bound.
+  cache.feed('a', { runId: 'r', afterSeq: 0, entries: big(1, 10), hold: true });
+  cache.feed('b', { runId: 'r', afterSeq: 0, entries: big(1, 10) });
+  cache.feed('a', { runId: 'r', afterSeq: 10, entries: big(11, 12), hold: true });
+  cache.feed('c', { runId: 'r', afterSeq: 0, entries: big(1, 10) });
+  // Over the bound: `b` went (least recently used), `a` is held although it is now the oldest.
+  expect(seqs(await cache.range(nowhere, 'a', 'r', 0, 12, true))).toEqual(seqs(big(1, 12)));
+  await expect(nowhere.connection.withDeadline(Date.now() + 500, () => cache.range(nowhere, 'b', 'r', 0, 10))).rejects.toThrow();
+  // A local call whose entries are not all cached fails at once, saying so (a query would wait for its own task).
+  await expect(cache.range(nowhere, 'a', 'r', 0, 14, true)).rejects.toMatchObject({ type: 'EntriesNotCached', nonRetryable: true });
+  await expect(cache.range(nowhere, 'd', 'r', 0, 3, true)).rejects.toThrow(/lacks entries 1–3 of agent "d"/);
+  // What was cached for `a` is still there after the refusal.
+  expect(seqs(await cache.range(nowhere, 'a', 'r', 0, 12, true))).toEqual(seqs(big(1, 12)));
+});

@@ -78,6 +78,7 @@ export function stepDeps(agent: Agent, changed: (change: string) => boolean, wai
           ? await local.callModel.executeWithOptions({ ...LOCAL_MODEL_ACTIVITY_OPTIONS, summary: options.summary }, [...args])
           : await callModel.executeWithOptions(options, [...args]);
       } catch (err) {
+        if (isLocal) feed.resendWhole(); // whatever failed, the worker's cache may lack some of the run's entries
         if (isCancellation(err)) throw new InfrastructureError(STEP_CANCELLED, 'The model call was cancelled.');
         if (!isRoutable(err) || !changed(MODEL_ROUTING_CHANGE)) throw modelCallFailure(err, MODEL_ATTEMPTS);
         // The worker that took it lacks the provider's key; one polling the provider's queue has it.
@@ -109,6 +110,7 @@ export function stepDeps(agent: Agent, changed: (change: string) => boolean, wai
           : await compactContext.executeWithOptions(options, [input]);
         return decoded(summary, `a compaction by ${request.model}`);
       } catch (err) {
+        if (isLocal) feed.resendWhole();
         if (isCancellation(err)) throw new InfrastructureError(STEP_CANCELLED, 'The compaction was cancelled.');
         throw modelCallFailure(err, MODEL_ATTEMPTS);
       }
