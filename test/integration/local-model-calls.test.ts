@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { temporal } from '@temporalio/proto';
+import { EntryCache } from '../../activities/entry-cache';
 import { defineTool } from '../../activities/index';
 import { LOCAL_MODEL_CALL_CHANGE } from '../../workflows/activity-options';
 import { useProviderServers } from '../support/provider-servers';
@@ -34,6 +35,28 @@ const noteTool = defineTool({
   description: 'Notes a thing.',
   parameters: z.object({ text: z.string() }),
   execute: ({ text }) => `noted ${text}`,
+});
+
+test("a local agent hands the worker's entry cache its whole working set once, then only what is new, and is held there", async () => {
+  const feeds = jest.spyOn(EntryCache.prototype, 'feed');
+  try {
+    await withWorker({ taskQueue, models: p.models() }, async () => {
+      const agentId = uniqueId('local-feeds');
+      await t.agents.start(agentId, { model: OPENAI, modelCalls: 'local' });
+      for (let i = 1; i <= 4; i++) {
+        p.openai.enqueue({ kind: 'stream', text: `Answer ${i}.` });
+        await expect(t.agents.ask(agentId, `question ${i}`)).resolves.toMatchObject({ status: 'answered', answer: { contents: [`Answer ${i}.`] } });
+      }
+      const mine = feeds.mock.calls.filter(([id]) => id === agentId).map(([, feed]) => feed);
+      expect(mine).toHaveLength(4);
+      expect(mine.every((f) => f.hold === true)).toBe(true);
+      expect(mine[0].afterSeq).toBe(0);
+      // Each later call: the previous answer and the new input, after what the cache already ends with.
+      for (const [i, feed] of mine.entries()) if (i > 0) expect(feed).toMatchObject({ afterSeq: mine[i - 1].entries.at(-1)!.seq, entries: [{}, {}] });
+    });
+  } finally {
+    feeds.mockRestore();
+  }
 });
 
 test('a plain turn with local model calls is one workflow task with no activity task; a tool turn runs its tool as an activity', async () => {
