@@ -21,7 +21,7 @@ import { entriesQuery } from '../workflows/messages';
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 
 /** A local model call's entries were not all in this worker's cache (its workflow then hands over the whole run). */
-export const ENTRIES_NOT_CACHED = 'EntriesNotCached';
+const ENTRIES_NOT_CACHED = 'EntriesNotCached';
 
 interface Cached {
   runId: string;
@@ -70,8 +70,7 @@ export class EntryCache {
     } else {
       return;
     }
-    if (feed.hold) next.heldUntil = Date.now() + ENTRY_HOLD_MS;
-    else if (cached?.heldUntil !== undefined) next.heldUntil = cached.heldUntil;
+    next.heldUntil = feed.hold ? Date.now() + ENTRY_HOLD_MS : cached?.heldUntil;
     this.fedEntries += taken;
     this.remember(agentId, next);
   }
@@ -116,7 +115,7 @@ export class EntryCache {
       if (page.entries.length === 0 || page.nextAfterSeq === null) break;
       fetchAfter = page.nextAfterSeq;
     }
-    this.remember(agentId, { runId, entries, bytes, ...(carried.heldUntil !== undefined ? { heldUntil: carried.heldUntil } : {}) });
+    this.remember(agentId, { runId, entries, bytes, heldUntil: carried.heldUntil });
     return entries.filter((e) => e.seq <= uptoSeq);
   }
 
@@ -125,6 +124,7 @@ export class EntryCache {
     this.forget(agentId);
     this.byAgent.set(agentId, cached);
     this.totalBytes += cached.bytes;
+    if (this.totalBytes <= this.maxBytes) return;
     const now = Date.now();
     for (const [id, held] of this.byAgent) {
       if (this.totalBytes <= this.maxBytes || id === agentId) break;
