@@ -54,8 +54,9 @@ export class AgentCalls {
    * Queries retried briefly while a run has just started (continue-as-new, reset) and has no workflow
    * task yet: a moment in which the agent exists but cannot answer. With the worker check, a query
    * without an answer in QUICK_ANSWER_MS has the client probe the queue (worker-probe.ts): when no worker
-   * takes the probe's task within a second and none holds the agent's own workflow task, it fails with
-   * NoWorkerError (its worker was killed a moment ago, and Temporal still lists its pollers); when one
+   * takes the probe's task within a second (a few more when one worked on the agent just before) and none
+   * holds the agent's own workflow task, it fails with NoWorkerError (its worker was killed a moment ago,
+   * and Temporal still lists its pollers); when one
    * does, the worker is alive and busy (a long workflow task, a long replay) and the query is waited for,
    * asked again every QUERY_ANSWER_MS for up to BUSY_QUERY_PATIENCE_MS.
    */

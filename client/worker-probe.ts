@@ -10,6 +10,8 @@
  * worker's polls ended with its connection: the task waits, and the probe says no worker took it.
  * A worker with every workflow task slot taken does not poll; it still polls again as each task ends, so
  * when the task was not taken in time, a poll the server saw since the probe started counts as alive too.
+ * A busy worker may also not take a task from the shared queue for a second or more (its polls go to the
+ * work it has); workerServes, below, looks at the agent's own history for that.
  */
 import type { Client } from '@temporalio/client';
 import { polledSince, timestampMs } from '../common/task-queue-pollers';
@@ -19,6 +21,12 @@ import { startWorkerInfo } from './worker-info';
 const SHARED_RUN_MS = 1_000;
 /** Temporal's PendingWorkflowTaskState.STARTED (its protos are not our dependency). */
 const WORKFLOW_TASK_STARTED = 2;
+/**
+ * A worker that worked on the agent this shortly before a probe found none may be stalled, or being
+ * replaced (a rolling restart), rather than killed: it is given LONGER_LOOK_MS more before it is called gone.
+ */
+const RECENT_WORK_MS = 5_000;
+const LONGER_LOOK_MS = 3_000;
 
 /**
  * True once a worker took the probe's workflow task (or the probe run ended, answered); false if none
@@ -26,12 +34,17 @@ const WORKFLOW_TASK_STARTED = 2;
  * so callers probe only when an agent did not answer at once.
  */
 export async function workerTakesTasks(client: Client, taskQueue: string, waitMs = 800, signal?: AbortSignal): Promise<boolean> {
+  return (await probeQueue(client, taskQueue, waitMs, signal)).taken;
+}
+
+/** workerTakesTasks, with the server's start time of the probe's run (0 when unknown) to compare history with. */
+async function probeQueue(client: Client, taskQueue: string, waitMs = 800, signal?: AbortSignal): Promise<{ taken: boolean; startedMs: number }> {
   const asked = Date.now();
   const deadline = asked + waitMs;
   let handle = await startWorkerInfo(client, taskQueue);
   let replaced = false;
   for (;;) {
-    if (signal?.aborted) return true; // the caller has its answer: whatever the probe would say no longer matters
+    if (signal?.aborted) return { taken: true, startedMs: 0 }; // the caller has its answer: whatever the probe would say no longer matters
     const { status, raw } = await handle.describe();
     // A run an earlier probe started (not one started a moment ago, which this probe shares) may have been
     // taken by a worker killed since, and would prove it alive: that run is replaced by a new one, once.
@@ -40,26 +53,27 @@ export async function workerTakesTasks(client: Client, taskQueue: string, waitMs
       replaced = true;
       continue;
     }
-    if (status.name === 'COMPLETED' || status.name === 'FAILED') return true; // only a worker ends it so
-    if (status.name === 'RUNNING' && raw.pendingWorkflowTask?.state === WORKFLOW_TASK_STARTED) return true;
+    const startedMs = timestampMs(raw.workflowExecutionInfo?.startTime);
+    if (status.name === 'COMPLETED' || status.name === 'FAILED') return { taken: true, startedMs }; // only a worker ends it so
+    if (status.name === 'RUNNING' && raw.pendingWorkflowTask?.state === WORKFLOW_TASK_STARTED) return { taken: true, startedMs };
     // Past the start and its first task's scheduling, a task was taken and completed.
-    if (status.name === 'RUNNING' && Number(raw.workflowExecutionInfo?.historyLength?.toString() ?? 0) > 2) return true;
-    if (Date.now() >= deadline) {
-      const startedMs = timestampMs(raw.workflowExecutionInfo?.startTime);
-      return startedMs > 0 && polledSince(client, client.options.namespace, taskQueue, startedMs);
-    }
+    if (status.name === 'RUNNING' && Number(raw.workflowExecutionInfo?.historyLength?.toString() ?? 0) > 2) return { taken: true, startedMs };
+    if (Date.now() >= deadline) return { taken: startedMs > 0 && (await polledSince(client, client.options.namespace, taskQueue, startedMs)), startedMs };
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
-/** Where a workflow's tasks stood at a moment: whether a worker held one, and how long its history was. */
+/** Where a workflow's tasks stood at a moment: its run, whether a worker held a task, how long its history was. */
 export interface WorkflowTaskMark {
+  runId: string;
   held: boolean;
   historyLength: number;
 }
 
-/** Temporal's EventType.WORKFLOW_TASK_COMPLETED (its protos are not our dependency). */
+/** Temporal's EventType and ContinueAsNewInitiator values (its protos are not our dependency). */
+const WORKFLOW_EXECUTION_STARTED = 1;
 const WORKFLOW_TASK_COMPLETED = 7;
+const CONTINUED_BY_WORKFLOW = 1;
 /** At most this many of the newest events are read to find a completed workflow task. */
 const NEWEST_EVENTS_READ = 100;
 
@@ -71,8 +85,12 @@ const NEWEST_EVENTS_READ = 100;
  * worker's task stays held too, but only until its timeout (10 s by default).
  */
 export async function markWorkflowTasks(client: Client, workflowId: string): Promise<WorkflowTaskMark> {
-  const { raw } = await client.workflow.getHandle(workflowId).describe();
-  return { held: raw.pendingWorkflowTask?.state === WORKFLOW_TASK_STARTED, historyLength: Number(raw.workflowExecutionInfo?.historyLength?.toString() ?? 0) };
+  const { raw, runId } = await client.workflow.getHandle(workflowId).describe();
+  return {
+    runId,
+    held: raw.pendingWorkflowTask?.state === WORKFLOW_TASK_STARTED,
+    historyLength: Number(raw.workflowExecutionInfo?.historyLength?.toString() ?? 0),
+  };
 }
 
 /**
@@ -80,31 +98,60 @@ export async function markWorkflowTasks(client: Client, workflowId: string): Pro
  * A worker busy with a burst of that workflow's updates moves from one short task to the next, between
  * which it holds none, and under load may not poll the queue for a second: a task it completed since the
  * mark is the sign of life that one look at the pending task can miss. Only a worker completes a task
- * (signals and timers add events without one), so a killed worker's agent shows none.
+ * (signals and timers add events without one), so a killed worker's agent shows none. A run other than
+ * the marked one means the agent moved to a new run since (a worker's continue-as-new).
  */
 export async function workflowTaskWorked(client: Client, workflowId: string, since?: WorkflowTaskMark): Promise<boolean> {
   const now = await markWorkflowTasks(client, workflowId);
-  if (now.held) return true;
+  if (now.held || (since && now.runId !== since.runId)) return true;
   const added = since ? now.historyLength - since.historyLength : 0;
   if (!since || added <= 0) return false;
+  const events = await newestEvents(client, workflowId, now.runId, Math.min(added, NEWEST_EVENTS_READ));
+  return events.some((e) => e.eventType === WORKFLOW_TASK_COMPLETED && Number(e.eventId?.toString() ?? 0) > since.historyLength);
+}
+
+/**
+ * When a worker last worked on `workflowId`'s current run, in server time (0 if not among its newest
+ * events): its newest completed workflow task, or the run's start when a worker continued it as new.
+ */
+export async function lastWorkedMs(client: Client, workflowId: string, runId?: string): Promise<number> {
+  const events = await newestEvents(client, workflowId, runId, NEWEST_EVENTS_READ);
+  const worked = events.find(
+    (e) =>
+      e.eventType === WORKFLOW_TASK_COMPLETED ||
+      (e.eventType === WORKFLOW_EXECUTION_STARTED && e.workflowExecutionStartedEventAttributes?.initiator === CONTINUED_BY_WORKFLOW),
+  );
+  return timestampMs(worked?.eventTime);
+}
+
+/** Up to `count` of a run's newest events, newest first. */
+async function newestEvents(client: Client, workflowId: string, runId: string | undefined, count: number) {
   const { history } = await client.workflowService.getWorkflowExecutionHistoryReverse({
     namespace: client.options.namespace,
-    execution: { workflowId },
-    maximumPageSize: Math.min(added, NEWEST_EVENTS_READ),
+    execution: { workflowId, runId },
+    maximumPageSize: count,
   });
-  return (history?.events ?? []).some((e) => e.eventType === WORKFLOW_TASK_COMPLETED && Number(e.eventId?.toString() ?? 0) > since.historyLength);
+  return history?.events ?? [];
 }
 
 /**
  * Whether a live worker serves `workflowId` on `taskQueue`: it takes the probe's task now
  * (workerTakesTasks) or, taking none, holds the workflow's own task or completed one while the probe ran —
  * busy with that workflow, it takes no other task (alive, a query waits for it; killed, its task times out
- * within seconds and a later look finds no worker). Undefined when the probe itself could not run.
+ * within seconds and a later look finds no worker). When none of that shows but a worker worked on the
+ * workflow within RECENT_WORK_MS before the probe, the silence is ambiguous — a worker killed a moment ago,
+ * or one stalled for a second or two (a loaded machine, a long pause), or being replaced — and the probe
+ * looks LONGER_LOOK_MS more before saying no. Undefined when the probe itself could not run.
  */
 export async function workerServes(client: Client, taskQueue: string, workflowId: string, signal?: AbortSignal): Promise<boolean | undefined> {
   const mark = markWorkflowTasks(client, workflowId).catch(() => undefined);
-  const taken = await workerTakesTasks(client, taskQueue, undefined, signal).catch(() => undefined);
-  if (taken !== false) return taken;
+  const probe = await probeQueue(client, taskQueue, undefined, signal).catch(() => undefined);
+  if (probe?.taken !== false) return probe?.taken;
   const since = await mark;
-  return since?.held || workflowTaskWorked(client, workflowId, since).catch(() => false);
+  if (since?.held || (await workflowTaskWorked(client, workflowId, since).catch(() => false))) return true;
+  const worked = await lastWorkedMs(client, workflowId, since?.runId).catch(() => 0);
+  if (!(probe.startedMs > 0 && worked > probe.startedMs - RECENT_WORK_MS)) return false;
+  const later = await workerTakesTasks(client, taskQueue, LONGER_LOOK_MS, signal).catch(() => undefined);
+  if (later !== false) return later;
+  return workflowTaskWorked(client, workflowId, since).catch(() => false);
 }

@@ -1,15 +1,17 @@
 /**
  * AgentClient's worker check: with no worker polling the agent's task queue, queries, updates and waits
  * fail at once with NoWorkerError (nothing is sent); a query to a worker that stopped a moment ago (Temporal
- * still lists it) fails with NoWorkerError once no worker takes the probe's task (worker-gone.test.ts: SIGKILL);
- * `workerCheck: false` keeps Temporal's waiting; workerInfo says
+ * still lists it) fails with NoWorkerError once no worker takes the probe's task (worker-gone.test.ts: SIGKILL),
+ * unless a worker starts within the probe's longer look (a rolling restart); `workerCheck: false` keeps Temporal's waiting; workerInfo says
  * which model providers a worker can call.
  */
+import { NativeConnection } from '@temporalio/worker';
 import { ScriptedModelProvider } from '../../activities/index';
 import { AgentClient } from '../../client/agent-client';
 import { NoWorkerError } from '../../client/worker-status';
+import { createLivecontextWorker } from '../../worker/create-worker';
 import { echoScript } from '../fixtures/scripts';
-import { uniqueId, withWorker } from '../support/temporal';
+import { testAddress, uniqueId, withWorker, workflowBundle } from '../support/temporal';
 import { useTestConnection } from '../support/test-connection';
 
 const { t, taskQueue } = useTestConnection('worker-check');
@@ -69,6 +71,26 @@ test('a worker that stopped a moment ago is still listed as polling, but takes n
   );
   expect(err).toBeInstanceOf(NoWorkerError);
   expect((err as Error).message).toContain('and no worker took a task from its task queue');
+}, 200_000);
+
+test('a worker replaced a few seconds after the last one stopped (a rolling restart): a query asked meanwhile is answered, not failed', async () => {
+  const id = uniqueId('replaced');
+  const connection = await NativeConnection.connect({ address: testAddress() });
+  try {
+    const next = await createLivecontextWorker({ workflowBundle: workflowBundle(), taskQueue, models: models(), connection });
+    await withWorker({ taskQueue, models: models() }, async () => {
+      await t.agents.start(id, { model: 'scripted:echo' });
+      await t.agents.ask(id, 'hi');
+    });
+    const agents = new AgentClient(t.client, taskQueue);
+    const state = agents.state(id);
+    // Past the moment an idle agent's killed worker is called gone (about 2 s), within the longer look a
+    // worker that worked on the agent a moment before gets (client/worker-probe.ts).
+    await new Promise((r) => setTimeout(r, 2_500));
+    await next.runUntil(async () => expect((await state).nextInputSeq).toBe(2));
+  } finally {
+    await connection.close();
+  }
 }, 200_000);
 
 test('workerCheck: false keeps Temporal’s behaviour: an update waits until a worker comes', async () => {
