@@ -74,8 +74,10 @@ export interface WorkflowTaskMark {
 const WORKFLOW_EXECUTION_STARTED = 1;
 const WORKFLOW_TASK_COMPLETED = 7;
 const CONTINUED_BY_WORKFLOW = 1;
-/** At most this many of the newest events are read to find a completed workflow task. */
+/** At most this many of the newest events are read to find a completed workflow task since a mark. */
 const NEWEST_EVENTS_READ = 100;
+/** The newest events read for a worker's last work on a run (a turn writes about 11). */
+const LAST_WORK_EVENTS_READ = 20;
 
 /**
  * Whether a worker holds a workflow task of `workflowId` now (one it took and has not completed), and the
@@ -115,7 +117,7 @@ export async function workflowTaskWorked(client: Client, workflowId: string, sin
  * events): its newest completed workflow task, or the run's start when a worker continued it as new.
  */
 export async function lastWorkedMs(client: Client, workflowId: string, runId?: string): Promise<number> {
-  const events = await newestEvents(client, workflowId, runId, NEWEST_EVENTS_READ);
+  const events = await newestEvents(client, workflowId, runId, LAST_WORK_EVENTS_READ);
   const worked = events.find(
     (e) =>
       e.eventType === WORKFLOW_TASK_COMPLETED ||
