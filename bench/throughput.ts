@@ -21,6 +21,7 @@ import {
   ratio,
   round,
   sequentially,
+  livecontextWorker,
   timed,
   uniqueId,
   withWorkers,
@@ -53,10 +54,12 @@ const ORDERS = [
 const WARM_UP_AGENTS = AGENTS;
 
 export async function throughput(bench: Bench): Promise<BenchResult> {
-  const queues = { livecontext: uniqueId('tp-lc'), baseline: uniqueId('tp-bl') };
+  // Each side has a worker of its own, so each worker holds the same number of workflows (a worker's cache
+  // grows with the rounds, and what it holds costs its garbage collector on every turn).
+  const queues = { livecontext: uniqueId('tp-lc'), lean: uniqueId('tp-lcl'), baseline: uniqueId('tp-bl') };
   const agents = agentClient(bench, queues.livecontext);
   // The same agents with the client's two trade-offs switched: what each costs, measured.
-  const lean = agentClient(bench, queues.livecontext, { searchAttributes: false, answersInline: true });
+  const lean = agentClient(bench, queues.lean, { searchAttributes: false, answersInline: true });
   const baseline = baselineClient(bench, queues.baseline);
   const ids = (prefix: string) => Array.from({ length: AGENTS }, (_, i) => uniqueId(`${prefix}-${i}`));
 
@@ -77,7 +80,7 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
     const settled = await untilServerQuiet(30_000);
     if (!settled.quiet) progress(`throughput: ${side}: the dev server was still busy after ${settled.waitedMs} ms`);
     let answered = 0;
-    const meter = startCpuMeter(workerPids[side === 'baseline' ? 'baseline' : 'livecontext']);
+    const meter = startCpuMeter(workerPids[side === 'livecontext-lean' ? 'lean' : side === 'baseline' ? 'baseline' : 'livecontext']);
     const requestsBefore = await frontendRequests(bench.metricsPort);
     const { ms } = await timed(() =>
       Promise.all(
@@ -104,7 +107,7 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
     cpuMsPerTurn: meanCpu(rounds.map((r) => r.cpuMsPerTurn)),
     roundsServerRequestsPerTurn: rounds.map((r) => r.serverRequestsPerTurn),
   });
-  const workerPids: { livecontext?: number; baseline?: number } = {};
+  const workerPids: { livecontext?: number; lean?: number; baseline?: number } = {};
   const run = async () => {
     // The three sides: the default client, the client with its trade-offs switched, the baseline.
     const sides: Array<[string, (id: string) => Promise<unknown>, (id: string, i: number) => Promise<boolean>]> = [
@@ -191,16 +194,19 @@ export async function throughput(bench: Bench): Promise<BenchResult> {
       ],
     };
   };
-  if (process.env.BENCH_THROUGHPUT_WORKER_PROCESS !== '1') return withWorkers(bench, queues, run);
+  if (process.env.BENCH_THROUGHPUT_WORKER_PROCESS !== '1') {
+    const leanWorker = await livecontextWorker(bench, queues.lean);
+    return withWorkers(bench, queues, () => leanWorker.runUntil(run()));
+  }
   // Each side's worker in a process of its own (prebuilt bundles, as the scale benchmark's).
   const dir = mkdtempSync(path.join(os.tmpdir(), 'livecontext-bench-throughput-'));
   const nodeArgs = (process.env.BENCH_THROUGHPUT_WORKER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
   const workers: WorkerProcess[] = [];
   try {
-    for (const side of ['livecontext', 'baseline'] as const) {
+    for (const side of ['livecontext', 'lean', 'baseline'] as const) {
       const codePath = path.join(dir, `${side}.js`);
-      writeFileSync(codePath, (side === 'livecontext' ? bench.livecontextBundle : bench.baselineBundle).code);
-      const w = spawnWorker(bench, side, queues[side], codePath, { nodeArgs });
+      writeFileSync(codePath, (side === 'baseline' ? bench.baselineBundle : bench.livecontextBundle).code);
+      const w = spawnWorker(bench, side === 'baseline' ? 'baseline' : 'livecontext', queues[side], codePath, { nodeArgs });
       workers.push(w);
       await w.ready;
       workerPids[side] = w.proc.pid!;
