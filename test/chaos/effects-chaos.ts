@@ -119,7 +119,8 @@ export async function runEffectsChaos(o: EffectsChaosOptions): Promise<{ report:
   };
   /** Runs `check` for one agent; what goes wrong is logged and leaves its figure short. */
   const each = async (agentId: string, check: () => Promise<void>) => {
-    await check().catch((err: Error) => log(`chaos effects: ${agentId}: ${err.message}`));
+    // The cause too: Temporal's client wraps a failed call's gRPC status as "Failed to query Workflow".
+    await check().catch((err: Error) => log(`chaos effects: ${agentId}: ${err.message}${err.cause ? ` (${String(err.cause)})` : ''}`));
   };
   const expectThat = (ok: boolean, what: string, got: unknown) => {
     if (!ok) throw new Error(`${what}; got ${JSON.stringify(got)}`);
