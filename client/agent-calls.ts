@@ -86,8 +86,10 @@ export class AgentCalls {
       }
       if (settled.ok) return settled.value;
       const err = settled.err;
-      // Our own deadline shows as CANCELLED ("Call cancelled"); the server's as DEADLINE_EXCEEDED.
-      const ownDeadline = grpcCode(err) === 1 && Date.now() >= deadline;
+      // Our own deadline shows as CANCELLED ("Call cancelled"); the server's as DEADLINE_EXCEEDED. Only the
+      // deadline and `abandon` cancel this call, and the deadline's timer can fire a few ms before the clock
+      // reads `deadline` (Node's timers count from the event loop's cached time, stale on a busy loop).
+      const ownDeadline = grpcCode(err) === 1 && !abandon.signal.aborted;
       if (!unanswered(err) && !ownDeadline) throw err;
       const queue = await this.workers.agentTaskQueue(agentId);
       this.workers.forget(queue);
