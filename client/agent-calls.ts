@@ -56,9 +56,9 @@ export class AgentCalls {
    * without an answer in QUICK_ANSWER_MS has the client probe the queue (worker-probe.ts): when no worker
    * takes the probe's task within a second (a few more when one worked on the agent just before) and none
    * holds the agent's own workflow task, it fails with NoWorkerError (its worker was killed a moment ago,
-   * and Temporal still lists its pollers); when one
-   * does, the worker is alive and busy (a long workflow task, a long replay) and the query is waited for,
-   * asked again every QUERY_ANSWER_MS for up to BUSY_QUERY_PATIENCE_MS.
+   * and Temporal still lists its pollers); when one does, the worker is alive and busy (a long workflow
+   * task, a long replay) and the query is waited for, asked again every QUERY_ANSWER_MS for up to
+   * BUSY_QUERY_PATIENCE_MS.
    */
   async query<T>(agentId: string, run: () => Promise<T>): Promise<T> {
     const justStarted = { patienceMs: 5_000, firstDelayMs: 100, maxDelayMs: 100 };
@@ -86,10 +86,10 @@ export class AgentCalls {
       }
       if (settled.ok) return settled.value;
       const err = settled.err;
-      // Our own deadline shows as CANCELLED ("Call cancelled"); the server's as DEADLINE_EXCEEDED. Only the
-      // deadline and `abandon` cancel this call, and the deadline's timer can fire a few ms before the clock
-      // reads `deadline` (Node's timers count from the event loop's cached time, stale on a busy loop).
-      const ownDeadline = grpcCode(err) === 1 && !abandon.signal.aborted;
+      // Our own deadline shows as CANCELLED ("Call cancelled"); the server's as DEADLINE_EXCEEDED. Nothing else
+      // cancels this call here (`abandon` only before a throw), and the clock is not compared with `deadline`:
+      // its timer can fire a few ms early (Node's timers count from the event loop's cached time).
+      const ownDeadline = grpcCode(err) === 1;
       if (!unanswered(err) && !ownDeadline) throw err;
       const queue = await this.workers.agentTaskQueue(agentId);
       this.workers.forget(queue);

@@ -17,6 +17,8 @@ import type { Client } from '@temporalio/client';
 import { polledSince, timestampMs } from '../common/task-queue-pollers';
 import { startWorkerInfo } from './worker-info';
 
+/** How long a probe waits for a worker to take its task. */
+const PROBE_WAIT_MS = 800;
 /** Probes asked within this long of each other share a run. */
 const SHARED_RUN_MS = 1_000;
 /** Temporal's PendingWorkflowTaskState.STARTED (its protos are not our dependency). */
@@ -33,12 +35,12 @@ const LONGER_LOOK_MS = 3_000;
  * did within `waitMs`. Costs one short workflow run per probe (a few billable actions on Temporal Cloud),
  * so callers probe only when an agent did not answer at once.
  */
-export async function workerTakesTasks(client: Client, taskQueue: string, waitMs = 800, signal?: AbortSignal): Promise<boolean> {
+export async function workerTakesTasks(client: Client, taskQueue: string, waitMs = PROBE_WAIT_MS, signal?: AbortSignal): Promise<boolean> {
   return (await probeQueue(client, taskQueue, waitMs, signal)).taken;
 }
 
 /** workerTakesTasks, with the server's start time of the probe's run (0 when unknown) to compare history with. */
-async function probeQueue(client: Client, taskQueue: string, waitMs = 800, signal?: AbortSignal): Promise<{ taken: boolean; startedMs: number }> {
+async function probeQueue(client: Client, taskQueue: string, waitMs: number, signal?: AbortSignal): Promise<{ taken: boolean; startedMs: number }> {
   const asked = Date.now();
   const deadline = asked + waitMs;
   let handle = await startWorkerInfo(client, taskQueue);
@@ -147,7 +149,7 @@ async function newestEvents(client: Client, workflowId: string, runId: string | 
  */
 export async function workerServes(client: Client, taskQueue: string, workflowId: string, signal?: AbortSignal): Promise<boolean | undefined> {
   const mark = markWorkflowTasks(client, workflowId).catch(() => undefined);
-  const probe = await probeQueue(client, taskQueue, undefined, signal).catch(() => undefined);
+  const probe = await probeQueue(client, taskQueue, PROBE_WAIT_MS, signal).catch(() => undefined);
   if (probe?.taken !== false) return probe?.taken;
   const since = await mark;
   if (since?.held || (await workflowTaskWorked(client, workflowId, since).catch(() => false))) return true;

@@ -2,8 +2,8 @@
  * AgentClient's worker check: with no worker polling the agent's task queue, queries, updates and waits
  * fail at once with NoWorkerError (nothing is sent); a query to a worker that stopped a moment ago (Temporal
  * still lists it) fails with NoWorkerError once no worker takes the probe's task (worker-gone.test.ts: SIGKILL),
- * unless a worker starts within the probe's longer look (a rolling restart); `workerCheck: false` keeps Temporal's waiting; workerInfo says
- * which model providers a worker can call.
+ * unless a worker starts within the probe's longer look (a rolling restart); `workerCheck: false` keeps
+ * Temporal's waiting; workerInfo says which model providers a worker can call.
  */
 import { NativeConnection } from '@temporalio/worker';
 import { ScriptedModelProvider } from '../../activities/index';
