@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { DataConverter } from '@temporalio/common';
 import { livecontextBuildId } from './build-id';
-import { NativeConnection, Worker, type WorkerOptions, bundleWorkflowCode } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker, type WorkerOptions, bundleWorkflowCode } from '@temporalio/worker';
 import { livecontextDataConverter } from '../common/codec/data-converter';
 import { type Tracing, startTracing } from '../common/telemetry';
 import { installRuntimeMetrics } from '../common/metrics';
@@ -10,6 +10,7 @@ import { enabledCategories } from '../common/logging';
 import { watchAgentStates } from './agent-state-gauge';
 import { deploymentFromEnv } from './deployment-from-env';
 import { TRACING_WORKFLOW_MODULE, withTracing } from '../activities/telemetry/worker-tracing';
+import { useWorkerMetricMeter } from '../activities/telemetry/activity-metrics';
 import { OffloadCodec } from '../common/codec/offload-codec';
 import { guardedForWorkers } from '../common/codec/undecodable-guard';
 import {
@@ -230,6 +231,7 @@ export async function createLivecontextWorker(options: LivecontextWorkerOptions)
       stickyQueueScheduleToStartTimeout: STICKY_SCHEDULE_TO_START_TIMEOUT,
       ...(tracing ? withTracing(workerOptions, tracing) : workerOptions),
     };
+    useWorkerMetricMeter(Runtime.instance().metricMeter); // the runtime Worker.create uses: instruments made once
     worker = await Worker.create(agentsWorkerOptions);
     const providerWorkers = await createProviderWorkers({ models, options: agentsWorkerOptions, callModel: activities.callModel }).catch(async (err) => {
       await release(worker);

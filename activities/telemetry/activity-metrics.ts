@@ -32,11 +32,10 @@ interface Instruments {
   toolFailures: ReturnType<MetricMeter['createCounter']>;
 }
 
-/** One set per meter: creating an instrument goes down to Core, so it is done once per worker. */
+/** One set per meter: creating an instrument goes down to Core. */
 const byMeter = new WeakMap<MetricMeter, Instruments>();
 
-function instruments(): Instruments {
-  const meter = Context.current().metricMeter;
+function instrumentsOf(meter: MetricMeter): Instruments {
   let found = byMeter.get(meter);
   if (!found) {
     found = {
@@ -62,6 +61,28 @@ function instruments(): Instruments {
   return found;
 }
 
+/** The Temporal runtime's meter, once a livecontext worker runs in this process (useWorkerMetricMeter). */
+let workerMeter: MetricMeter | undefined;
+
+/**
+ * Record on instruments made once from `meter` (the runtime's; createLivecontextWorker sets it). The
+ * activity's own meter (`Context.metricMeter`) is a new wrapper for every activity, so instruments made
+ * from it were made again at every call; the tags it adds (namespace, task queue, activity type) are
+ * added at each record instead. Tags an activity interceptor's `getMetricTags` adds are not (livecontext's
+ * workers have none). Without it (an activity run elsewhere, e.g. in a mock environment) the activity's meter serves.
+ */
+export function useWorkerMetricMeter(meter: MetricMeter): void {
+  workerMeter = meter;
+}
+
+/** The instruments to record on, and the tags to record with. */
+function recorder(): { m: Instruments; tags: (own: Record<string, string>) => Record<string, string> } {
+  const ctx = Context.current();
+  if (!workerMeter) return { m: instrumentsOf(ctx.metricMeter), tags: (own) => own };
+  const { namespace, taskQueue, activityType } = ctx.info;
+  return { m: instrumentsOf(workerMeter), tags: (own) => ({ namespace, taskQueue, activityType, ...own }) };
+}
+
 /** Metrics must never fail the call they describe. */
 function safely(record: () => void): void {
   try {
@@ -78,38 +99,41 @@ export function recordModelCall(
   outcome: { ok: true; usage?: { inputTokens: number; outputTokens: number; cachedInputTokens?: number }; costUsd?: number } | { ok: false; error: unknown },
 ): void {
   safely(() => {
-    const m = instruments();
+    const { m, tags } = recorder();
     if (!outcome.ok) {
       const type = (outcome.error as { type?: unknown })?.type;
-      m.modelCalls.add(1, { model, provider, outcome: typeof type === 'string' ? type : ((outcome.error as Error)?.name ?? 'Error') });
+      m.modelCalls.add(1, tags({ model, provider, outcome: typeof type === 'string' ? type : ((outcome.error as Error)?.name ?? 'Error') }));
       return;
     }
-    m.modelCalls.add(1, { model, provider, outcome: 'ok' });
+    m.modelCalls.add(1, tags({ model, provider, outcome: 'ok' }));
     const usage = outcome.usage;
     if (usage) {
       const cached = usage.cachedInputTokens ?? 0;
-      if (usage.inputTokens > 0) m.tokens.add(Math.round(usage.inputTokens), { model, kind: 'input' });
-      if (usage.outputTokens > 0) m.tokens.add(Math.round(usage.outputTokens), { model, kind: 'output' });
-      if (cached > 0) m.tokens.add(Math.round(cached), { model, kind: 'cached_input' });
-      if (usage.inputTokens > 0) m.cacheHitRatio.record(Math.min(1, cached / usage.inputTokens), { model });
+      if (usage.inputTokens > 0) m.tokens.add(Math.round(usage.inputTokens), tags({ model, kind: 'input' }));
+      if (usage.outputTokens > 0) m.tokens.add(Math.round(usage.outputTokens), tags({ model, kind: 'output' }));
+      if (cached > 0) m.tokens.add(Math.round(cached), tags({ model, kind: 'cached_input' }));
+      if (usage.inputTokens > 0) m.cacheHitRatio.record(Math.min(1, cached / usage.inputTokens), tags({ model }));
     }
-    if (outcome.costUsd !== undefined && outcome.costUsd > 0) m.cost.add(Math.round(outcome.costUsd * 1e6), { model });
+    if (outcome.costUsd !== undefined && outcome.costUsd > 0) m.cost.add(Math.round(outcome.costUsd * 1e6), tags({ model }));
   });
 }
 
 /** One tool run and, if it failed, why. */
 export function recordToolRun(tool: string, result: ToolCallResult | ApprovalRequired | OutcomeUnknown, failure: ToolFailureKind | undefined): void {
   safely(() => {
-    const m = instruments();
+    const { m, tags } = recorder();
     // A name a model made up is not a label: models could invent any number of them.
     if (failure === 'unknown_tool') tool = '(unknown)';
     const status = 'approvalRequired' in result ? 'ApprovalRequired' : 'outcomeUnknown' in result ? 'OutcomeUnknown' : result.status;
-    m.toolCalls.add(1, { tool, status });
-    if (status === 'Failed') m.toolFailures.add(1, { tool, kind: failure ?? 'error' });
+    m.toolCalls.add(1, tags({ tool, status }));
+    if (status === 'Failed') m.toolFailures.add(1, tags({ tool, kind: failure ?? 'error' }));
   });
 }
 
 /** A compaction's summary call succeeded (its tokens count with the model's calls). */
 export function recordCompaction(model: string): void {
-  safely(() => instruments().compactions.add(1, { model }));
+  safely(() => {
+    const { m, tags } = recorder();
+    m.compactions.add(1, tags({ model }));
+  });
 }

@@ -108,6 +108,8 @@ test('a tool turn with failing tools and a retried model call, a turn blocked on
     expect(total(first, 'livecontext_turns_total', { ...model, taskQueue, workflowType: 'agentWorkflow' })).toBe(2);
     expect(total(first, 'livecontext_model_calls_total', { ...model, outcome: 'ok', provider: 'scripted' })).toBe(4);
     expect(total(first, 'livecontext_model_calls_total', { ...model, outcome: 'ModelError.Connection' })).toBe(1);
+    // The tags an activity's own meter adds come with livecontext's activity metrics too.
+    expect(total(first, 'livecontext_model_calls_total', { ...model, namespace: 'default', taskQueue, activityType: 'callModel' })).toBe(5);
     expect(total(first, 'livecontext_model_tokens_total', { ...model, kind: 'input' })).toBe(60);
     expect(total(first, 'livecontext_model_tokens_total', { ...model, kind: 'output' })).toBe(8);
     // The prompt cache's hit ratio, per call that reported input tokens (three here; none of it cached).
